@@ -1,0 +1,75 @@
+//! Command-line interface: clap definitions of every subcommand and the dispatch to them.
+//!
+//! Exit codes (also printed by `--help`):
+//! - 0: SAFE / TRUE (the property holds), or success of a command that gives no verdict;
+//! - 10: UNSAFE / FALSE (a violation, with a checked counterexample);
+//! - 20: UNKNOWN (timeout, bound reached, unsupported feature met during the search, …);
+//! - 1: error in the input or its use (unreadable or malformed file, unsupported C, bad option);
+//! - 2: command-line usage error (reported by the argument parser);
+//! - 3: internal error (a bug in bitmc; no verdict is given).
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Exit code of SAFE / TRUE and of commands without a verdict.
+pub const EXIT_SAFE: u8 = 0;
+/// Exit code of UNSAFE / FALSE.
+pub const EXIT_UNSAFE: u8 = 10;
+/// Exit code of UNKNOWN.
+pub const EXIT_UNKNOWN: u8 = 20;
+/// Exit code of an input or usage error.
+pub const EXIT_ERROR: u8 = 1;
+/// Exit code of an internal error.
+pub const EXIT_INTERNAL: u8 = 3;
+
+const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0   SAFE / TRUE: the property holds (or the command succeeded)
+  10  UNSAFE / FALSE: a checked violation was found
+  20  UNKNOWN: no verdict (timeout, bound reached, ...)
+  1   error in the input (malformed file, unsupported C, missing file, bad option)
+  2   command-line usage error
+  3   internal error (a bug in bitmc; no verdict is given)";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "bitmc",
+    version,
+    about = "A bit-precise model checker for C programs without heap",
+    long_about = "bitmc proves that an error is unreachable in a C program (SAFE, with an invariant that an \
+independent SAT solver re-checks) or shows an execution that reaches it (UNSAFE, with a trace replayed on \
+a concrete interpreter). It also solves transition systems given as DimSpec or AIGER files.",
+    after_help = EXIT_CODES_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve a transition system given as DimSpec (.cnf, .spec, .dimspec) or AIGER (.aag, .aig).
+    #[command(after_help = EXIT_CODES_HELP)]
+    Solve(solve::SolveArgs),
+    /// Print the control-flow automaton of a C program (text or Graphviz DOT).
+    #[command(after_help = EXIT_CODES_HELP)]
+    Cfa(cfa::CfaArgs),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Cfa(a) => cfa::run(a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+pub mod cfa;
+pub mod solve;
