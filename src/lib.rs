@@ -3,3 +3,7 @@
 //! The pipeline and the invariants between the modules are described in `ARCHITECTURE.md`.
 
 pub mod bv;
+pub mod cnf;
+pub mod engine;
+pub mod ts;
+pub mod witness;

@@ -1,0 +1,338 @@
+//! PDR (IC3) on the bit-level [`System`].
+//!
+//! Frames `F_0 = I, F_1, …, F_k` are delta-encoded: `frames[i]` holds the lemmas (clauses
+//! `¬cube` over latches) that hold up to level `i`, so `F_j` is `U` plus every lemma of level
+//! `≥ j`. Each level has its own solver over `U(x) ∧ T(x, x') ∧ U(x')` with the lemmas of `F_j`
+//! (the transition part switched on by an activation literal, so a goal state without a
+//! successor is still found).
+//!
+//! The main loop blocks every goal state of `F_k` through a queue of proof obligations ordered
+//! by level; a predecessor found at level 0 is a counterexample of known depth, which bounded
+//! model checking then turns into a concrete plan. Blocked cubes are generalised ([`mic`]:
+//! literal dropping with counterexamples to generalisation, Hassan–Bradley–Somenzi) and pushed
+//! to the highest level where they are inductive. After each new frame the lemmas are
+//! propagated; a level left without lemmas is a syntactic fixpoint, and the lemmas above it form
+//! an inductive invariant, returned as the certificate (and re-checked by the caller).
+//!
+//! Predecessors are lifted by a SAT query (the part of the state that, with the inputs fixed,
+//! forces the successor into the obligation) when the system says that is sound
+//! ([`System::lift_inputs`]); otherwise obligations are full latch states.
+
+mod mic;
+mod query;
+
+use super::{bmc, Certificate, Options, Progress, ProgressFn, Stats, Verdict};
+use crate::cnf::Cnf;
+use crate::sat::{Lit, Var};
+use crate::ts::System;
+use query::{Interrupted, PairSolver, RelInd, SatStats};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::{Duration, Instant};
+
+/// A conjunction of literals over latches, sorted.
+pub type Cube = Vec<Lit>;
+
+/// Options of PDR.
+#[derive(Clone, Debug)]
+pub struct PdrOptions {
+    /// Use counterexamples to generalisation while dropping literals.
+    pub ctg: bool,
+    /// The most CTGs handled for one literal-dropping attempt.
+    pub ctg_max: usize,
+    /// The recursion depth of CTG handling.
+    pub ctg_depth: usize,
+    /// Lift predecessors (when the system allows it).
+    pub lift: bool,
+}
+
+impl Default for PdrOptions {
+    fn default() -> Self {
+        PdrOptions { ctg: true, ctg_max: 3, ctg_depth: 1, lift: true }
+    }
+}
+
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Obligation {
+    level: usize,
+    depth: usize,
+    seq: usize,
+    cube: Cube,
+}
+
+/// A running PDR instance.
+pub(crate) struct Pdr<'s> {
+    sys: &'s System,
+    opts: PdrOptions,
+    latches: Vec<Var>,
+    inputs: Option<Vec<Var>>,
+    /// `init_unit[v]`: the value `I` fixes for latch `v` by a unit clause.
+    init_unit: Vec<Option<bool>>,
+    frames: Vec<Vec<Cube>>,
+    solvers: Vec<PairSolver>,
+    init: PairSolver,
+    lifter: Option<PairSolver>,
+    pub(crate) sat: SatStats,
+    lemmas: usize,
+    ctgs: usize,
+    obligations: usize,
+    time_block: Duration,
+    time_generalize: Duration,
+    time_propagate: Duration,
+    backend_opts: Options,
+}
+
+fn is_subset(a: &[Lit], b: &[Lit]) -> bool {
+    // Both sorted: every literal of a occurs in b.
+    let mut j = 0;
+    for &x in a {
+        while j < b.len() && b[j] < x {
+            j += 1;
+        }
+        if j == b.len() || b[j] != x {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+impl<'s> Pdr<'s> {
+    fn new(sys: &'s System, opts: &Options, popts: PdrOptions) -> Pdr<'s> {
+        let (backend, intr) = (opts.backend, &opts.interrupter);
+        let mut init_unit = vec![None; sys.n()];
+        for c in sys.init.iter() {
+            if let [l] = c {
+                init_unit[l.var().index()] = Some(!l.is_negated());
+            }
+        }
+        let inputs = if popts.lift { sys.lift_inputs.clone() } else { None };
+        Pdr {
+            sys,
+            latches: sys.latch_vars(),
+            lifter: inputs.as_ref().map(|_| PairSolver::new(sys, backend, intr, false)),
+            inputs,
+            opts: popts,
+            init_unit,
+            frames: vec![Vec::new(), Vec::new()],
+            solvers: vec![PairSolver::new(sys, backend, intr, true), PairSolver::new(sys, backend, intr, false)],
+            init: PairSolver::init_only(sys, backend, intr),
+            sat: SatStats::default(),
+            lemmas: 0,
+            ctgs: 0,
+            obligations: 0,
+            time_block: Duration::ZERO,
+            time_generalize: Duration::ZERO,
+            time_propagate: Duration::ZERO,
+            backend_opts: opts.clone(),
+        }
+    }
+
+    /// The highest frame index.
+    fn k(&self) -> usize {
+        self.solvers.len() - 1
+    }
+
+    fn intersects_init(&mut self, cube: &[Lit]) -> Result<bool, Interrupted> {
+        if cube.iter().any(|l| self.init_unit[l.var().index()] == Some(l.is_negated())) {
+            return Ok(false);
+        }
+        self.init.intersects(cube, &mut self.sat)
+    }
+
+    fn relind(&mut self, cube: &[Lit], level: usize) -> Result<RelInd, Interrupted> {
+        self.solvers[level].relind(cube, &self.latches, true, &mut self.sat)
+    }
+
+    /// A cube excluding the initial states: the core if it does, else the original cube.
+    fn core_or(&mut self, core: Cube, cube: &[Lit]) -> Result<Cube, Interrupted> {
+        if core.len() < cube.len() && self.intersects_init(&core)? {
+            Ok(cube.to_vec())
+        } else {
+            Ok(core)
+        }
+    }
+
+    /// Add the lemma `¬cube` at `level`, dropping the lemmas of lower or equal levels it
+    /// subsumes; `from` is the lowest level whose solver does not have it yet.
+    fn add_lemma(&mut self, cube: Cube, level: usize, from: usize) {
+        for j in 1..=level {
+            self.frames[j].retain(|old| !is_subset(&cube, old));
+        }
+        for j in from.max(1)..=level.min(self.k()) {
+            self.solvers[j].add_lemma(&cube);
+        }
+        self.frames[level].push(cube);
+        self.lemmas += 1;
+    }
+
+    /// Push a cube inductive relative to `F_{level-1}` as high as it goes, and add it.
+    /// Returns the level it was added at.
+    fn push_and_add(&mut self, cube: Cube, mut level: usize) -> Result<usize, Interrupted> {
+        while level < self.k() {
+            match self.relind(&cube, level)? {
+                RelInd::Holds(_) => level += 1,
+                RelInd::Pred(..) => break,
+            }
+        }
+        self.add_lemma(cube, level, 1);
+        Ok(level)
+    }
+
+    /// Whether a lemma of level `≥ level` already excludes `cube`.
+    fn is_blocked(&self, cube: &[Lit], level: usize) -> bool {
+        self.frames[level..].iter().flatten().any(|l| is_subset(l, cube))
+    }
+
+    /// The latch cube of a state, lifted toward `target` (or the goal) when possible.
+    fn state_cube(&mut self, vals: &[bool], target: Option<&[Lit]>) -> Result<Cube, Interrupted> {
+        let full: Cube = self.latches.iter().map(|&v| Lit::new(v, !vals[v.index()])).collect();
+        match (&mut self.lifter, &self.inputs) {
+            (Some(lifter), Some(inputs)) => lifter.lift(self.sys, &full, inputs, vals, target, &mut self.sat),
+            _ => Ok(full),
+        }
+    }
+
+    /// Block `bad` at the top level. `Some(depth)` is a counterexample of that many steps.
+    fn block(&mut self, bad: Cube) -> Result<Option<usize>, Interrupted> {
+        let t = Instant::now();
+        let mut seq = 0;
+        let mut heap = BinaryHeap::new();
+        heap.push(Reverse(Obligation { level: self.k(), depth: 0, seq, cube: bad }));
+        while let Some(Reverse(ob)) = heap.pop() {
+            self.obligations += 1;
+            if ob.level == 0 {
+                self.time_block += t.elapsed();
+                return Ok(Some(ob.depth));
+            }
+            if self.is_blocked(&ob.cube, ob.level) {
+                continue;
+            }
+            match self.relind(&ob.cube, ob.level - 1)? {
+                RelInd::Holds(core) => {
+                    let core = self.core_or(core, &ob.cube)?;
+                    let tg = Instant::now();
+                    let g = self.mic(core, ob.level, self.opts.ctg_depth)?;
+                    self.time_generalize += tg.elapsed();
+                    let lvl = self.push_and_add(g, ob.level)?;
+                    if lvl < self.k() {
+                        seq += 1;
+                        heap.push(Reverse(Obligation { level: lvl + 1, seq, ..ob }));
+                    }
+                }
+                RelInd::Pred(_, vals) => {
+                    let p = self.state_cube(&vals, Some(&ob.cube))?;
+                    seq += 1;
+                    heap.push(Reverse(Obligation { level: ob.level - 1, depth: ob.depth + 1, seq, cube: p }));
+                    heap.push(Reverse(ob));
+                }
+            }
+        }
+        self.time_block += t.elapsed();
+        Ok(None)
+    }
+
+    /// Propagate lemmas forward; `Some(i)` when level `i` became empty (a fixpoint).
+    fn propagate(&mut self) -> Result<Option<usize>, Interrupted> {
+        let t = Instant::now();
+        for i in 1..self.k() {
+            let snapshot = self.frames[i].clone();
+            for c in snapshot {
+                if !self.frames[i].contains(&c) {
+                    continue;
+                }
+                if let RelInd::Holds(core) = self.relind(&c, i)? {
+                    let g = self.core_or(core, &c)?;
+                    self.frames[i].retain(|x| x != &c);
+                    let from = if g == c { i + 1 } else { 1 };
+                    self.add_lemma(g, i + 1, from);
+                }
+            }
+            if self.frames[i].is_empty() {
+                self.time_propagate += t.elapsed();
+                return Ok(Some(i));
+            }
+        }
+        self.time_propagate += t.elapsed();
+        Ok(None)
+    }
+
+    fn invariant(&self, above: usize) -> Cnf {
+        let mut inv = Cnf::new();
+        inv.reserve_vars(self.sys.num_vars);
+        for cube in self.frames[above..].iter().flatten() {
+            let clause: Vec<Lit> = cube.iter().map(|&l| !l).collect();
+            inv.push(&clause);
+        }
+        inv
+    }
+
+    fn run(&mut self, progress: ProgressFn<'_>, start: Instant) -> Result<Verdict, Interrupted> {
+        let g = self.init_goal()?;
+        if g {
+            return Ok(self.counterexample(0));
+        }
+        loop {
+            while let Some(vals) = self.solvers[self.k()].bad_state(self.sys, &mut self.sat)? {
+                let cube = self.state_cube(&vals, None)?;
+                if let Some(depth) = self.block(cube)? {
+                    return Ok(self.counterexample(depth));
+                }
+            }
+            progress(&Progress { engine: "pdr", depth: self.k(), elapsed: start.elapsed() });
+            if self.backend_opts.max_depth.is_some_and(|m| self.k() >= m) {
+                return Ok(Verdict::Unknown(format!("no invariant found within {} frames", self.k())));
+            }
+            let (b, i) = (self.backend_opts.backend, self.backend_opts.interrupter.clone());
+            self.solvers.push(PairSolver::new(self.sys, b, &i, false));
+            self.frames.push(Vec::new());
+            if let Some(level) = self.propagate()? {
+                return Ok(Verdict::Safe(Certificate::Invariant(self.invariant(level + 1))));
+            }
+        }
+    }
+
+    /// Is an initial state a goal state?
+    fn init_goal(&mut self) -> Result<bool, Interrupted> {
+        Ok(self.init.bad_state(self.sys, &mut self.sat)?.is_some())
+    }
+
+    fn counterexample(&self, depth: usize) -> Verdict {
+        let opts = Options { max_depth: Some(depth), ..self.backend_opts.clone() };
+        match bmc::run(self.sys, &opts, &mut |_| {}).0 {
+            v @ Verdict::Unsafe(_) => v,
+            Verdict::Unknown(r) if r == "interrupted" => Verdict::Unknown(r),
+            _ => Verdict::Unknown(format!(
+                "internal error: PDR found a counterexample of depth {depth} that BMC does not confirm"
+            )),
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        vec![
+            ("frames", self.k().to_string()),
+            ("lemmas", self.lemmas.to_string()),
+            ("lemmas in the last frames", self.frames.iter().map(|f| f.len()).sum::<usize>().to_string()),
+            ("proof obligations", self.obligations.to_string()),
+            ("CTGs blocked", self.ctgs.to_string()),
+            ("SAT calls", self.sat.calls.to_string()),
+            ("time in SAT", format!("{:.3} s", self.sat.time.as_secs_f64())),
+            ("time blocking", format!("{:.3} s", self.time_block.as_secs_f64())),
+            ("time generalising", format!("{:.3} s", self.time_generalize.as_secs_f64())),
+            ("time propagating", format!("{:.3} s", self.time_propagate.as_secs_f64())),
+        ]
+    }
+}
+
+/// Run PDR with the given options.
+pub fn run_with(sys: &System, opts: &Options, popts: PdrOptions, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+    let start = Instant::now();
+    let mut pdr = Pdr::new(sys, opts, popts);
+    let v = pdr.run(progress, start).unwrap_or_else(|Interrupted| Verdict::Unknown("interrupted".into()));
+    (v, pdr.stats())
+}
+
+/// Run PDR with default options.
+pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+    run_with(sys, opts, PdrOptions::default(), progress)
+}

@@ -1,0 +1,133 @@
+//! Unrolling a [`System`] into a SAT solver: one block of `n` solver variables per state, with
+//! the constraints `U` of every state and the transition `T` between consecutive states.
+
+use crate::cnf::Cnf;
+use crate::sat::{Lit, Solver, Var};
+use crate::ts::System;
+
+/// The solver variables of each unrolled state.
+pub struct Unrolling<'s> {
+    sys: &'s System,
+    frames: Vec<Vec<Lit>>,
+}
+
+impl<'s> Unrolling<'s> {
+    /// An unrolling with no state yet.
+    pub fn new(sys: &'s System) -> Unrolling<'s> {
+        Unrolling { sys, frames: Vec::new() }
+    }
+
+    /// The number of states unrolled.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Whether no state is unrolled.
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The solver literal of system variable `v` in state `k`.
+    pub fn lit(&self, k: usize, v: Var) -> Lit {
+        self.frames[k][v.index()]
+    }
+
+    /// The solver literals of state `k`.
+    pub fn frame(&self, k: usize) -> &[Lit] {
+        &self.frames[k]
+    }
+
+    /// Add state `k = len()`: fresh variables, `U(k)`, and `T(k-1, k)` when `k > 0`.
+    pub fn push_state(&mut self, solver: &mut dyn Solver) -> usize {
+        self.push_state_inner(solver, None)
+    }
+
+    /// [`Unrolling::push_state`] with every added clause weakened by `guard`, so that the new
+    /// state and its transition are only in force while `¬guard` is assumed.
+    pub fn push_state_guarded(&mut self, solver: &mut dyn Solver, guard: Lit) -> usize {
+        self.push_state_inner(solver, Some(guard))
+    }
+
+    fn push_state_inner(&mut self, solver: &mut dyn Solver, guard: Option<Lit>) -> usize {
+        let k = self.frames.len();
+        let vars: Vec<Lit> = (0..self.sys.num_vars).map(|_| solver.new_var().pos()).collect();
+        self.frames.push(vars);
+        let n = self.sys.n();
+        let cur = &self.frames[k];
+        add_mapped(solver, &self.sys.constraints, guard, |v| cur[v.index()]);
+        if k > 0 {
+            let prev = &self.frames[k - 1];
+            add_mapped(solver, &self.sys.trans, guard, |v| {
+                let i = v.index();
+                if i < n {
+                    prev[i]
+                } else {
+                    cur[i - n]
+                }
+            });
+        }
+        k
+    }
+
+    /// Add a section over `0..n` (I, U or G) for state `k`.
+    pub fn add_section(&self, solver: &mut dyn Solver, cnf: &Cnf, k: usize) {
+        let f = &self.frames[k];
+        cnf.add_renamed(solver, |v| f[v.index()]);
+    }
+
+    /// Add a section for state `k`, each clause weakened by `guard` (active while `¬guard`
+    /// is assumed, as in seed 003's scheme).
+    pub fn add_section_guarded(&self, solver: &mut dyn Solver, cnf: &Cnf, k: usize, guard: Lit) {
+        let f = &self.frames[k];
+        add_mapped(solver, cnf, Some(guard), |v| f[v.index()]);
+    }
+
+    /// A literal that is true exactly when state `k` satisfies `cnf`.
+    pub fn section_literal(&self, solver: &mut dyn Solver, cnf: &Cnf, k: usize) -> Lit {
+        conjunction_literal(solver, cnf, &self.frames[k])
+    }
+
+    /// The full valuation of every unrolled state in the solver's last model.
+    pub fn extract_states(&self, solver: &dyn Solver, upto: usize) -> Vec<Vec<bool>> {
+        self.frames[..=upto]
+            .iter()
+            .map(|f| f.iter().map(|&l| solver.model_value(l)).collect())
+            .collect()
+    }
+}
+
+/// A literal equivalent to "the state whose variables are `frame` satisfies `cnf`" (Tseitin
+/// encoding of the conjunction of the clauses, one auxiliary variable per clause).
+pub fn conjunction_literal(solver: &mut dyn Solver, cnf: &Cnf, frame: &[Lit]) -> Lit {
+    let g = solver.new_var().pos();
+    let mut all = Vec::with_capacity(cnf.len() + 1);
+    all.push(g);
+    let mut buf = Vec::new();
+    for c in cnf.iter() {
+        // c_j ↔ ∨ lits;  g → c_j;  (∧ c_j) → g.
+        let cj = solver.new_var().pos();
+        buf.clear();
+        buf.push(!cj);
+        for &l in c {
+            let fl = frame[l.var().index()].xor_sign(l.is_negated());
+            buf.push(fl);
+            solver.add_clause(&[cj, !fl]);
+        }
+        solver.add_clause(&buf);
+        solver.add_clause(&[!g, cj]);
+        all.push(!cj);
+    }
+    solver.add_clause(&all);
+    g
+}
+
+/// Add every clause of `cnf` with variables renamed by `map`, weakened by `guard` if given.
+fn add_mapped(solver: &mut dyn Solver, cnf: &Cnf, guard: Option<Lit>, map: impl Fn(Var) -> Lit) {
+    let mut buf = Vec::new();
+    for c in cnf.iter() {
+        buf.clear();
+        buf.extend(c.iter().map(|&l| map(l.var()).xor_sign(l.is_negated())));
+        buf.extend(guard);
+        solver.add_clause(&buf);
+    }
+}

@@ -1,0 +1,143 @@
+//! Trust: nothing is reported as SAFE or UNSAFE before it has been checked independently of
+//! the engine that found it.
+//!
+//! - UNSAFE on a bit-level system: the plan is re-simulated clause by clause on the system
+//!   ([`System::check_plan`]); callers with a richer source (an AIGER circuit, a C program)
+//!   check it there as well.
+//! - SAFE: the certificate is re-checked from scratch by fresh solvers of a backend different
+//!   from the one that produced it.
+//!
+//! A failed check turns the verdict into UNKNOWN with an internal-error note.
+
+use crate::cnf::Cnf;
+use crate::engine::unroll::{conjunction_literal, Unrolling};
+use crate::engine::{kind, Certificate, Options, Verdict};
+use crate::sat::{Backend, SolveResult};
+use crate::ts::System;
+
+/// The outcome of checking a verdict.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The verdict to report: the engine's, or UNKNOWN when its evidence did not hold.
+    pub verdict: Verdict,
+    /// What was checked, for `-v` output (e.g. "plan re-simulated on the system").
+    pub note: String,
+}
+
+/// Check an engine's verdict on `sys`. `produced_by` is the backend the engine used; the SAFE
+/// check uses another one.
+pub fn check_bit_level(sys: &System, verdict: Verdict, produced_by: Backend, opts: &Options) -> Checked {
+    match verdict {
+        Verdict::Unsafe(plan) => match sys.check_plan(&plan) {
+            Ok(()) => Checked {
+                note: format!("plan of {} states re-simulated on the system", plan.states.len()),
+                verdict: Verdict::Unsafe(plan),
+            },
+            Err(e) => internal(format!("the plan found does not re-simulate: {e}")),
+        },
+        Verdict::Safe(cert) => {
+            let checker = produced_by.independent_of();
+            let copts = Options { backend: checker, max_depth: None, interrupter: opts.interrupter.clone() };
+            let holds = match &cert {
+                Certificate::KInduction { k } => kind::check_certificate(sys, *k, &copts),
+                Certificate::Trivial => check_trivial(sys, checker, &copts),
+                Certificate::Invariant(inv) => check_invariant(sys, inv, checker, &copts).map(|r| r.is_ok()),
+            };
+            match holds {
+                Ok(true) => Checked {
+                    note: format!("certificate ({}) re-checked by {checker}", describe(&cert)),
+                    verdict: Verdict::Safe(cert),
+                },
+                Ok(false) => internal(format!("the certificate ({}) was rejected by {checker}", describe(&cert))),
+                Err(()) => Checked {
+                    verdict: Verdict::Unknown("interrupted while checking the certificate".into()),
+                    note: String::new(),
+                },
+            }
+        }
+        v @ Verdict::Unknown(_) => Checked { verdict: v, note: String::new() },
+    }
+}
+
+fn internal(msg: String) -> Checked {
+    Checked { verdict: Verdict::Unknown(format!("internal error: {msg}")), note: msg }
+}
+
+fn describe(cert: &Certificate) -> String {
+    match cert {
+        Certificate::Trivial => "no goal state satisfies the constraints".into(),
+        Certificate::KInduction { k } => format!("{k}-induction"),
+        Certificate::Invariant(inv) => format!("inductive invariant of {} clauses", inv.len()),
+    }
+}
+
+/// Which condition an invariant fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvariantFailure {
+    /// Some initial state violates it.
+    Initiation,
+    /// Some transition leaves it.
+    Consecution,
+    /// It admits a goal state.
+    Safety,
+}
+
+/// Check `Init ⇒ Inv`, `Inv ∧ T ⇒ Inv'` and `Inv ⇒ ¬Bad` (all under the constraints `U`) with
+/// fresh solvers of `backend`. `Err(())` when interrupted.
+pub fn check_invariant(
+    sys: &System,
+    inv: &Cnf,
+    backend: Backend,
+    opts: &Options,
+) -> Result<Result<(), InvariantFailure>, ()> {
+    let unsat = |setup: &dyn Fn(&mut dyn crate::sat::Solver, &mut Unrolling<'_>) -> Vec<crate::sat::Lit>| {
+        let mut s = backend.create(&opts.interrupter);
+        let mut un = Unrolling::new(sys);
+        let assumptions = setup(s.as_mut(), &mut un);
+        match s.solve(&assumptions) {
+            SolveResult::Unsat => Ok(true),
+            SolveResult::Sat => Ok(false),
+            SolveResult::Interrupted => Err(()),
+        }
+    };
+    // Initiation: I ∧ U ∧ ¬Inv is UNSAT.
+    if !unsat(&|s, un| {
+        un.push_state(s);
+        un.add_section(s, &sys.init, 0);
+        vec![!conjunction_literal(s, inv, un.frame(0))]
+    })? {
+        return Ok(Err(InvariantFailure::Initiation));
+    }
+    // Consecution: Inv ∧ U ∧ T ∧ U' ∧ ¬Inv' is UNSAT.
+    if !unsat(&|s, un| {
+        un.push_state(s);
+        un.add_section(s, inv, 0);
+        un.push_state(s);
+        vec![!conjunction_literal(s, inv, un.frame(1))]
+    })? {
+        return Ok(Err(InvariantFailure::Consecution));
+    }
+    // Safety: Inv ∧ U ∧ G is UNSAT.
+    if !unsat(&|s, un| {
+        un.push_state(s);
+        un.add_section(s, inv, 0);
+        un.add_section(s, &sys.bad, 0);
+        Vec::new()
+    })? {
+        return Ok(Err(InvariantFailure::Safety));
+    }
+    Ok(Ok(()))
+}
+
+/// No state satisfies both `U` and `G`.
+fn check_trivial(sys: &System, backend: Backend, opts: &Options) -> Result<bool, ()> {
+    let mut s = backend.create(&opts.interrupter);
+    let mut un = Unrolling::new(sys);
+    un.push_state(s.as_mut());
+    un.add_section(s.as_mut(), &sys.bad, 0);
+    match s.solve(&[]) {
+        SolveResult::Unsat => Ok(true),
+        SolveResult::Sat => Ok(false),
+        SolveResult::Interrupted => Err(()),
+    }
+}
