@@ -72,4 +72,5 @@ pub fn main() -> ExitCode {
 }
 
 pub mod cfa;
+pub mod common;
 pub mod solve;

@@ -1,14 +1,223 @@
 //! `bitmc solve`: model checking of DimSpec and AIGER transition systems.
 
-use clap::Args;
-use std::path::PathBuf;
+use super::common::{self, EngineArg, SolverArg};
+use super::{EXIT_INTERNAL, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use anyhow::Context;
+use bitmc::aig::aiger;
+use bitmc::engine::{Options, Verdict};
+use bitmc::ts::aiger::{from_aiger, AigerSystem};
+use bitmc::ts::{dimspec as ts_dimspec, Plan, System};
+use bitmc::witness;
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// The DimSpec (.cnf, .spec, .dimspec) or AIGER (.aag, .aig) file.
     pub file: PathBuf,
+    /// The engine: bmc finds shortest counterexamples only; kind (k-induction) and pdr also
+    /// prove that the goal is unreachable.
+    #[arg(long, value_enum, default_value_t = EngineArg::Pdr)]
+    pub engine: EngineArg,
+    /// The SAT solver the engine uses.
+    #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
+    pub solver: SolverArg,
+    /// Stop after this many seconds of wall-clock time and answer UNKNOWN.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
+    #[arg(long, value_name = "K")]
+    pub max_depth: Option<usize>,
+    /// How to print a plan to the goal: `states` lists the true variables of each state;
+    /// `incplan` prints IncPlan's `solution n k` form.
+    #[arg(long, value_enum, default_value_t = PlanFormat::States)]
+    pub plan_format: PlanFormat,
+    /// For AIGER input: also write the counterexample in the AIGER witness format to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub witness: Option<PathBuf>,
+    /// Print statistics and what was checked to stderr.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
-pub fn run(_args: &SolveArgs) -> anyhow::Result<u8> {
-    anyhow::bail!("the engines are not part of this build")
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum PlanFormat {
+    States,
+    Incplan,
+}
+
+enum Input {
+    Dimspec(System),
+    Aiger(Box<AigerSystem>),
+}
+
+fn load(path: &Path) -> anyhow::Result<Input> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "aag" | "aig" => {
+            let file = aiger::read_path(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let sys = from_aiger(&file).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Ok(Input::Aiger(Box::new(sys)))
+        }
+        "cnf" | "spec" | "dimspec" => {
+            let p = dimspec::read_file(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+            Ok(Input::Dimspec(ts_dimspec::from_problem(&p)))
+        }
+        _ => anyhow::bail!(
+            "{}: unknown file type (expected .cnf, .spec or .dimspec for DimSpec, .aag or .aig for AIGER)",
+            path.display()
+        ),
+    }
+}
+
+pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
+    let start = Instant::now();
+    let input = load(&args.file)?;
+    let sys = match &input {
+        Input::Dimspec(s) => s,
+        Input::Aiger(a) => {
+            if a.ignored_liveness > 0 {
+                eprintln!(
+                    "warning: {} justice/fairness properties are not checked",
+                    a.ignored_liveness
+                );
+            }
+            &a.sys
+        }
+    };
+    let backend = args.solver.backend();
+    let opts = Options {
+        backend,
+        max_depth: args.max_depth,
+        interrupter: Default::default(),
+    };
+    let _timer = args
+        .timeout
+        .map(|t| common::Timer::start(t, opts.interrupter.clone()));
+    let engine = args.engine.kind();
+    let mut progress = common::progress_printer();
+    let (verdict, stats) = engine.run(sys, &opts, &mut progress);
+    let checked = witness::check_bit_level(sys, verdict, backend, &opts);
+    let mut verdict = checked.verdict;
+    // For AIGER input the plan must also replay on the circuit itself.
+    let mut aiger_trace = None;
+    if let (Verdict::Unsafe(plan), Input::Aiger(a)) = (&verdict, &input) {
+        match a.replay(plan) {
+            Ok(t) => aiger_trace = Some(t),
+            Err(e) => {
+                verdict = Verdict::Unknown(format!(
+                    "internal error: the plan does not replay on the circuit: {e}"
+                ))
+            }
+        }
+    }
+    if args.verbose {
+        eprintln!("engine: {} with {}", engine.name(), backend);
+        for (k, v) in &stats {
+            eprintln!("{k}: {v}");
+        }
+        if !checked.note.is_empty() {
+            eprintln!("check: {}", checked.note);
+        }
+        eprintln!("total time: {:.3} s", start.elapsed().as_secs_f64());
+    }
+    match &verdict {
+        Verdict::Unsafe(plan) => {
+            match (&input, &aiger_trace) {
+                (Input::Aiger(a), Some(t)) => {
+                    print_aiger_trace(a, t);
+                    if let Some(w) = &args.witness {
+                        std::fs::write(w, t.witness(a.props_are_outputs))
+                            .with_context(|| format!("cannot write {}", w.display()))?;
+                    }
+                }
+                _ => print_plan(sys, plan, args.plan_format),
+            }
+            println!("UNSAFE");
+            Ok(EXIT_UNSAFE)
+        }
+        Verdict::Safe(_) => {
+            println!("SAFE");
+            Ok(EXIT_SAFE)
+        }
+        Verdict::Unknown(reason) => {
+            let reason = if reason == "interrupted" && args.timeout.is_some() {
+                format!("timeout after {:.1} s", start.elapsed().as_secs_f64())
+            } else {
+                reason.clone()
+            };
+            eprintln!("unknown: {reason}");
+            println!("UNKNOWN");
+            Ok(if reason.starts_with("internal error") {
+                EXIT_INTERNAL
+            } else {
+                EXIT_UNKNOWN
+            })
+        }
+    }
+}
+
+fn print_plan(sys: &System, plan: &Plan, format: PlanFormat) {
+    let k = plan.states.len();
+    match format {
+        PlanFormat::Incplan => {
+            println!("solution {} {}", sys.num_vars, k);
+            for s in &plan.states {
+                let lits: Vec<String> = s
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &b)| {
+                        if b {
+                            format!("{}", v + 1)
+                        } else {
+                            format!("-{}", v + 1)
+                        }
+                    })
+                    .collect();
+                println!("{}", lits.join(" "));
+            }
+        }
+        PlanFormat::States => {
+            println!(
+                "plan of {k} states ({} steps); each line lists the true variables:",
+                k - 1
+            );
+            for (i, s) in plan.states.iter().enumerate() {
+                let vars: Vec<String> = s
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b)
+                    .map(|(v, _)| (v + 1).to_string())
+                    .collect();
+                println!("state {i}: {}", vars.join(" "));
+            }
+        }
+    }
+}
+
+fn print_aiger_trace(a: &AigerSystem, t: &bitmc::ts::aiger::AigerTrace) {
+    let bits = |v: &[bool]| {
+        v.iter()
+            .map(|&b| if b { '1' } else { '0' })
+            .collect::<String>()
+    };
+    let kind = if a.props_are_outputs { "output" } else { "bad" };
+    println!(
+        "c counterexample of {} steps to {kind} property {}",
+        t.latches.len() - 1,
+        t.prop
+    );
+    for (i, l) in t.latches.iter().enumerate() {
+        println!(
+            "c state {i}: latches {} inputs {}",
+            bits(l),
+            bits(&t.inputs[i])
+        );
+    }
+    print!("{}", t.witness(a.props_are_outputs));
 }

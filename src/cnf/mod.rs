@@ -97,16 +97,22 @@ impl Cnf {
 
     /// Whether an assignment (`value(var)`) satisfies every clause.
     pub fn satisfied_by(&self, mut value: impl FnMut(Var) -> bool) -> bool {
-        self.iter().all(|c| c.iter().any(|&l| value(l.var()) != l.is_negated()))
+        self.iter()
+            .all(|c| c.iter().any(|&l| value(l.var()) != l.is_negated()))
     }
 
     /// The index of the first clause the assignment violates.
     pub fn first_violated(&self, mut value: impl FnMut(Var) -> bool) -> Option<usize> {
-        self.iter().position(|c| !c.iter().any(|&l| value(l.var()) != l.is_negated()))
+        self.iter()
+            .position(|c| !c.iter().any(|&l| value(l.var()) != l.is_negated()))
     }
 
     /// Add every clause, with each variable renamed by `map`, to `sink`.
-    pub fn add_renamed(&self, sink: &mut (impl ClauseSink + ?Sized), mut map: impl FnMut(Var) -> Lit) {
+    pub fn add_renamed(
+        &self,
+        sink: &mut (impl ClauseSink + ?Sized),
+        mut map: impl FnMut(Var) -> Lit,
+    ) {
         let mut buf = Vec::new();
         for c in self.iter() {
             buf.clear();
@@ -157,7 +163,12 @@ impl Tseitin {
     }
 
     /// The SAT literal of `root`, encoding its cone (only the nodes not encoded before).
-    pub fn encode(&mut self, aig: &Aig, sink: &mut (impl ClauseSink + ?Sized), root: AigLit) -> Lit {
+    pub fn encode(
+        &mut self,
+        aig: &Aig,
+        sink: &mut (impl ClauseSink + ?Sized),
+        root: AigLit,
+    ) -> Lit {
         if self.map.len() < aig.num_vars() as usize {
             self.map.resize(aig.num_vars() as usize, None);
         }
@@ -241,7 +252,10 @@ mod tests {
         let r2 = ts.encode(&g, &mut cnf, root);
         assert_eq!(r, r2);
         assert_eq!(cnf.len(), before, "no gate is encoded twice");
-        let ins: Vec<Lit> = [x, y, z].iter().map(|l| ts.lookup(l.var()).unwrap()).collect();
+        let ins: Vec<Lit> = [x, y, z]
+            .iter()
+            .map(|l| ts.lookup(l.var()).unwrap())
+            .collect();
         for bits in 0..8u32 {
             let inputs = [false, bits & 1 != 0, bits & 2 != 0, bits & 4 != 0];
             let vals = g.eval_all(&inputs);
@@ -253,7 +267,10 @@ mod tests {
                 }
             }
             assert!(cnf.satisfied_by(|v| sat_val[v.index()]));
-            assert_eq!(sat_val[r.var().index()] ^ r.is_negated(), Aig::lit_value(&vals, root));
+            assert_eq!(
+                sat_val[r.var().index()] ^ r.is_negated(),
+                Aig::lit_value(&vals, root)
+            );
             let _ = &ins;
         }
     }

@@ -17,7 +17,10 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
     let start = Instant::now();
     let mut depth = 0;
     let v = search(sys, opts, progress, &mut depth);
-    let stats = vec![("depth", depth.to_string()), ("time", format!("{:.3} s", start.elapsed().as_secs_f64()))];
+    let stats = vec![
+        ("depth", depth.to_string()),
+        ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
+    ];
     (v, stats)
 }
 
@@ -43,12 +46,18 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
         un.add_section_guarded(solver, &sys.bad, k, a);
         match solver.solve(&[!a]) {
             SolveResult::Sat => {
-                return Verdict::Unsafe(Plan { states: un.extract_states(solver, k) });
+                return Verdict::Unsafe(Plan {
+                    states: un.extract_states(solver, k),
+                });
             }
             SolveResult::Unsat => solver.add_clause(&[a]),
             SolveResult::Interrupted => return Verdict::Unknown("interrupted".into()),
         }
-        progress(&Progress { engine: "bmc", depth: k, elapsed: start.elapsed() });
+        progress(&Progress {
+            engine: "bmc",
+            depth: k,
+            elapsed: start.elapsed(),
+        });
         k += 1;
     }
 }

@@ -26,7 +26,10 @@ struct Base<'s> {
 
 impl<'s> Base<'s> {
     fn new(sys: &'s System, opts: &Options) -> Base<'s> {
-        Base { solver: opts.backend.create(&opts.interrupter), un: Unrolling::new(sys) }
+        Base {
+            solver: opts.backend.create(&opts.interrupter),
+            un: Unrolling::new(sys),
+        }
     }
 
     /// Is the goal reachable in exactly `k = len()` steps?
@@ -39,7 +42,9 @@ impl<'s> Base<'s> {
         let a = s.new_var().pos();
         self.un.add_section_guarded(s, &sys.bad, k, a);
         match s.solve(&[!a]) {
-            SolveResult::Sat => Ok(Some(Plan { states: self.un.extract_states(s, k) })),
+            SolveResult::Sat => Ok(Some(Plan {
+                states: self.un.extract_states(s, k),
+            })),
             SolveResult::Unsat => {
                 s.add_clause(&[a]);
                 Ok(None)
@@ -133,7 +138,10 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
     let start = Instant::now();
     let mut depth = 0;
     let v = search(sys, opts, progress, &mut depth);
-    let stats = vec![("depth", depth.to_string()), ("time", format!("{:.3} s", start.elapsed().as_secs_f64()))];
+    let stats = vec![
+        ("depth", depth.to_string()),
+        ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
+    ];
     (v, stats)
 }
 
@@ -160,7 +168,11 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
             StepAnswer::NotInductive => {}
             StepAnswer::Interrupted => return Verdict::Unknown("interrupted".into()),
         }
-        progress(&Progress { engine: "kind", depth: k, elapsed: start.elapsed() });
+        progress(&Progress {
+            engine: "kind",
+            depth: k,
+            elapsed: start.elapsed(),
+        });
         k += 1;
     }
 }

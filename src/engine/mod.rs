@@ -76,7 +76,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { backend: Backend::Cadical, max_depth: None, interrupter: Interrupter::new() }
+        Options {
+            backend: Backend::Cadical,
+            max_depth: None,
+            interrupter: Interrupter::new(),
+        }
     }
 }
 

@@ -14,7 +14,10 @@ pub struct Unrolling<'s> {
 impl<'s> Unrolling<'s> {
     /// An unrolling with no state yet.
     pub fn new(sys: &'s System) -> Unrolling<'s> {
-        Unrolling { sys, frames: Vec::new() }
+        Unrolling {
+            sys,
+            frames: Vec::new(),
+        }
     }
 
     /// The number of states unrolled.
@@ -50,7 +53,9 @@ impl<'s> Unrolling<'s> {
 
     fn push_state_inner(&mut self, solver: &mut dyn Solver, guard: Option<Lit>) -> usize {
         let k = self.frames.len();
-        let vars: Vec<Lit> = (0..self.sys.num_vars).map(|_| solver.new_var().pos()).collect();
+        let vars: Vec<Lit> = (0..self.sys.num_vars)
+            .map(|_| solver.new_var().pos())
+            .collect();
         self.frames.push(vars);
         let n = self.sys.n();
         let cur = &self.frames[k];

@@ -13,6 +13,9 @@
 //! Invariant: every clause of `init`, `constraints`, `bad` mentions only variables `< n`, and
 //! every clause of `trans` only variables `< 2n`.
 
+pub mod aiger;
+pub mod dimspec;
+
 use crate::cnf::Cnf;
 use crate::sat::Var;
 
@@ -50,7 +53,11 @@ pub enum PlanError {
     #[error("the plan has no state")]
     Empty,
     #[error("state {state} has {got} values, expected {expected}")]
-    WrongWidth { state: usize, got: usize, expected: usize },
+    WrongWidth {
+        state: usize,
+        got: usize,
+        expected: usize,
+    },
     #[error("the first state violates initial clause {clause}")]
     Init { clause: usize },
     #[error("state {state} violates constraint clause {clause}")]
@@ -96,7 +103,10 @@ impl System {
                 mark[l.var().index()] = true;
             }
         }
-        (0..self.num_vars).filter(|&v| mark[v as usize]).map(Var).collect()
+        (0..self.num_vars)
+            .filter(|&v| mark[v as usize])
+            .map(Var)
+            .collect()
     }
 
     /// Check that `plan` is a path from an initial state to a goal state.
@@ -107,7 +117,11 @@ impl System {
         };
         for (i, s) in plan.states.iter().enumerate() {
             if s.len() != n {
-                return Err(PlanError::WrongWidth { state: i, got: s.len(), expected: n });
+                return Err(PlanError::WrongWidth {
+                    state: i,
+                    got: s.len(),
+                    expected: n,
+                });
             }
         }
         if let Some(c) = self.init.first_violated(|v| first[v.index()]) {
@@ -115,7 +129,10 @@ impl System {
         }
         for (i, s) in plan.states.iter().enumerate() {
             if let Some(c) = self.constraints.first_violated(|v| s[v.index()]) {
-                return Err(PlanError::Constraint { state: i, clause: c });
+                return Err(PlanError::Constraint {
+                    state: i,
+                    clause: c,
+                });
             }
         }
         for (i, w) in plan.states.windows(2).enumerate() {
@@ -128,7 +145,10 @@ impl System {
                 }
             };
             if let Some(c) = self.trans.first_violated(value) {
-                return Err(PlanError::Trans { state: i, clause: c });
+                return Err(PlanError::Trans {
+                    state: i,
+                    clause: c,
+                });
             }
         }
         let last = &plan.states[plan.states.len() - 1];
@@ -147,12 +167,22 @@ mod tests {
     /// The two-bit counter of formats.md §6.5: x0 low bit, x1 high bit, goal 11.
     pub(crate) fn counter() -> System {
         let d = |x: i32| Lit::from_dimacs(x);
-        let mut s = System { num_vars: 2, ..System::default() };
+        let mut s = System {
+            num_vars: 2,
+            ..System::default()
+        };
         s.init.push(&[d(-1)]);
         s.init.push(&[d(-2)]);
         s.bad.push(&[d(1)]);
         s.bad.push(&[d(2)]);
-        for c in [[1, 3, 0], [-1, -3, 0], [-2, -1, -4], [-2, 1, 4], [2, -1, 4], [2, 1, -4]] {
+        for c in [
+            [1, 3, 0],
+            [-1, -3, 0],
+            [-2, -1, -4],
+            [-2, 1, 4],
+            [2, -1, 4],
+            [2, 1, -4],
+        ] {
             let lits: Vec<Lit> = c.iter().filter(|&&x| x != 0).map(|&x| d(x)).collect();
             s.trans.push(&lits);
         }
@@ -164,17 +194,31 @@ mod tests {
         let s = counter();
         assert_eq!(s.latch_vars(), vec![Var(0), Var(1)]);
         let ok = Plan {
-            states: vec![vec![false, false], vec![true, false], vec![false, true], vec![true, true]],
+            states: vec![
+                vec![false, false],
+                vec![true, false],
+                vec![false, true],
+                vec![true, true],
+            ],
         };
         assert_eq!(s.check_plan(&ok), Ok(()));
         let mut skip = ok.clone();
         skip.states.remove(1);
-        assert_eq!(s.check_plan(&skip), Err(PlanError::Trans { state: 0, clause: 0 }));
+        assert_eq!(
+            s.check_plan(&skip),
+            Err(PlanError::Trans {
+                state: 0,
+                clause: 0
+            })
+        );
         let mut short = ok.clone();
         short.states.pop();
         assert!(matches!(s.check_plan(&short), Err(PlanError::Goal { .. })));
         let mut bad_init = ok;
         bad_init.states[0][1] = true;
-        assert!(matches!(s.check_plan(&bad_init), Err(PlanError::Init { .. })));
+        assert!(matches!(
+            s.check_plan(&bad_init),
+            Err(PlanError::Init { .. })
+        ));
     }
 }

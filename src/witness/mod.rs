@@ -26,41 +26,64 @@ pub struct Checked {
 
 /// Check an engine's verdict on `sys`. `produced_by` is the backend the engine used; the SAFE
 /// check uses another one.
-pub fn check_bit_level(sys: &System, verdict: Verdict, produced_by: Backend, opts: &Options) -> Checked {
+pub fn check_bit_level(
+    sys: &System,
+    verdict: Verdict,
+    produced_by: Backend,
+    opts: &Options,
+) -> Checked {
     match verdict {
         Verdict::Unsafe(plan) => match sys.check_plan(&plan) {
             Ok(()) => Checked {
-                note: format!("plan of {} states re-simulated on the system", plan.states.len()),
+                note: format!(
+                    "plan of {} states re-simulated on the system",
+                    plan.states.len()
+                ),
                 verdict: Verdict::Unsafe(plan),
             },
             Err(e) => internal(format!("the plan found does not re-simulate: {e}")),
         },
         Verdict::Safe(cert) => {
             let checker = produced_by.independent_of();
-            let copts = Options { backend: checker, max_depth: None, interrupter: opts.interrupter.clone() };
+            let copts = Options {
+                backend: checker,
+                max_depth: None,
+                interrupter: opts.interrupter.clone(),
+            };
             let holds = match &cert {
                 Certificate::KInduction { k } => kind::check_certificate(sys, *k, &copts),
                 Certificate::Trivial => check_trivial(sys, checker, &copts),
-                Certificate::Invariant(inv) => check_invariant(sys, inv, checker, &copts).map(|r| r.is_ok()),
+                Certificate::Invariant(inv) => {
+                    check_invariant(sys, inv, checker, &copts).map(|r| r.is_ok())
+                }
             };
             match holds {
                 Ok(true) => Checked {
                     note: format!("certificate ({}) re-checked by {checker}", describe(&cert)),
                     verdict: Verdict::Safe(cert),
                 },
-                Ok(false) => internal(format!("the certificate ({}) was rejected by {checker}", describe(&cert))),
+                Ok(false) => internal(format!(
+                    "the certificate ({}) was rejected by {checker}",
+                    describe(&cert)
+                )),
                 Err(()) => Checked {
                     verdict: Verdict::Unknown("interrupted while checking the certificate".into()),
                     note: String::new(),
                 },
             }
         }
-        v @ Verdict::Unknown(_) => Checked { verdict: v, note: String::new() },
+        v @ Verdict::Unknown(_) => Checked {
+            verdict: v,
+            note: String::new(),
+        },
     }
 }
 
 fn internal(msg: String) -> Checked {
-    Checked { verdict: Verdict::Unknown(format!("internal error: {msg}")), note: msg }
+    Checked {
+        verdict: Verdict::Unknown(format!("internal error: {msg}")),
+        note: msg,
+    }
 }
 
 fn describe(cert: &Certificate) -> String {
@@ -90,7 +113,10 @@ pub fn check_invariant(
     backend: Backend,
     opts: &Options,
 ) -> Result<Result<(), InvariantFailure>, ()> {
-    let unsat = |setup: &dyn Fn(&mut dyn crate::sat::Solver, &mut Unrolling<'_>) -> Vec<crate::sat::Lit>| {
+    let unsat = |setup: &dyn Fn(
+        &mut dyn crate::sat::Solver,
+        &mut Unrolling<'_>,
+    ) -> Vec<crate::sat::Lit>| {
         let mut s = backend.create(&opts.interrupter);
         let mut un = Unrolling::new(sys);
         let assumptions = setup(s.as_mut(), &mut un);

@@ -13,7 +13,12 @@ use super::{Cube, Pdr};
 use crate::sat::Lit;
 
 impl Pdr<'_> {
-    pub(super) fn mic(&mut self, cube: Cube, level: usize, depth: usize) -> Result<Cube, Interrupted> {
+    pub(super) fn mic(
+        &mut self,
+        cube: Cube,
+        level: usize,
+        depth: usize,
+    ) -> Result<Cube, Interrupted> {
         let mut c = cube;
         let mut i = 0;
         while i < c.len() && c.len() > 1 {
@@ -27,7 +32,12 @@ impl Pdr<'_> {
         Ok(c)
     }
 
-    fn down(&mut self, mut c: Cube, level: usize, depth: usize) -> Result<Option<Cube>, Interrupted> {
+    fn down(
+        &mut self,
+        mut c: Cube,
+        level: usize,
+        depth: usize,
+    ) -> Result<Option<Cube>, Interrupted> {
         let mut ctgs = 0;
         loop {
             if c.is_empty() || self.intersects_init(&c)? {

@@ -48,7 +48,12 @@ pub struct PdrOptions {
 
 impl Default for PdrOptions {
     fn default() -> Self {
-        PdrOptions { ctg: true, ctg_max: 3, ctg_depth: 1, lift: true }
+        PdrOptions {
+            ctg: true,
+            ctg_max: 3,
+            ctg_depth: 1,
+            lift: true,
+        }
     }
 }
 
@@ -106,16 +111,25 @@ impl<'s> Pdr<'s> {
                 init_unit[l.var().index()] = Some(!l.is_negated());
             }
         }
-        let inputs = if popts.lift { sys.lift_inputs.clone() } else { None };
+        let inputs = if popts.lift {
+            sys.lift_inputs.clone()
+        } else {
+            None
+        };
         Pdr {
             sys,
             latches: sys.latch_vars(),
-            lifter: inputs.as_ref().map(|_| PairSolver::new(sys, backend, intr, false)),
+            lifter: inputs
+                .as_ref()
+                .map(|_| PairSolver::new(sys, backend, intr, false)),
             inputs,
             opts: popts,
             init_unit,
             frames: vec![Vec::new(), Vec::new()],
-            solvers: vec![PairSolver::new(sys, backend, intr, true), PairSolver::new(sys, backend, intr, false)],
+            solvers: vec![
+                PairSolver::new(sys, backend, intr, true),
+                PairSolver::new(sys, backend, intr, false),
+            ],
             init: PairSolver::init_only(sys, backend, intr),
             sat: SatStats::default(),
             lemmas: 0,
@@ -134,7 +148,10 @@ impl<'s> Pdr<'s> {
     }
 
     fn intersects_init(&mut self, cube: &[Lit]) -> Result<bool, Interrupted> {
-        if cube.iter().any(|l| self.init_unit[l.var().index()] == Some(l.is_negated())) {
+        if cube
+            .iter()
+            .any(|l| self.init_unit[l.var().index()] == Some(l.is_negated()))
+        {
             return Ok(false);
         }
         self.init.intersects(cube, &mut self.sat)
@@ -181,14 +198,23 @@ impl<'s> Pdr<'s> {
 
     /// Whether a lemma of level `≥ level` already excludes `cube`.
     fn is_blocked(&self, cube: &[Lit], level: usize) -> bool {
-        self.frames[level..].iter().flatten().any(|l| is_subset(l, cube))
+        self.frames[level..]
+            .iter()
+            .flatten()
+            .any(|l| is_subset(l, cube))
     }
 
     /// The latch cube of a state, lifted toward `target` (or the goal) when possible.
     fn state_cube(&mut self, vals: &[bool], target: Option<&[Lit]>) -> Result<Cube, Interrupted> {
-        let full: Cube = self.latches.iter().map(|&v| Lit::new(v, !vals[v.index()])).collect();
+        let full: Cube = self
+            .latches
+            .iter()
+            .map(|&v| Lit::new(v, !vals[v.index()]))
+            .collect();
         match (&mut self.lifter, &self.inputs) {
-            (Some(lifter), Some(inputs)) => lifter.lift(self.sys, &full, inputs, vals, target, &mut self.sat),
+            (Some(lifter), Some(inputs)) => {
+                lifter.lift(self.sys, &full, inputs, vals, target, &mut self.sat)
+            }
             _ => Ok(full),
         }
     }
@@ -198,7 +224,12 @@ impl<'s> Pdr<'s> {
         let t = Instant::now();
         let mut seq = 0;
         let mut heap = BinaryHeap::new();
-        heap.push(Reverse(Obligation { level: self.k(), depth: 0, seq, cube: bad }));
+        heap.push(Reverse(Obligation {
+            level: self.k(),
+            depth: 0,
+            seq,
+            cube: bad,
+        }));
         while let Some(Reverse(ob)) = heap.pop() {
             self.obligations += 1;
             if ob.level == 0 {
@@ -217,13 +248,22 @@ impl<'s> Pdr<'s> {
                     let lvl = self.push_and_add(g, ob.level)?;
                     if lvl < self.k() {
                         seq += 1;
-                        heap.push(Reverse(Obligation { level: lvl + 1, seq, ..ob }));
+                        heap.push(Reverse(Obligation {
+                            level: lvl + 1,
+                            seq,
+                            ..ob
+                        }));
                     }
                 }
                 RelInd::Pred(_, vals) => {
                     let p = self.state_cube(&vals, Some(&ob.cube))?;
                     seq += 1;
-                    heap.push(Reverse(Obligation { level: ob.level - 1, depth: ob.depth + 1, seq, cube: p }));
+                    heap.push(Reverse(Obligation {
+                        level: ob.level - 1,
+                        depth: ob.depth + 1,
+                        seq,
+                        cube: p,
+                    }));
                     heap.push(Reverse(ob));
                 }
             }
@@ -279,15 +319,27 @@ impl<'s> Pdr<'s> {
                     return Ok(self.counterexample(depth));
                 }
             }
-            progress(&Progress { engine: "pdr", depth: self.k(), elapsed: start.elapsed() });
+            progress(&Progress {
+                engine: "pdr",
+                depth: self.k(),
+                elapsed: start.elapsed(),
+            });
             if self.backend_opts.max_depth.is_some_and(|m| self.k() >= m) {
-                return Ok(Verdict::Unknown(format!("no invariant found within {} frames", self.k())));
+                return Ok(Verdict::Unknown(format!(
+                    "no invariant found within {} frames",
+                    self.k()
+                )));
             }
-            let (b, i) = (self.backend_opts.backend, self.backend_opts.interrupter.clone());
+            let (b, i) = (
+                self.backend_opts.backend,
+                self.backend_opts.interrupter.clone(),
+            );
             self.solvers.push(PairSolver::new(self.sys, b, &i, false));
             self.frames.push(Vec::new());
             if let Some(level) = self.propagate()? {
-                return Ok(Verdict::Safe(Certificate::Invariant(self.invariant(level + 1))));
+                return Ok(Verdict::Safe(Certificate::Invariant(
+                    self.invariant(level + 1),
+                )));
             }
         }
     }
@@ -298,7 +350,10 @@ impl<'s> Pdr<'s> {
     }
 
     fn counterexample(&self, depth: usize) -> Verdict {
-        let opts = Options { max_depth: Some(depth), ..self.backend_opts.clone() };
+        let opts = Options {
+            max_depth: Some(depth),
+            ..self.backend_opts.clone()
+        };
         match bmc::run(self.sys, &opts, &mut |_| {}).0 {
             v @ Verdict::Unsafe(_) => v,
             Verdict::Unknown(r) if r == "interrupted" => Verdict::Unknown(r),
@@ -312,23 +367,49 @@ impl<'s> Pdr<'s> {
         vec![
             ("frames", self.k().to_string()),
             ("lemmas", self.lemmas.to_string()),
-            ("lemmas in the last frames", self.frames.iter().map(|f| f.len()).sum::<usize>().to_string()),
+            (
+                "lemmas in the last frames",
+                self.frames
+                    .iter()
+                    .map(|f| f.len())
+                    .sum::<usize>()
+                    .to_string(),
+            ),
             ("proof obligations", self.obligations.to_string()),
             ("CTGs blocked", self.ctgs.to_string()),
             ("SAT calls", self.sat.calls.to_string()),
-            ("time in SAT", format!("{:.3} s", self.sat.time.as_secs_f64())),
-            ("time blocking", format!("{:.3} s", self.time_block.as_secs_f64())),
-            ("time generalising", format!("{:.3} s", self.time_generalize.as_secs_f64())),
-            ("time propagating", format!("{:.3} s", self.time_propagate.as_secs_f64())),
+            (
+                "time in SAT",
+                format!("{:.3} s", self.sat.time.as_secs_f64()),
+            ),
+            (
+                "time blocking",
+                format!("{:.3} s", self.time_block.as_secs_f64()),
+            ),
+            (
+                "time generalising",
+                format!("{:.3} s", self.time_generalize.as_secs_f64()),
+            ),
+            (
+                "time propagating",
+                format!("{:.3} s", self.time_propagate.as_secs_f64()),
+            ),
         ]
     }
 }
 
 /// Run PDR with the given options.
-pub fn run_with(sys: &System, opts: &Options, popts: PdrOptions, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+pub fn run_with(
+    sys: &System,
+    opts: &Options,
+    popts: PdrOptions,
+    progress: ProgressFn<'_>,
+) -> (Verdict, Stats) {
     let start = Instant::now();
     let mut pdr = Pdr::new(sys, opts, popts);
-    let v = pdr.run(progress, start).unwrap_or_else(|Interrupted| Verdict::Unknown("interrupted".into()));
+    let v = pdr
+        .run(progress, start)
+        .unwrap_or_else(|Interrupted| Verdict::Unknown("interrupted".into()));
     (v, pdr.stats())
 }
 

@@ -6,8 +6,8 @@
 
 use super::Cube;
 use crate::engine::unroll::{conjunction_literal, Unrolling};
-use crate::sat::{Interrupter, Lit, SolveResult, Solver, Var};
 use crate::sat::Backend;
+use crate::sat::{Interrupter, Lit, SolveResult, Solver, Var};
 use crate::ts::System;
 use std::time::{Duration, Instant};
 
@@ -60,7 +60,13 @@ impl PairSolver {
         }
         let step = solver.new_var().pos();
         un.push_state_guarded(solver.as_mut(), !step);
-        PairSolver { cur: un.frame(0).to_vec(), next: un.frame(1).to_vec(), solver, goal: None, step }
+        PairSolver {
+            cur: un.frame(0).to_vec(),
+            next: un.frame(1).to_vec(),
+            solver,
+            goal: None,
+            step,
+        }
     }
 
     /// A solver over `I(x) ∧ U(x)` only (for the initial-state checks).
@@ -70,7 +76,13 @@ impl PairSolver {
         un.push_state(solver.as_mut());
         un.add_section(solver.as_mut(), &sys.init, 0);
         let step = solver.new_var().pos();
-        PairSolver { cur: un.frame(0).to_vec(), next: Vec::new(), solver, goal: None, step }
+        PairSolver {
+            cur: un.frame(0).to_vec(),
+            next: Vec::new(),
+            solver,
+            goal: None,
+            step,
+        }
     }
 
     fn cur_lit(&self, l: Lit) -> Lit {
@@ -98,7 +110,11 @@ impl PairSolver {
     }
 
     /// Is there a goal state in this frame? Returns the values of the current state.
-    pub fn bad_state(&mut self, sys: &System, st: &mut SatStats) -> Result<Option<Vec<bool>>, Interrupted> {
+    pub fn bad_state(
+        &mut self,
+        sys: &System,
+        st: &mut SatStats,
+    ) -> Result<Option<Vec<bool>>, Interrupted> {
         let g = self.goal(sys);
         match timed(st, self.solver.as_mut(), &[g]) {
             SolveResult::Sat => Ok(Some(self.cur_values())),
@@ -108,7 +124,10 @@ impl PairSolver {
     }
 
     fn cur_values(&self) -> Vec<bool> {
-        self.cur.iter().map(|&l| self.solver.model_value(l)).collect()
+        self.cur
+            .iter()
+            .map(|&l| self.solver.model_value(l))
+            .collect()
     }
 
     /// Relative induction of `cube`: `F ∧ ¬cube ∧ T ∧ cube'`. With `strengthen` false the
@@ -145,7 +164,10 @@ impl PairSolver {
             }
             SolveResult::Sat => {
                 let vals = self.cur_values();
-                let pred = latches.iter().map(|&v| Lit::new(v, !vals[v.index()])).collect();
+                let pred = latches
+                    .iter()
+                    .map(|&v| Lit::new(v, !vals[v.index()]))
+                    .collect();
                 Ok(RelInd::Pred(pred, vals))
             }
             SolveResult::Interrupted => Err(Interrupted),
@@ -179,7 +201,11 @@ impl PairSolver {
         st: &mut SatStats,
     ) -> Result<Cube, Interrupted> {
         let mut assumptions: Vec<Lit> = state.iter().map(|&l| self.cur_lit(l)).collect();
-        assumptions.extend(inputs.iter().map(|&v| self.cur_lit(Lit::new(v, !vals[v.index()]))));
+        assumptions.extend(
+            inputs
+                .iter()
+                .map(|&v| self.cur_lit(Lit::new(v, !vals[v.index()]))),
+        );
         let act = match target {
             Some(t) => {
                 assumptions.push(self.step);
@@ -198,9 +224,11 @@ impl PairSolver {
         };
         let r = timed(st, self.solver.as_mut(), &assumptions);
         let out = match r {
-            SolveResult::Unsat => {
-                Ok(state.iter().copied().filter(|&l| self.solver.failed(self.cur_lit(l)).unwrap_or(true)).collect())
-            }
+            SolveResult::Unsat => Ok(state
+                .iter()
+                .copied()
+                .filter(|&l| self.solver.failed(self.cur_lit(l)).unwrap_or(true))
+                .collect()),
             SolveResult::Sat => Ok(state.to_vec()),
             SolveResult::Interrupted => Err(Interrupted),
         };

@@ -1,0 +1,91 @@
+//! Pieces shared by the subcommands: engine and solver names, the timeout timer, progress.
+
+use bitmc::engine::{EngineKind, Progress};
+use bitmc::sat::{Backend, Interrupter};
+use clap::ValueEnum;
+use crossbeam_channel::{bounded, Sender};
+use std::time::{Duration, Instant};
+
+/// Engines selectable on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum EngineArg {
+    /// Incremental bounded model checking (counterexamples only).
+    Bmc,
+    /// k-induction with simple-path constraints.
+    Kind,
+    /// PDR / IC3 on the bit-level system.
+    Pdr,
+}
+
+impl EngineArg {
+    pub fn kind(self) -> EngineKind {
+        match self {
+            EngineArg::Bmc => EngineKind::Bmc,
+            EngineArg::Kind => EngineKind::Kind,
+            EngineArg::Pdr => EngineKind::Pdr,
+        }
+    }
+}
+
+/// SAT solvers selectable on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SolverArg {
+    /// CaDiCaL 1.9.5 (incremental, interruptible).
+    Cadical,
+    /// batsat, a MiniSat-style solver in Rust (incremental, interruptible).
+    Batsat,
+    /// varisat (incremental; cannot be interrupted: --timeout takes effect between SAT calls).
+    Varisat,
+    /// splr (one-shot: every query is solved from scratch; cannot be interrupted).
+    Splr,
+}
+
+impl SolverArg {
+    pub fn backend(self) -> Backend {
+        match self {
+            SolverArg::Cadical => Backend::Cadical,
+            SolverArg::Batsat => Backend::Batsat,
+            SolverArg::Varisat => Backend::Varisat,
+            SolverArg::Splr => Backend::Splr,
+        }
+    }
+}
+
+/// Raises an interrupter when a deadline passes; dropping it stops the timer thread.
+pub struct Timer {
+    _stop: Sender<()>,
+}
+
+impl Timer {
+    pub fn start(seconds: f64, intr: Interrupter) -> Timer {
+        let (tx, rx) = bounded::<()>(0);
+        let dur = Duration::from_secs_f64(seconds.max(0.0));
+        std::thread::spawn(move || {
+            if let Err(crossbeam_channel::RecvTimeoutError::Timeout) = rx.recv_timeout(dur) {
+                intr.interrupt();
+            }
+        });
+        Timer { _stop: tx }
+    }
+}
+
+/// A progress callback printing to stderr once a run is older than a second, at most once a
+/// second.
+pub fn progress_printer() -> impl FnMut(&Progress) {
+    let mut last: Option<Instant> = None;
+    move |p: &Progress| {
+        if p.elapsed < Duration::from_secs(1) {
+            return;
+        }
+        if last.is_some_and(|t| t.elapsed() < Duration::from_secs(1)) {
+            return;
+        }
+        last = Some(Instant::now());
+        eprintln!(
+            "[{}] depth {} after {:.1} s",
+            p.engine,
+            p.depth,
+            p.elapsed.as_secs_f64()
+        );
+    }
+}
