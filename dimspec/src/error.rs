@@ -276,7 +276,8 @@ pub enum WriteError {
     /// `n` is so large that `2n` does not fit in an `i32` literal.
     #[error("{0} state variables: 2n does not fit in a 32-bit literal")]
     TooManyVariables(u32),
-    /// A comment contains a line break, which would end it early.
-    #[error("comment {0} contains a line break")]
-    CommentWithLineBreak(usize),
+    /// A comment contains a line feed (which would end it early) or ends with a carriage return
+    /// (which the reader would take for part of a CRLF line end and drop).
+    #[error("comment {0} contains a line feed or ends with a carriage return")]
+    InvalidComment(usize),
 }

@@ -22,8 +22,8 @@
 //!   header line);
 //! - a comment starts with `c` wherever a token may start (also after a clause's `0` on the same
 //!   line, or between literals) and runs to the end of the line. Comments before the first header
-//!   are returned as [`Problem::comments`]: the text after the `c`, less one following space and a
-//!   trailing `\r`; invalid UTF-8 is replaced by U+FFFD. Later comments are dropped.
+//!   are returned as [`Problem::comments`]: the text after the `c`, less one following space and
+//!   any trailing `\r`; invalid UTF-8 is replaced by U+FFFD. Later comments are dropped.
 //!
 //! Strict in content; each of these is a [`ParseError`] with line, column and [`Reason`]:
 //! literals out of range (`i`, `u`, `g`: `1..=n`; `t`: `1..=2n`); a clause count different from
@@ -167,13 +167,14 @@ impl Problem {
     }
 
     /// Checks what the writer needs: `n <= MAX_VARS`, every literal non-zero and within its
-    /// section's range, no line break inside a comment.
+    /// section's range, no comment with a line feed or a trailing carriage return.
     pub fn validate(&self) -> Result<(), WriteError> {
         if self.num_vars > MAX_VARS {
             return Err(WriteError::TooManyVariables(self.num_vars));
         }
-        if let Some(i) = self.comments.iter().position(|c| c.contains(['\n', '\r'])) {
-            return Err(WriteError::CommentWithLineBreak(i));
+        let bad_comment = |c: &String| c.contains('\n') || c.ends_with('\r');
+        if let Some(i) = self.comments.iter().position(bad_comment) {
+            return Err(WriteError::InvalidComment(i));
         }
         for section in Section::ALL {
             let max = section.max_var(self.num_vars);

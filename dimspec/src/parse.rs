@@ -127,7 +127,9 @@ impl Parser<'_> {
         if !self.seen_header {
             let mut text = &self.input[self.pos + 1..eol];
             text = text.strip_prefix(b" ").unwrap_or(text);
-            text = text.strip_suffix(b"\r").unwrap_or(text);
+            while let Some(rest) = text.strip_suffix(b"\r") {
+                text = rest;
+            }
             let text = String::from_utf8_lossy(text).into_owned();
             self.problem.comments.push(text);
         }
@@ -241,7 +243,7 @@ impl Parser<'_> {
             this.err(at, reason)
         };
         self.vars = match self.vars {
-            Vars::Unknown if is_t && d % 2 == 0 && d > 0 => Vars::Pending { w: d, at },
+            Vars::Unknown if is_t && d.is_multiple_of(2) && d > 0 => Vars::Pending { w: d, at },
             Vars::Unknown => Vars::Fixed { n: d, at },
             Vars::Fixed { n, at: since } => {
                 let ok = d == n || (is_t && u64::from(d) == 2 * u64::from(n));

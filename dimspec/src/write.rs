@@ -173,11 +173,12 @@ mod tests {
             Err(WriteError::LiteralOutOfRange { lit: 0, .. })
         ));
         p.goal.clear();
+        p.comments.push("a\rb".into());
+        assert!(to_bytes(&p).is_ok());
         p.comments.push("a\nb".into());
-        assert!(matches!(
-            to_bytes(&p),
-            Err(WriteError::CommentWithLineBreak(0))
-        ));
+        assert!(matches!(to_bytes(&p), Err(WriteError::InvalidComment(1))));
+        p.comments[1] = "ab\r".into();
+        assert!(matches!(to_bytes(&p), Err(WriteError::InvalidComment(1))));
         let big = Problem::new(crate::MAX_VARS + 1);
         assert!(matches!(
             to_bytes(&big),
