@@ -31,7 +31,7 @@ enum Vars {
     Unknown,
     /// `n` is known; `at` is the offset of the header that fixed it.
     Fixed { n: u32, at: usize },
-    /// Only `t` headers of even width `w > 0` so far: `n` is `w` or `w / 2`.
+    /// Only `t` headers of even width `0 < w <= MAX_VARS` so far: `n` is `w` or `w / 2`.
     Pending { w: u32, at: usize },
 }
 
@@ -243,8 +243,15 @@ impl Parser<'_> {
             this.err(at, reason)
         };
         self.vars = match self.vars {
-            Vars::Unknown if is_t && d.is_multiple_of(2) && d > 0 => Vars::Pending { w: d, at },
-            Vars::Unknown => Vars::Fixed { n: d, at },
+            Vars::Unknown if !is_t => Vars::Fixed { n: d, at },
+            // A leading `t`: an odd width can only be n, a width beyond MAX_VARS only 2n.
+            Vars::Unknown if d % 2 == 1 && d > MAX_VARS => {
+                let declared = u64::from(d);
+                return Err(self.err(at, Reason::TooManyVariables { section, declared }));
+            }
+            Vars::Unknown if d % 2 == 1 => Vars::Fixed { n: d, at },
+            Vars::Unknown if d == 0 || d > MAX_VARS => Vars::Fixed { n: d / 2, at },
+            Vars::Unknown => Vars::Pending { w: d, at },
             Vars::Fixed { n, at: since } => {
                 let ok = d == n || (is_t && u64::from(d) == 2 * u64::from(n));
                 if !ok && is_t && d % 2 == 1 {

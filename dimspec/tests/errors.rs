@@ -199,6 +199,10 @@ fn integer_overflow() {
     let e = fail("t cnf 2147483647 0\n");
     assert_eq!(e, (1, 1, too_many(Section::Trans, 2147483647)));
     assert!(parse(b"i cnf 1073741823 0\nt cnf 2147483646 0\n").is_ok());
+    // Found by the fuzzer: a leading odd `t` width is n, so it must not exceed the limit for n.
+    let e = fail("t cnf 1073761823 0\n");
+    assert_eq!(e, (1, 1, too_many(Section::Trans, 1073761823)));
+    assert_eq!(parse(b"t cnf 1073761824 0").unwrap().num_vars, 536880912);
 }
 
 #[test]

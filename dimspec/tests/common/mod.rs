@@ -74,11 +74,13 @@ pub fn random_problem(rng: &mut Rng) -> Problem {
 fn separator(rng: &mut Rng, out: &mut Vec<u8>, comments: bool) {
     let spaces: [&[u8]; 7] = [b" ", b"  ", b"\t", b"\n", b"\r\n", b"\x0b", b"\x0c"];
     for _ in 0..1 + rng.below(2) {
-        out.extend_from_slice(*rng.pick(&spaces));
+        let space: &[u8] = spaces[rng.below(spaces.len())];
+        out.extend_from_slice(space);
     }
     if comments && rng.one_in(6) {
         let texts: [&[u8]; 4] = [b"c", b"c 1 2 0", b"c i cnf 9 9 p cnf", b"comment -0 x\xff"];
-        out.extend_from_slice(*rng.pick(&texts));
+        let text: &[u8] = texts[rng.below(texts.len())];
+        out.extend_from_slice(text);
         out.extend_from_slice(if rng.one_in(2) { b"\n" } else { b"\r\n" });
     }
 }
