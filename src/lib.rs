@@ -2,4 +2,5 @@
 //!
 //! The pipeline and the invariants between the modules are described in `ARCHITECTURE.md`.
 
+pub mod aig;
 pub mod bv;
