@@ -6,39 +6,8 @@ use bitmc::aig::blast::{bits_value, Blaster};
 use bitmc::aig::{Aig, AigLit};
 use bitmc::bv::{value, Evaluator, Op, Sort, TermId, TermManager, VarId};
 
-/// splitmix64: a small deterministic generator (no dependency, reproducible failures).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn u128(&mut self) -> u128 {
-        (self.next() as u128) << 64 | self.next() as u128
-    }
-    /// An operand of `w` bits from a mix of distributions: uniform, short (random bit length),
-    /// small, and near the signed/unsigned extremes.
-    fn operand(&mut self, w: u32) -> u128 {
-        let m = value::mask(w);
-        let v = match self.below(6) {
-            0 | 1 => self.u128(),
-            2 => self.u128() >> (self.below(128) as u32),
-            3 => self.below(w as u64 + 3) as u128,
-            4 => value::signed_min(w)
-                .wrapping_add(self.below(5) as u128)
-                .wrapping_sub(2),
-            _ => m.wrapping_sub(self.below(5) as u128),
-        };
-        v & m
-    }
-}
+mod common;
+use common::Rng;
 
 const WIDTHS: [u32; 10] = [1, 2, 3, 7, 8, 16, 31, 32, 33, 64];
 const RANDOM_PAIRS: usize = 1000;

@@ -298,9 +298,17 @@ impl AigerFile {
 
     /// Check the well-formedness rules of the module documentation.
     pub fn check(&self) -> Result<(), AigerError> {
-        self.check_sites()
+        self.checked_order()
             .map(|_| ())
             .map_err(|(site, kind)| AigerError::Invalid { site, kind })
+    }
+
+    /// Every rule including acyclicity: the variable definitions and a topological order of
+    /// the AND gates.
+    fn checked_order(&self) -> CheckResult<(Vec<Def>, Vec<usize>)> {
+        let defs = self.check_sites()?;
+        let order = self.topo_order(&defs)?;
+        Ok((defs, order))
     }
 
     /// The definitions of all variables, checking every rule; the error names the element.
@@ -467,9 +475,9 @@ impl AigerFile {
     /// [`Aig::input`] nodes (inputs first, in order), AND gates go through [`Aig::and`] (so
     /// they may fold or merge with existing nodes).
     pub fn to_aig(&self, aig: &mut Aig) -> Result<AigerMap, AigerError> {
-        let invalid = |(site, kind)| AigerError::Invalid { site, kind };
-        let defs = self.check_sites().map_err(invalid)?;
-        let order = self.topo_order(&defs).map_err(invalid)?;
+        let (defs, order) = self
+            .checked_order()
+            .map_err(|(site, kind)| AigerError::Invalid { site, kind })?;
         let mut vars: Vec<Option<AigLit>> = vec![None; defs.len()];
         vars[0] = Some(AigLit::FALSE);
         let mut map = AigerMap::default();
@@ -545,9 +553,9 @@ impl AigerFile {
     /// literal of each old variable (`None` for undefined ones). Inputs, latches and AND gates
     /// keep their relative order where the dependencies allow; symbols and comments are kept.
     pub fn renumbered(&self) -> Result<(AigerFile, Vec<Option<u32>>), AigerError> {
-        let invalid = |(site, kind)| AigerError::Invalid { site, kind };
-        let defs = self.check_sites().map_err(invalid)?;
-        let order = self.topo_order(&defs).map_err(invalid)?;
+        let (defs, order) = self
+            .checked_order()
+            .map_err(|(site, kind)| AigerError::Invalid { site, kind })?;
         let mut new: Vec<Option<u32>> = vec![None; defs.len()];
         new[0] = Some(0);
         let mut next_var = 1u32;

@@ -1,7 +1,7 @@
 //! The AIGER reader: both formats, strict syntax, every error with its position.
 //!
 //! Syntax is checked while reading (header, single spaces, newlines, varints); the semantic
-//! rules are [`AigerFile::check_sites`]'s, whose failing element is mapped back to the
+//! rules are [`AigerFile::check`]'s, whose failing element is mapped back to the
 //! position where the reader found it. Nothing is allocated from header counts before the
 //! content is there, except what the bound on `M` allows.
 
@@ -356,11 +356,8 @@ impl<'a> Reader<'a> {
             file.ands.push(g);
         }
         self.symbols_and_comments(&mut file)?;
-        match file.check_sites() {
-            Ok(defs) => match file.topo_order(&defs) {
-                Ok(_) => Ok(file),
-                Err(e) => Err(self.place(e)),
-            },
+        match file.checked_order() {
+            Ok(_) => Ok(file),
             Err(e) => Err(self.place(e)),
         }
     }
