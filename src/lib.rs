@@ -2,6 +2,7 @@
 //!
 //! The pipeline and the invariants between the modules are described in `ARCHITECTURE.md`.
 
+pub mod aig;
 pub mod bv;
 pub mod cnf;
 pub mod engine;

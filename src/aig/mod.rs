@@ -101,7 +101,10 @@ impl Default for Aig {
 impl Aig {
     /// A graph with only the constant node.
     pub fn new() -> Aig {
-        Aig { nodes: vec![AigNode::Const], strash: HashMap::new() }
+        Aig {
+            nodes: vec![AigNode::Const],
+            strash: HashMap::new(),
+        }
     }
 
     /// The number of variables (nodes), including the constant.
@@ -213,7 +216,8 @@ impl Aig {
                 AigNode::Const => false,
                 AigNode::Input => inputs.get(v).copied().unwrap_or(false),
                 AigNode::And(a, b) => {
-                    (val[a.var() as usize] ^ a.is_negated()) && (val[b.var() as usize] ^ b.is_negated())
+                    (val[a.var() as usize] ^ a.is_negated())
+                        && (val[b.var() as usize] ^ b.is_negated())
                 }
             };
         }
@@ -240,7 +244,9 @@ impl Aig {
                 stack.push(b.var());
             }
         }
-        (0..self.nodes.len() as u32).filter(|&v| mark[v as usize]).collect()
+        (0..self.nodes.len() as u32)
+            .filter(|&v| mark[v as usize])
+            .collect()
     }
 }
 
