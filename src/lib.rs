@@ -3,3 +3,4 @@
 //! The pipeline and the invariants between the modules are described in `ARCHITECTURE.md`.
 
 pub mod bv;
+pub mod sat;
