@@ -245,11 +245,16 @@ fn capabilities_are_as_documented() {
 }
 
 #[test]
-fn backends_that_are_send() {
+fn threading_is_as_documented() {
     fn is_send<T: Send>() {}
+    fn is_sync<T: Sync>() {}
     is_send::<bitmc::sat::cadical::CadicalSolver>();
     is_send::<bitmc::sat::batsat::BatsatSolver>();
+    is_sync::<bitmc::sat::batsat::BatsatSolver>();
     is_send::<bitmc::sat::splr::SplrSolver>();
+    is_sync::<bitmc::sat::splr::SplrSolver>();
+    is_send::<Interrupter>();
+    is_sync::<Interrupter>();
 }
 
 #[test]

@@ -75,7 +75,7 @@ fn tiny_random_cnfs_agree_with_brute_force() {
                 num_vars: n,
                 ..Cnf::default()
             };
-            for _ in 0..rng.range(n, 5 * n) {
+            for _ in 0..rng.range(n, 3 * n) {
                 let k = rng.range(1, 4.min(n));
                 cnf.add(rng.distinct_lits(n, k));
             }

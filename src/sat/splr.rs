@@ -14,7 +14,8 @@
 //!   default (5000 s);
 //! - splr's quirks are mapped to answers, never to panics: an empty clause is answered UNSAT
 //!   without calling splr; splr's "empty clause"/"root-level conflict" while loading is UNSAT;
-//!   every other splr error, a panic inside splr, or a model that does not satisfy our clause
+//!   every other splr error, a panic inside splr (caught; the panic hook still prints it, and
+//!   this needs the default `panic = "unwind"`), or a model that does not satisfy our clause
 //!   list (checked on every SAT answer) gives `Interrupted`, never a wrong answer;
 //! - no preprocessing across solves, so [`Solver::freeze`]/[`Solver::melt`] are no-ops;
 //! - threading: [`SplrSolver`] is `Send` and `Sync` (it holds only the clause list).
@@ -180,5 +181,34 @@ impl Solver for SplrSolver {
 
     fn interrupter(&self) -> Interrupter {
         self.interrupter.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loading_conflicts_are_unsat() {
+        // Contradicting units: splr reports the conflict while loading.
+        assert!(matches!(run_splr(&[vec![1], vec![-1]]), Outcome::Unsat));
+        // A clause whose literals are all false under earlier units.
+        let clauses = [vec![1], vec![2], vec![-1, -2]];
+        assert!(matches!(run_splr(&clauses), Outcome::Unsat));
+    }
+
+    #[test]
+    fn trivial_lists_are_sat() {
+        assert!(matches!(run_splr(&[]), Outcome::Sat(m) if m.is_empty()));
+        assert!(matches!(run_splr(&[vec![3]]), Outcome::Sat(m) if m.contains(&3)));
+    }
+
+    #[test]
+    fn the_model_check_rejects_a_wrong_model() {
+        let clauses = [vec![1, -2], vec![2]];
+        assert!(satisfies(&clauses, &[Some(true), Some(true)]));
+        assert!(!satisfies(&clauses, &[Some(false), Some(true)]));
+        assert!(!satisfies(&clauses, &[Some(true)]));
+        assert!(!satisfies(&clauses, &[None, None]));
     }
 }

@@ -365,6 +365,10 @@ pub fn differential(scripts: &[Script]) -> (usize, usize) {
         failures.len(),
         failures.join("\n")
     );
+    eprintln!(
+        "{} scripts, per backend {sat} SAT and {unsat} UNSAT answers",
+        scripts.len()
+    );
     (sat, unsat)
 }
 
