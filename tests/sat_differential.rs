@@ -7,7 +7,7 @@
 mod sat_common;
 
 use bitmc::sat::{Lit, Var};
-use sat_common::{brute_force, differential, pigeonhole, Circuit, Cnf, Rng, Script};
+use sat_common::{brute_force, differential, pigeonhole, Circuit, Cnf, Rng, Script, Step};
 
 /// Up to three random assumption sets of 1–4 literals over variables `0..n`.
 fn assumption_sets(rng: &mut Rng, n: u32) -> Vec<Vec<Lit>> {
@@ -253,8 +253,9 @@ fn adder_and_multiplier_circuits() {
 }
 
 /// An IC3-like session: a base formula over state variables, frames of guarded lemmas switched
-/// on by activation literals, queries under "frames from k on plus a cube", retired frames, and
-/// unguarded clauses added between the queries.
+/// on by activation literals, queries under "frames from k on plus a cube", retired frames,
+/// unguarded clauses added between the queries, and variables frozen and melted (more melts than
+/// freezes, too) in between.
 fn frame_session(rng: &mut Rng, i: usize) -> Script {
     let n = rng.range(12, 30);
     let frames = rng.range(3, 6);
@@ -265,7 +266,7 @@ fn frame_session(rng: &mut Rng, i: usize) -> Script {
     let act: Vec<Lit> = (n..n + frames).map(|v| Var(v).pos()).collect();
     let mut solves = 0;
     while solves < 10 {
-        match rng.below(8) {
+        match rng.below(10) {
             0..=2 => {
                 let f = rng.below(frames) as usize;
                 for _ in 0..rng.range(2, 2 + n / 4) {
@@ -276,6 +277,10 @@ fn frame_session(rng: &mut Rng, i: usize) -> Script {
                 }
             }
             3 => script.add(rng.distinct_lits(n, 3)),
+            8 | 9 => {
+                let v = Var(rng.below(n + frames));
+                script.steps.push(Step::Freeze(v, rng.coin()));
+            }
             4 => {
                 let f = rng.below(frames) as usize;
                 script.add(vec![!act[f]]);

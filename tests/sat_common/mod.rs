@@ -163,6 +163,8 @@ impl Circuit {
 #[derive(Clone, Debug)]
 pub enum Step {
     Add(Vec<Lit>),
+    /// Freeze (`true`) or melt (`false`) a variable.
+    Freeze(Var, bool),
     /// Solve under the assumptions; `expect` is an independent oracle's answer when known.
     Solve {
         assumptions: Vec<Lit>,
@@ -314,6 +316,8 @@ pub fn run(backend: Backend, script: &Script) -> Result<Vec<SolveResult>, String
                 s.add_clause(c);
                 clauses.push(c.clone());
             }
+            Step::Freeze(v, true) => s.freeze(*v),
+            Step::Freeze(v, false) => s.melt(*v),
             Step::Solve {
                 assumptions,
                 expect,
