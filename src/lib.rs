@@ -6,5 +6,6 @@ pub mod aig;
 pub mod bv;
 pub mod cnf;
 pub mod engine;
+pub mod sat;
 pub mod ts;
 pub mod witness;

@@ -9,11 +9,20 @@
 //!   abort of the process.
 //! - Every solver polls a shared [`Interrupter`]; once raised, a running or later `solve` returns
 //!   [`SolveResult::Interrupted`] until the flag is lowered again.
+//! - Variables are limited to indices below [`MAX_VARS`]. A clause (or assumption) that mentions a
+//!   larger one is not passed on; from then on every `solve` answers
+//!   [`SolveResult::Interrupted`] (a resource limit) and `value`/`failed` return
+//!   [`SatError::TooManyVars`].
+//! - `value` may answer `Ok(None)` for a variable that no clause or assumption mentions (any
+//!   value works); it always does for one beyond every variable mentioned or handed out.
 
 use std::fmt;
 use std::ops::Not;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// The number of variables every backend supports (varisat's limit, the smallest of the four).
+pub const MAX_VARS: u32 = 1 << 28;
 
 /// A propositional variable, numbered densely from 0.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -29,6 +38,8 @@ impl Var {
         Lit::new(self, false)
     }
     /// The negative literal of this variable.
+    // Not `std::ops::Neg`: the result is a literal, not a variable.
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> Lit {
         Lit::new(self, true)
     }
@@ -125,7 +136,9 @@ pub struct Capabilities {
 pub enum SatError {
     #[error("{backend}: a model was requested but the last solve did not answer SAT")]
     NoModel { backend: &'static str },
-    #[error("{backend}: a failed-assumption core was requested but the last solve did not answer UNSAT")]
+    #[error(
+        "{backend}: a failed-assumption core was requested but the last solve did not answer UNSAT"
+    )]
     NoCore { backend: &'static str },
     #[error("{backend}: literal {lit} was not an assumption of the last solve")]
     NotAnAssumption { backend: &'static str, lit: i32 },
@@ -208,7 +221,12 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend, primary first.
-    pub const ALL: [Backend; 4] = [Backend::Cadical, Backend::Batsat, Backend::Varisat, Backend::Splr];
+    pub const ALL: [Backend; 4] = [
+        Backend::Cadical,
+        Backend::Batsat,
+        Backend::Varisat,
+        Backend::Splr,
+    ];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -250,6 +268,8 @@ impl fmt::Display for Backend {
         f.write_str(self.name())
     }
 }
+
+mod common;
 
 pub mod batsat;
 pub mod cadical;

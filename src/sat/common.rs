@@ -1,0 +1,175 @@
+//! Bookkeeping shared by every backend: the variable count and its limit, and the answer of the
+//! last solve, which decides whether [`Solver::value`](super::Solver::value) and
+//! [`Solver::failed`](super::Solver::failed) may be asked at all.
+//!
+//! The backends consult a [`Tracker`] *before* they call into the underlying solver, so a
+//! query in the wrong state is a [`SatError`] here and never reaches a backend's own checks
+//! (CaDiCaL aborts the process on those).
+
+use super::{Interrupter, Lit, SatError, SolveResult, Var, MAX_VARS};
+
+/// What the caller may ask about the last solve.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Phase {
+    /// No answer: nothing solved yet, or the input changed since.
+    Input,
+    /// The last solve answered SAT; a model may be queried.
+    Sat,
+    /// The last solve answered UNSAT; the failed assumptions may be queried.
+    Unsat,
+    /// The last solve was stopped; neither a model nor a core exists.
+    Interrupted,
+}
+
+/// The state every backend keeps next to its solver.
+#[derive(Debug)]
+pub(crate) struct Tracker {
+    backend: &'static str,
+    num_vars: u32,
+    /// A variable at or beyond [`MAX_VARS`] was requested or mentioned. The input it came with
+    /// was dropped, so every later solve answers `Interrupted` (a resource limit).
+    overflow: bool,
+    phase: Phase,
+    /// The assumptions of the last solve, sorted and without duplicates.
+    assumptions: Vec<Lit>,
+}
+
+impl Tracker {
+    pub(crate) fn new(backend: &'static str) -> Tracker {
+        Tracker {
+            backend,
+            num_vars: 0,
+            overflow: false,
+            phase: Phase::Input,
+            assumptions: Vec::new(),
+        }
+    }
+
+    pub(crate) fn num_vars(&self) -> u32 {
+        self.num_vars
+    }
+
+    /// Whether `var` was handed out or mentioned so far.
+    pub(crate) fn knows(&self, var: Var) -> bool {
+        var.0 < self.num_vars
+    }
+
+    /// The next variable. Past the limit the solver is marked as overflowed and the returned
+    /// variable must not be used (any clause with it is dropped).
+    pub(crate) fn new_var(&mut self) -> Var {
+        let var = Var(self.num_vars);
+        if self.num_vars < MAX_VARS {
+            self.num_vars += 1;
+        } else {
+            self.overflow = true;
+        }
+        var
+    }
+
+    /// Account for the variables of `lits`; `false` (and overflow) if one is beyond the limit,
+    /// in which case the caller must not pass `lits` on to its solver.
+    pub(crate) fn note(&mut self, lits: &[Lit]) -> bool {
+        if !self.extend(lits) {
+            self.overflow = true;
+            return false;
+        }
+        true
+    }
+
+    /// Extend the variable count to cover `lits`; `false` (and no change) if one is beyond the
+    /// limit.
+    fn extend(&mut self, lits: &[Lit]) -> bool {
+        let Some(max) = lits.iter().map(|l| l.var().0).max() else {
+            return true;
+        };
+        if max >= MAX_VARS {
+            return false;
+        }
+        self.num_vars = self.num_vars.max(max + 1);
+        true
+    }
+
+    /// The input changes (a clause is added): the answer of the last solve is gone.
+    pub(crate) fn input(&mut self) {
+        self.phase = Phase::Input;
+        self.assumptions.clear();
+    }
+
+    /// Start a solve under `assumptions`. Returns `Some(Interrupted)` when the solve must not
+    /// run: the flag is raised, the solver overflowed, or an assumption is beyond the variable
+    /// limit (that one solve only: the assumption is not passed on). Otherwise the caller solves
+    /// and passes its answer through [`Tracker::finish`].
+    pub(crate) fn begin(
+        &mut self,
+        assumptions: &[Lit],
+        interrupter: &Interrupter,
+    ) -> Option<SolveResult> {
+        self.assumptions.clear();
+        self.assumptions.extend_from_slice(assumptions);
+        self.assumptions.sort_unstable();
+        self.assumptions.dedup();
+        self.phase = Phase::Interrupted;
+        if !self.extend(assumptions) || self.overflow || interrupter.is_interrupted() {
+            return Some(SolveResult::Interrupted);
+        }
+        None
+    }
+
+    /// Record the answer of the solve started by [`Tracker::begin`].
+    pub(crate) fn finish(&mut self, result: SolveResult) -> SolveResult {
+        self.phase = match result {
+            SolveResult::Sat => Phase::Sat,
+            SolveResult::Unsat => Phase::Unsat,
+            SolveResult::Interrupted => Phase::Interrupted,
+        };
+        result
+    }
+
+    /// May a model be queried now?
+    pub(crate) fn check_model(&self) -> Result<(), SatError> {
+        if self.overflow {
+            return Err(SatError::TooManyVars {
+                backend: self.backend,
+            });
+        }
+        if self.phase != Phase::Sat {
+            return Err(SatError::NoModel {
+                backend: self.backend,
+            });
+        }
+        Ok(())
+    }
+
+    /// May `lit` be asked for in the failed-assumption core now?
+    pub(crate) fn check_failed(&self, lit: Lit) -> Result<(), SatError> {
+        if self.overflow {
+            return Err(SatError::TooManyVars {
+                backend: self.backend,
+            });
+        }
+        if self.phase != Phase::Unsat {
+            return Err(SatError::NoCore {
+                backend: self.backend,
+            });
+        }
+        if self.assumptions.binary_search(&lit).is_err() {
+            return Err(SatError::NotAnAssumption {
+                backend: self.backend,
+                lit: dimacs_for_report(lit),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The DIMACS form of `lit` for an error message, also for variables past [`MAX_VARS`] (whose
+/// DIMACS number may not fit an `i32`).
+fn dimacs_for_report(lit: Lit) -> i32 {
+    if lit.var().0 < MAX_VARS {
+        lit.to_dimacs()
+    } else if lit.is_negated() {
+        -i32::MAX
+    } else {
+        i32::MAX
+    }
+}
