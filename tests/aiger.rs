@@ -187,6 +187,22 @@ fn symbols_and_comments_are_kept() {
     );
 }
 
+/// Found by the fuzzer: carriage returns in comments and names are kept as they are.
+#[test]
+fn carriage_returns_survive_round_trips() {
+    for text in [
+        "aag 1 1 0 0 0\n2\nc\nx\r",
+        "aag 1 1 0 0 0\n2\nc\nx\r\ny\n",
+        "aag 1 1 0 0 0\n2\ni0 n\r\nc\n\r\n",
+    ] {
+        let f = aiger::parse(text.as_bytes()).expect("valid");
+        for fmt in [Format::Ascii, Format::Binary] {
+            let again = aiger::parse(&f.to_bytes(fmt).expect("writable")).expect("own output");
+            assert_eq!(again, f, "{text:?} via {fmt:?}");
+        }
+    }
+}
+
 #[test]
 fn version_1_9_sections_and_resets() {
     // One latch of each reset kind, bad, constraint, justice with two literals, fairness.

@@ -423,7 +423,11 @@ impl<'a> Reader<'a> {
                 self.at += 1;
                 self.bump();
                 let rest = String::from_utf8_lossy(&self.data[self.at..]);
-                file.comments = rest.lines().map(str::to_owned).collect();
+                // Split on '\n' only: a '\r' is part of the line and must survive rewriting.
+                file.comments = rest.split('\n').map(str::to_owned).collect();
+                if rest.is_empty() || rest.ends_with('\n') {
+                    file.comments.pop();
+                }
                 self.at = self.data.len();
                 return Ok(());
             }
