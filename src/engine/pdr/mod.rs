@@ -14,6 +14,11 @@
 //! propagated; a level left without lemmas is a syntactic fixpoint, and the lemmas above it form
 //! an inductive invariant, returned as the certificate (and re-checked by the caller).
 //!
+//! Cubes range over the latches and the variables `I` mentions ([`System::simple_path_vars`]):
+//! the other variables are chosen afresh in every state, and since neither `I` nor the next-state
+//! side of `T` mentions them, states that agree on the cube variables have the same futures and
+//! the same initial status.
+//!
 //! Predecessors are lifted by a SAT query (the part of the state that, with the inputs fixed,
 //! forces the successor into the obligation) when the system says that is sound
 //! ([`System::lift_inputs`]); otherwise obligations are full latch states.
@@ -118,7 +123,7 @@ impl<'s> Pdr<'s> {
         };
         Pdr {
             sys,
-            latches: sys.latch_vars(),
+            latches: sys.simple_path_vars(),
             lifter: inputs
                 .as_ref()
                 .map(|_| PairSolver::new(sys, backend, intr, false)),
@@ -257,6 +262,12 @@ impl<'s> Pdr<'s> {
                 }
                 RelInd::Pred(_, vals) => {
                     let p = self.state_cube(&vals, Some(&ob.cube))?;
+                    if self.intersects_init(&p)? {
+                        // Every state of a lifted cube reaches the obligation, so an initial
+                        // one is the start of a counterexample.
+                        self.time_block += t.elapsed();
+                        return Ok(Some(ob.depth + 1));
+                    }
                     seq += 1;
                     heap.push(Reverse(Obligation {
                         level: ob.level - 1,
@@ -313,7 +324,10 @@ impl<'s> Pdr<'s> {
             return Ok(self.counterexample(0));
         }
         loop {
-            while let Some(vals) = self.solvers[self.k()].bad_state(self.sys, &mut self.sat)? {
+            while let Some(vals) = {
+                let k = self.k();
+                self.solvers[k].bad_state(self.sys, &mut self.sat)?
+            } {
                 let cube = self.state_cube(&vals, None)?;
                 if let Some(depth) = self.block(cube)? {
                     return Ok(self.counterexample(depth));
