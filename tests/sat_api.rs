@@ -4,6 +4,7 @@
 
 mod sat_common;
 
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -257,28 +258,45 @@ fn threading_is_as_documented() {
     is_sync::<Interrupter>();
 }
 
+/// Run `f` on a worker thread and return its result; fail if it does not finish within
+/// `deadline` (a solve that ignores the interrupter must fail the test, not hang it).
+fn within<T: Send + 'static>(
+    what: String,
+    deadline: Duration,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(deadline) {
+        Ok(v) => v,
+        Err(RecvTimeoutError::Timeout) => panic!("{what}: not done within {deadline:?}"),
+        Err(RecvTimeoutError::Disconnected) => panic!("{what}: the worker panicked"),
+    }
+}
+
 #[test]
 fn raised_flag_answers_interrupted_at_once_until_reset() {
     for b in Backend::ALL {
-        let flag = Interrupter::new();
-        // The hard instance: every backend would take far longer than the bound below.
-        let mut s = b.create(&flag);
-        for c in pigeonhole(12, 11).clauses {
-            s.add_clause(&c);
-        }
-        s.interrupter().interrupt();
-        let start = Instant::now();
-        assert_eq!(s.solve(&[]), SolveResult::Interrupted, "{b}");
-        assert!(
-            start.elapsed() < Duration::from_secs(1),
-            "{b}: {:?}",
-            start.elapsed()
-        );
-        assert!(is_no_model(s.value(lit(1))), "{b}");
-        assert!(is_no_core(s.failed(lit(1))), "{b}");
-        flag.reset();
-        // Pigeon 0 in holes 0 and 1 violates nothing structural, but the pigeons collide.
-        assert_eq!(s.solve(&[lit(1), lit(12)]), SolveResult::Unsat, "{b}");
+        within(format!("{b}"), Duration::from_secs(20), move || {
+            let flag = Interrupter::new();
+            // A hard instance: no backend would answer it within the bound below.
+            let mut s = b.create(&flag);
+            for c in pigeonhole(12, 11).clauses {
+                s.add_clause(&c);
+            }
+            s.interrupter().interrupt();
+            let start = Instant::now();
+            assert_eq!(s.solve(&[]), SolveResult::Interrupted, "{b}");
+            let elapsed = start.elapsed();
+            assert!(elapsed < Duration::from_secs(1), "{b}: {elapsed:?}");
+            assert!(is_no_model(s.value(lit(1))), "{b}");
+            assert!(is_no_core(s.failed(lit(1))), "{b}");
+            flag.reset();
+            // Pigeons 0 and 1 both in hole 0: they collide.
+            assert_eq!(s.solve(&[lit(1), lit(12)]), SolveResult::Unsat, "{b}");
+        });
     }
 }
 
@@ -296,34 +314,44 @@ fn guarded_pigeonhole(b: Backend, flag: &Interrupter) -> (Box<dyn Solver>, Lit, 
     (s, g, clauses)
 }
 
+/// Three rounds of: stop the hard query from another thread after 100 ms, lower the flag, and
+/// check answers on the easy side. Returns the latencies from raising the flag to `solve`
+/// returning.
+fn interrupt_rounds(b: Backend) -> Vec<Duration> {
+    let flag = Interrupter::new();
+    let (mut s, g, clauses) = guarded_pigeonhole(b, &flag);
+    let mut latencies = Vec::new();
+    for round in 0..3 {
+        let handle = s.interrupter();
+        let raiser = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(100));
+            handle.interrupt();
+            Instant::now()
+        });
+        let r = s.solve(&[g]);
+        let returned = Instant::now();
+        let raised = raiser.join().expect("the raising thread panicked");
+        assert_eq!(r, SolveResult::Interrupted, "{b} round {round}");
+        latencies.push(returned.saturating_duration_since(raised));
+        assert!(is_no_model(s.value(g)), "{b}");
+        assert!(is_no_core(s.failed(g)), "{b}");
+        flag.reset();
+        // Usable again, with correct answers, on the easy side.
+        assert_eq!(s.solve(&[!g]), SolveResult::Sat, "{b}");
+        check_model(&*s, &clauses, &[!g]).unwrap_or_else(|e| panic!("{b}: {e}"));
+        let assumptions = [lit(1), !g, lit(12), g];
+        assert_eq!(s.solve(&assumptions), SolveResult::Unsat, "{b}");
+        check_core(&*s, &clauses, &assumptions).unwrap_or_else(|e| panic!("{b}: {e}"));
+    }
+    latencies
+}
+
 #[test]
 fn running_solve_is_stopped_from_another_thread() {
     for b in [Backend::Cadical, Backend::Batsat] {
-        let flag = Interrupter::new();
-        let (mut s, g, clauses) = guarded_pigeonhole(b, &flag);
-        let mut latencies = Vec::new();
-        for round in 0..3 {
-            let handle = s.interrupter();
-            let raiser = thread::spawn(move || {
-                thread::sleep(Duration::from_millis(100));
-                handle.interrupt();
-                Instant::now()
-            });
-            let r = s.solve(&[g]);
-            let returned = Instant::now();
-            let raised = raiser.join().expect("the raising thread panicked");
-            assert_eq!(r, SolveResult::Interrupted, "{b} round {round}");
-            latencies.push(returned.saturating_duration_since(raised));
-            assert!(is_no_model(s.value(g)), "{b}");
-            assert!(is_no_core(s.failed(g)), "{b}");
-            flag.reset();
-            // Usable again, with correct answers, on the easy side.
-            assert_eq!(s.solve(&[!g]), SolveResult::Sat, "{b}");
-            check_model(&*s, &clauses, &[!g]).unwrap_or_else(|e| panic!("{b}: {e}"));
-            let assumptions = [lit(1), !g, lit(12), g];
-            assert_eq!(s.solve(&assumptions), SolveResult::Unsat, "{b}");
-            check_core(&*s, &clauses, &assumptions).unwrap_or_else(|e| panic!("{b}: {e}"));
-        }
+        let latencies = within(format!("{b}"), Duration::from_secs(20), move || {
+            interrupt_rounds(b)
+        });
         eprintln!("{b}: interrupt latencies {latencies:?}");
         for l in latencies {
             assert!(l < Duration::from_secs(2), "{b}: latency {l:?}");
