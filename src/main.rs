@@ -2,8 +2,6 @@
 
 mod cli;
 
-use std::process::ExitCode;
-
-fn main() -> ExitCode {
+fn main() {
     cli::main()
 }

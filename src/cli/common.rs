@@ -2,7 +2,8 @@
 
 use bitmc::engine::{EngineKind, Progress};
 use bitmc::sat::{Backend, Interrupter};
-use clap::ValueEnum;
+use bitmc::engine::pdr::PdrOptions;
+use clap::{Args, ValueEnum};
 use crossbeam_channel::{bounded, Sender};
 use std::time::{Duration, Instant};
 
@@ -87,5 +88,28 @@ pub fn progress_printer() -> impl FnMut(&Progress) {
             p.depth,
             p.elapsed.as_secs_f64()
         );
+    }
+}
+
+/// Options of the PDR engine.
+#[derive(Args, Debug, Clone)]
+pub struct PdrArgs {
+    /// PDR: do not block counterexamples to generalisation while dropping literals.
+    #[arg(long)]
+    pub no_ctg: bool,
+    /// PDR: the most counterexamples to generalisation blocked per literal-dropping attempt.
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_max)]
+    pub ctg_max: usize,
+    /// PDR: how many levels deep counterexamples to generalisation are handled recursively.
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_depth)]
+    pub ctg_depth: usize,
+    /// PDR: do not lift predecessors to smaller cubes.
+    #[arg(long)]
+    pub no_lift: bool,
+}
+
+impl PdrArgs {
+    pub fn options(&self) -> PdrOptions {
+        PdrOptions { ctg: !self.no_ctg, ctg_max: self.ctg_max, ctg_depth: self.ctg_depth, lift: !self.no_lift }
     }
 }

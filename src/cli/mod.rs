@@ -9,7 +9,6 @@
 //! - 3: internal error (a bug in bitmc; no verdict is given).
 
 use clap::{Parser, Subcommand};
-use std::process::ExitCode;
 
 /// Exit code of SAFE / TRUE and of commands without a verdict.
 pub const EXIT_SAFE: u8 = 0;
@@ -56,19 +55,24 @@ pub enum Command {
     Cfa(cfa::CfaArgs),
 }
 
-pub fn main() -> ExitCode {
+/// Parse the command line, run the command, and exit with its code.
+pub fn main() -> ! {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Cfa(a) => cfa::run(a),
     };
-    match result {
-        Ok(code) => ExitCode::from(code),
+    let code = match result {
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(EXIT_ERROR)
+            EXIT_ERROR
         }
-    }
+    };
+    // Exit at once: tearing down large solver states can take seconds after a timeout.
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    std::process::exit(code as i32)
 }
 
 pub mod cfa;

@@ -36,6 +36,8 @@ pub struct SolveArgs {
     /// For AIGER input: also write the counterexample in the AIGER witness format to FILE.
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
+    #[command(flatten)]
+    pub pdr: common::PdrArgs,
     /// Print statistics and what was checked to stderr.
     #[arg(short, long)]
     pub verbose: bool,
@@ -101,7 +103,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         .map(|t| common::Timer::start(t, opts.interrupter.clone()));
     let engine = args.engine.kind();
     let mut progress = common::progress_printer();
-    let (verdict, stats) = engine.run(sys, &opts, &mut progress);
+    let (verdict, stats) = match engine {
+        bitmc::engine::EngineKind::Pdr => bitmc::engine::pdr::run_with(sys, &opts, args.pdr.options(), &mut progress),
+        _ => engine.run(sys, &opts, &mut progress),
+    };
     let checked = witness::check_bit_level(sys, verdict, backend, &opts);
     let mut verdict = checked.verdict;
     // For AIGER input the plan must also replay on the circuit itself.

@@ -42,16 +42,18 @@ impl<'s> Unrolling<'s> {
 
     /// Add state `k = len()`: fresh variables, `U(k)`, and `T(k-1, k)` when `k > 0`.
     pub fn push_state(&mut self, solver: &mut dyn Solver) -> usize {
-        self.push_state_inner(solver, None)
+        self.push_state_inner(solver, None, true)
     }
 
     /// [`Unrolling::push_state`] with every added clause weakened by `guard`, so that the new
-    /// state and its transition are only in force while `¬guard` is assumed.
-    pub fn push_state_guarded(&mut self, solver: &mut dyn Solver, guard: Lit) -> usize {
-        self.push_state_inner(solver, Some(guard))
+    /// state and its transition are only in force while `¬guard` is assumed. `U` is left out of
+    /// the new state when `with_u` is false (sound only when [`System::u_total`] holds and
+    /// nothing reads the gates `U` defines in that state).
+    pub fn push_state_guarded(&mut self, solver: &mut dyn Solver, guard: Lit, with_u: bool) -> usize {
+        self.push_state_inner(solver, Some(guard), with_u)
     }
 
-    fn push_state_inner(&mut self, solver: &mut dyn Solver, guard: Option<Lit>) -> usize {
+    fn push_state_inner(&mut self, solver: &mut dyn Solver, guard: Option<Lit>, with_u: bool) -> usize {
         let k = self.frames.len();
         let vars: Vec<Lit> = (0..self.sys.num_vars)
             .map(|_| solver.new_var().pos())
@@ -59,7 +61,9 @@ impl<'s> Unrolling<'s> {
         self.frames.push(vars);
         let n = self.sys.n();
         let cur = &self.frames[k];
-        add_mapped(solver, &self.sys.constraints, guard, |v| cur[v.index()]);
+        if with_u {
+            add_mapped(solver, &self.sys.constraints, guard, |v| cur[v.index()]);
+        }
         if k > 0 {
             let prev = &self.frames[k - 1];
             add_mapped(solver, &self.sys.trans, guard, |v| {

@@ -1,6 +1,7 @@
 //! AIGER in and out.
 //!
-//! **AIGER → system.** Latches become variables `0..L`, inputs `L..L+I`, and the circuit is
+//! **AIGER → system.** The latches and inputs in the cone of influence of the properties and
+//! constraints become the first variables (latches, then inputs), and the circuit is
 //! Tseitin-encoded on top: every gate definition goes into `U` (definitions hold in every state
 //! and constrain nothing, since gates are functions of latches and inputs), each invariant
 //! constraint is a unit of `U`, `T` says `x'_j ↔ next_j(x)` for each latch, `I` fixes the
@@ -41,6 +42,13 @@ pub struct AigerSystem {
     /// Whether the properties are outputs (old-style file without `B` section).
     pub props_are_outputs: bool,
     pub sys: System,
+    /// The system variable of each latch; `None` for latches outside the cone of influence of
+    /// the properties and constraints (their values cannot matter).
+    pub latch_var: Vec<Option<Var>>,
+    /// The system variable of each input; `None` outside the cone of influence.
+    pub input_var: Vec<Option<Var>>,
+    /// The initial value of each latch (`None`: uninitialised).
+    pub reset: Vec<Option<bool>>,
     /// Justice and fairness properties present in the file (not checked).
     pub ignored_liveness: usize,
 }
@@ -83,7 +91,35 @@ impl AigerTrace {
     }
 }
 
-/// Build the system of an AIGER file.
+/// The latches and inputs (as AIG input variables) in the cone of influence of `roots`,
+/// following latches through their next-state functions.
+fn cone_of_influence(aig: &Aig, map: &AigerMap, roots: &[AigLit]) -> (Vec<bool>, Vec<bool>) {
+    let latch_of: std::collections::HashMap<u32, usize> =
+        map.latches.iter().enumerate().map(|(j, x)| (x.var(), j)).collect();
+    let input_of: std::collections::HashMap<u32, usize> =
+        map.inputs.iter().enumerate().map(|(k, x)| (x.var(), k)).collect();
+    let mut in_latch = vec![false; map.latches.len()];
+    let mut in_input = vec![false; map.inputs.len()];
+    let mut pending: Vec<AigLit> = roots.to_vec();
+    while !pending.is_empty() {
+        let cone = aig.cone(&pending);
+        pending.clear();
+        for v in cone {
+            if let Some(&j) = latch_of.get(&v) {
+                if !in_latch[j] {
+                    in_latch[j] = true;
+                    pending.push(map.next[j]);
+                }
+            } else if let Some(&k) = input_of.get(&v) {
+                in_input[k] = true;
+            }
+        }
+    }
+    (in_latch, in_input)
+}
+
+/// Build the system of an AIGER file, reduced to the cone of influence of its properties and
+/// constraints.
 pub fn from_aiger(file: &AigerFile) -> Result<AigerSystem, AigerSystemError> {
     let mut aig = Aig::new();
     let map = file.to_aig(&mut aig)?;
@@ -95,35 +131,40 @@ pub fn from_aiger(file: &AigerFile) -> Result<AigerSystem, AigerSystemError> {
     if props.is_empty() {
         return Err(AigerSystemError::NoProperty);
     }
-    let l = map.latches.len() as u32;
-    let i = map.inputs.len() as u32;
+    let any_bad = aig.or_all(props.iter().copied());
+    let mut roots = map.constraints.clone();
+    roots.push(any_bad);
+    let (in_latch, in_input) = cone_of_influence(&aig, &map, &roots);
     let mut defs = Cnf::new();
-    defs.reserve_vars(l + i);
     let mut ts = Tseitin::new();
+    let mut latch_var = vec![None; map.latches.len()];
+    let mut input_var = vec![None; map.inputs.len()];
+    let mut n = 0u32;
     for (j, x) in map.latches.iter().enumerate() {
-        ts.bind(x.var(), Var(j as u32).pos());
+        if in_latch[j] {
+            ts.bind(x.var(), Var(n).pos());
+            latch_var[j] = Some(Var(n));
+            n += 1;
+        }
     }
     for (k, x) in map.inputs.iter().enumerate() {
-        ts.bind(x.var(), Var(l + k as u32).pos());
+        if in_input[k] {
+            ts.bind(x.var(), Var(n).pos());
+            input_var[k] = Some(Var(n));
+            n += 1;
+        }
     }
-    let next: Vec<Lit> = map
-        .next
-        .iter()
-        .map(|&f| ts.encode(&aig, &mut defs, f))
-        .collect();
-    let constraints: Vec<Lit> = map
-        .constraints
-        .iter()
-        .map(|&c| ts.encode(&aig, &mut defs, c))
-        .collect();
-    let any_bad = aig.or_all(props.iter().copied());
+    defs.reserve_vars(n);
+    let mut next = Vec::new();
+    for (j, &f) in map.next.iter().enumerate() {
+        if let Some(v) = latch_var[j] {
+            next.push((v, ts.encode(&aig, &mut defs, f)));
+        }
+    }
+    let constraints: Vec<Lit> = map.constraints.iter().map(|&c| ts.encode(&aig, &mut defs, c)).collect();
     let bad = ts.encode(&aig, &mut defs, any_bad);
     let n = defs.num_vars();
-    let mut sys = System {
-        num_vars: n,
-        names: vec![None; n as usize],
-        ..System::default()
-    };
+    let mut sys = System { num_vars: n, names: vec![None; n as usize], ..System::default() };
     sys.constraints = defs;
     for &c in &constraints {
         sys.constraints.push(&[c]);
@@ -131,61 +172,49 @@ pub fn from_aiger(file: &AigerFile) -> Result<AigerSystem, AigerSystemError> {
     sys.bad.reserve_vars(n);
     sys.bad.push(&[bad]);
     sys.init.reserve_vars(n);
-    for (j, latch) in file.latches.iter().enumerate() {
-        if let Some(v) = latch.reset_value() {
-            sys.init.push(&[Lit::new(Var(j as u32), !v)]);
+    let reset: Vec<Option<bool>> = file.latches.iter().map(|l| l.reset_value()).collect();
+    for (j, r) in reset.iter().enumerate() {
+        if let (Some(v), Some(x)) = (r, latch_var[j]) {
+            sys.init.push(&[Lit::new(x, !v)]);
         }
     }
     sys.trans.reserve_vars(2 * n);
-    for (j, &f) in next.iter().enumerate() {
-        let x1 = Var(n + j as u32).pos();
+    for &(v, f) in &next {
+        let x1 = Var(n + v.0).pos();
         sys.trans.push(&[!x1, f]);
         sys.trans.push(&[x1, !f]);
     }
     for s in &file.symbols {
         let var = match s.kind {
-            SymbolKind::Latch if s.index < l => Some(s.index),
-            SymbolKind::Input if s.index < i => Some(l + s.index),
+            SymbolKind::Latch => latch_var.get(s.index as usize).copied().flatten(),
+            SymbolKind::Input => input_var.get(s.index as usize).copied().flatten(),
             _ => None,
         };
         if let Some(v) = var {
-            sys.names[v as usize] = Some(s.name.clone());
+            sys.names[v.index()] = Some(s.name.clone());
         }
     }
-    sys.lift_inputs = if constraints.is_empty() {
-        Some((l..l + i).map(Var).collect())
-    } else {
-        None
-    };
+    sys.u_total = constraints.is_empty();
+    sys.lift_inputs = if constraints.is_empty() { Some(input_var.iter().flatten().copied().collect()) } else { None };
     let ignored_liveness = file.justice.len() + file.fairness.len();
-    Ok(AigerSystem {
-        aig,
-        map,
-        props,
-        props_are_outputs,
-        sys,
-        ignored_liveness,
-    })
+    Ok(AigerSystem { aig, map, props, props_are_outputs, sys, latch_var, input_var, reset, ignored_liveness })
 }
 
 impl AigerSystem {
     /// Simulate the circuit along a plan of the system: the initial latch values and the inputs
-    /// of every state come from the plan. Returns the trace when every constraint holds in every
-    /// state and a property is violated in the last one.
+    /// of every state come from the plan (latches and inputs outside the cone of influence take
+    /// their reset value or 0). Returns the trace when every constraint holds in every state and
+    /// a property is violated in the last one.
     pub fn replay(&self, plan: &Plan) -> Result<AigerTrace, String> {
-        let l = self.map.latches.len();
-        let i = self.map.inputs.len();
-        let mut latches: Vec<bool> = plan.states.first().ok_or("empty plan")?[..l].to_vec();
-        let init = latches.clone();
-        let mut trace = AigerTrace {
-            prop: 0,
-            init,
-            inputs: Vec::new(),
-            latches: Vec::new(),
-        };
+        let first = plan.states.first().ok_or("empty plan")?;
+        let value = |st: &[bool], v: Option<Var>, default: bool| v.map_or(default, |v| st[v.index()]);
+        let mut latches: Vec<bool> = (0..self.map.latches.len())
+            .map(|j| value(first, self.latch_var[j], self.reset[j].unwrap_or(false)))
+            .collect();
+        let mut trace = AigerTrace { prop: 0, init: latches.clone(), inputs: Vec::new(), latches: Vec::new() };
         let mut node_inputs = vec![false; self.aig.num_vars() as usize];
         for (step, st) in plan.states.iter().enumerate() {
-            let ins = st[l..l + i].to_vec();
+            let ins: Vec<bool> = self.input_var.iter().map(|&v| value(st, v, false)).collect();
             for (j, x) in self.map.latches.iter().enumerate() {
                 node_inputs[x.var() as usize] = latches[j];
             }
@@ -193,12 +222,7 @@ impl AigerSystem {
                 node_inputs[x.var() as usize] = ins[k];
             }
             let vals = self.aig.eval_all(&node_inputs);
-            if let Some(c) = self
-                .map
-                .constraints
-                .iter()
-                .position(|&c| !Aig::lit_value(&vals, c))
-            {
+            if let Some(c) = self.map.constraints.iter().position(|&c| !Aig::lit_value(&vals, c)) {
                 return Err(format!("constraint {c} is violated in step {step}"));
             }
             trace.inputs.push(ins);
@@ -212,12 +236,7 @@ impl AigerSystem {
                     None => Err(format!("no property is violated in the last step ({step})")),
                 };
             }
-            latches = self
-                .map
-                .next
-                .iter()
-                .map(|&f| Aig::lit_value(&vals, f))
-                .collect();
+            latches = self.map.next.iter().map(|&f| Aig::lit_value(&vals, f)).collect();
         }
         Err("empty plan".into())
     }

@@ -36,6 +36,7 @@ pub fn from_problem(p: &dimspec::Problem) -> System {
         trans: to_cnf(&p.trans, 2 * n),
         names: vec![None; n as usize],
         lift_inputs: None,
+        u_total: false,
     }
 }
 

@@ -39,6 +39,10 @@ pub struct System {
     /// inputs), every other non-latch variable is defined by `U` from latches and inputs, and
     /// the remaining constraints of `U` mention latches only. `None` for DimSpec input.
     pub lift_inputs: Option<Vec<Var>>,
+    /// `U` restricts nothing: every valuation of the variables it does not define extends to a
+    /// model of `U` (it only holds gate definitions). Engines may then leave `U` out where it
+    /// would only define unused gates, e.g. in the next-state copy of a relative-induction query.
+    pub u_total: bool,
 }
 
 /// A path of the system: one full valuation (`n` booleans) per state.

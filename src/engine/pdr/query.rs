@@ -59,7 +59,7 @@ impl PairSolver {
             un.add_section(solver.as_mut(), &sys.init, 0);
         }
         let step = solver.new_var().pos();
-        un.push_state_guarded(solver.as_mut(), !step);
+        un.push_state_guarded(solver.as_mut(), !step, !sys.u_total);
         PairSolver {
             cur: un.frame(0).to_vec(),
             next: un.frame(1).to_vec(),
