@@ -231,6 +231,9 @@ fn version_1_9_sections_and_resets() {
     );
 }
 
+/// A malformed input, the expected position and a test of the expected error kind.
+type Case<I> = (I, Pos, fn(&ErrorKind) -> bool);
+
 fn parse_err(data: &[u8]) -> (Pos, ErrorKind) {
     match aiger::parse(data) {
         Err(AigerError::Parse { pos, kind }) => (pos, kind),
@@ -245,7 +248,7 @@ fn parse_err(data: &[u8]) -> (Pos, ErrorKind) {
 fn malformed_ascii_files() {
     use ErrorKind::*;
     let l = Pos::Line;
-    let cases: Vec<(&str, Pos, fn(&ErrorKind) -> bool)> = vec![
+    let cases: Vec<Case<&str>> = vec![
         ("", l(1), |k| matches!(k, Truncated(_))),
         ("aag 3 2 0 1 1\n2\n", l(3), |k| matches!(k, Truncated(_))),
         ("aag 3 2 0 1 1\n2\n4\n6", l(4), |k| {
@@ -335,7 +338,7 @@ fn malformed_binary_files() {
     use ErrorKind::*;
     let b = Pos::Byte;
     let mk = |head: &str, tail: &[u8]| [head.as_bytes(), tail].concat();
-    let cases: Vec<(Vec<u8>, Pos, fn(&ErrorKind) -> bool)> = vec![
+    let cases: Vec<Case<Vec<u8>>> = vec![
         (mk("aig 3 2 0 1 1\n6\n", &[0x82]), b(17), |k| {
             matches!(k, EofInVarint)
         }),

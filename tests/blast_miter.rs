@@ -158,8 +158,8 @@ fn unary_and_structural_operators() {
         ];
         tos.dedup();
         for &to in &tos {
-            check_op(Op::Zext(to), &[s], 200, &mut rng);
-            check_op(Op::Sext(to), &[s], 200, &mut rng);
+            check_op(Op::Zext(to), &[s], 300, &mut rng);
+            check_op(Op::Sext(to), &[s], 300, &mut rng);
         }
         // Extractions: every range for small widths, edges and random ranges otherwise.
         let mut ranges = Vec::new();

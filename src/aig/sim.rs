@@ -132,6 +132,7 @@ impl<'a> TernarySim<'a> {
     }
 
     /// Set the value of input variable `var` without propagating (see [`TernarySim::simulate`]).
+    /// Panics if `var` is not an input node.
     pub fn set_input(&mut self, var: u32, value: Ternary) {
         assert_eq!(
             self.aig.node(var),
@@ -166,6 +167,7 @@ impl<'a> TernarySim<'a> {
     }
 
     /// Set input `var` to `value` and re-evaluate the nodes that change, journaling old values.
+    /// Panics if `var` is not an input node.
     pub fn update(&mut self, var: u32, value: Ternary) {
         assert_eq!(
             self.aig.node(var),

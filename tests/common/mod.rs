@@ -92,7 +92,7 @@ pub fn random_aiger(rng: &mut Rng, max_size: u64) -> AigerFile {
             }
         })
         .collect();
-    let mut lits = |rng: &mut Rng, n: u64| {
+    let lits = |rng: &mut Rng, n: u64| {
         (0..rng.below(n + 1))
             .map(|_| pick(rng, &avail))
             .collect::<Vec<_>>()

@@ -274,6 +274,9 @@ enum Def {
 
 type CheckResult<T> = Result<T, (Site, ErrorKind)>;
 
+/// A section of literals and the site of its `k`-th element.
+type Section<'a> = (&'a [u32], fn(usize) -> Site);
+
 impl AigerFile {
     /// The header numbers `M I L O A B C J F`.
     pub fn header(&self) -> [u64; 9] {
@@ -372,7 +375,7 @@ impl AigerFile {
         for (k, l) in self.latches.iter().enumerate() {
             used(l.next, Site::Latch(k))?;
         }
-        let sections: [(&[u32], fn(usize) -> Site); 4] = [
+        let sections: [Section; 4] = [
             (&self.outputs, Site::Output),
             (&self.bad, Site::Bad),
             (&self.constraints, Site::Constraint),

@@ -190,6 +190,21 @@ impl<'a> Reader<'a> {
         Ok((v[0], pos))
     }
 
+    /// `count` lines of one literal each (growing with the content, not with `count`).
+    fn singles(
+        &mut self,
+        count: u64,
+        what: &'static str,
+    ) -> Result<(Vec<u32>, Vec<Pos>), AigerError> {
+        let (mut lits, mut ps) = (Vec::new(), Vec::new());
+        for _ in 0..count {
+            let (x, p) = self.single(what)?;
+            lits.push(x);
+            ps.push(p);
+        }
+        Ok((lits, ps))
+    }
+
     fn header(&mut self) -> Result<[u64; 9], AigerError> {
         match detect_format(self.data) {
             Some(_) => {}
@@ -277,11 +292,7 @@ impl<'a> Reader<'a> {
             // Implicit, hence well-formed: no positions needed.
             file.inputs = (1..=i as u32).map(|v| 2 * v).collect();
         } else {
-            for _ in 0..i {
-                let (x, p) = self.single("an input line")?;
-                file.inputs.push(x);
-                self.pos.inputs.push(p);
-            }
+            (file.inputs, self.pos.inputs) = self.singles(i, "an input line")?;
         }
         for k in 0..l {
             let (v, n, p) = if self.binary {
@@ -298,49 +309,16 @@ impl<'a> Reader<'a> {
             });
             self.pos.latches.push(p);
         }
-        let simple: [(
-            u64,
-            &'static str,
-            fn(&mut AigerFile, &mut Positions, u32, Pos),
-        ); 3] = [
-            (o, "an output line", |f, p, x, at| {
-                f.outputs.push(x);
-                p.outputs.push(at);
-            }),
-            (b, "a bad-state line", |f, p, x, at| {
-                f.bad.push(x);
-                p.bad.push(at);
-            }),
-            (c, "a constraint line", |f, p, x, at| {
-                f.constraints.push(x);
-                p.constraints.push(at);
-            }),
-        ];
-        for (count, what, push) in simple {
-            for _ in 0..count {
-                let (x, p) = self.single(what)?;
-                push(&mut file, &mut self.pos, x, p);
-            }
-        }
-        let mut sizes = Vec::new();
-        for _ in 0..j {
-            sizes.push(self.single("a justice size line")?.0);
-        }
+        (file.outputs, self.pos.outputs) = self.singles(o, "an output line")?;
+        (file.bad, self.pos.bad) = self.singles(b, "a bad-state line")?;
+        (file.constraints, self.pos.constraints) = self.singles(c, "a constraint line")?;
+        let (sizes, _) = self.singles(j, "a justice size line")?;
         for size in sizes {
-            let (mut lits, mut ps) = (Vec::new(), Vec::new());
-            for _ in 0..size {
-                let (x, p) = self.single("a justice literal line")?;
-                lits.push(x);
-                ps.push(p);
-            }
+            let (lits, ps) = self.singles(size as u64, "a justice literal line")?;
             file.justice.push(lits);
             self.pos.justice.push(ps);
         }
-        for _ in 0..f {
-            let (x, p) = self.single("a fairness line")?;
-            file.fairness.push(x);
-            self.pos.fairness.push(p);
-        }
+        (file.fairness, self.pos.fairness) = self.singles(f, "a fairness line")?;
         for k in 0..a {
             let g = if self.binary {
                 self.binary_and((i + l + k + 1) as u32)?

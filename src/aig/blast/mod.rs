@@ -13,12 +13,15 @@
 //! | `not`, `concat`, `extract`, `zext`, `sext` | wiring | 0 |
 //! | `and`, `or` / `xor` | bitwise | `w` / `3w` |
 //! | `add`, `sub`, `neg` | ripple carry (7-AND full adders) | `≈ 7w` |
-//! | `mul` | shift-and-add ([`arith`]) | `≈ 4w²` |
-//! | `udiv`, `urem` (shared) | restoring divider, triangular ([`div`]) | `≈ 5w²` |
+//! | `mul` | shift-and-add (`arith.rs`) | `≈ 4w²` |
+//! | `udiv`, `urem` (shared) | restoring divider, triangular (`div.rs`) | `≈ 5w²` |
 //! | `sdiv`, `srem` (shared) | magnitudes through the unsigned divider | `≈ 5w² + 20w` |
-//! | `shl`, `lshr`, `ashr` | barrel shifter plus over-width override ([`shift`]) | `≈ 3w⌈log2 w⌉` |
+//! | `shl`, `lshr`, `ashr` | barrel shifter plus over-width override (`shift.rs`) | `≈ 3w⌈log2 w⌉` |
 //! | `eq` / `ult`, `ule`, `slt`, `sle` | XNOR tree / carry chain | `4w` |
 //! | `ite` | multiplexers | `3w` |
+//!
+//! Measured at 64 bits (`benches/blast.rs`): `mul` 15,878 ANDs, `udiv`/`urem` 20,734 (one
+//! divider for both), `sdiv`/`srem` 22,261; 32 bits: `mul` 3,846, `udiv` 5,246.
 //!
 //! Constant operand bits fold through [`Aig::and`]'s constant propagation: a term whose
 //! variables are all bound to constant literals blasts to constants without any AND node.
