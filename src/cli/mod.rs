@@ -50,6 +50,10 @@ pub enum Command {
     /// Solve a transition system given as DimSpec (.cnf, .spec, .dimspec) or AIGER (.aag, .aig).
     #[command(after_help = EXIT_CODES_HELP)]
     Solve(solve::SolveArgs),
+    /// Write a transition system as DimSpec (the subset IncPlan and MinireachIC3 both read).
+    Dimspec(export::ExportArgs),
+    /// Write a transition system as AIGER 1.9 (.aag ASCII or .aig binary).
+    Aiger(export::ExportArgs),
     /// Print the control-flow automaton of a C program (text or Graphviz DOT).
     #[command(after_help = EXIT_CODES_HELP)]
     Cfa(cfa::CfaArgs),
@@ -61,6 +65,8 @@ pub fn main() -> ! {
     let result = match &cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Cfa(a) => cfa::run(a),
+        Command::Dimspec(a) => export::run_dimspec(a),
+        Command::Aiger(a) => export::run_aiger(a),
     };
     let code = match result {
         Ok(code) => code,
@@ -77,4 +83,5 @@ pub fn main() -> ! {
 
 pub mod cfa;
 pub mod common;
+pub mod export;
 pub mod solve;

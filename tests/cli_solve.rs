@@ -1,0 +1,151 @@
+//! `bitmc solve`, `bitmc dimspec` and `bitmc aiger` through the command line: verdicts on the
+//! public DimSpec and AIGER inputs, exports that keep verdicts, and one-line errors with the
+//! error exit code on malformed input.
+
+mod support;
+
+use support::{bench_dir, bitmc, read_tsv, temp_dir};
+
+const SAFE: i32 = 0;
+const UNSAFE: i32 = 10;
+const UNKNOWN: i32 = 20;
+const ERROR: i32 = 1;
+
+/// Solve and return (exit code, last line, full output).
+fn solve(file: &str, extra: &[&str]) -> support::Run {
+    let mut args = vec!["solve", file];
+    args.extend_from_slice(extra);
+    bitmc(&args)
+}
+
+#[test]
+fn bundled_example_plan() {
+    let r = solve("examples/counter.cnf", &["--engine", "bmc"]);
+    assert_eq!(r.code, UNSAFE, "{}", r.stderr);
+    assert_eq!(r.last_line(), "UNSAFE");
+    assert!(r.stdout.contains("plan of 4 states"), "{}", r.stdout);
+    let r = solve("examples/counter.cnf", &["--engine", "bmc", "--plan-format", "incplan"]);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines[0], "solution 2 4");
+    assert_eq!(&lines[1..5], &["-1 -2", "1 -2", "-1 2", "1 2"]);
+}
+
+#[test]
+fn dimspec_bench_expected_verdicts() {
+    let Some(dir) = bench_dir("dimspec") else { return };
+    for row in read_tsv(&dir.join("EXPECTED.tsv")) {
+        let file = dir.join(&row["file"]);
+        let file = file.to_str().unwrap();
+        if row["file"] == "test1.spec" {
+            // An empty file: bitmc reports an error instead of guessing (see the dimspec crate).
+            let r = solve(file, &[]);
+            assert_eq!(r.code, ERROR);
+            assert!(r.stderr.contains("test1.spec:1:1:"), "{}", r.stderr);
+            continue;
+        }
+        let engines: &[&str] =
+            if row["file"] == "freecell.spec" { &["bmc", "kind"] } else { &["bmc", "kind", "pdr"] };
+        for engine in engines {
+            let reachable = row["goal_reachable"] == "yes";
+            if !reachable && *engine == "bmc" {
+                let r = solve(file, &["--engine", "bmc", "--max-depth", "20"]);
+                assert_eq!(r.code, UNKNOWN, "{file} bmc: {}", r.stdout);
+                continue;
+            }
+            let r = solve(file, &["--engine", engine, "--timeout", "120"]);
+            let expected = if reachable { UNSAFE } else { SAFE };
+            assert_eq!(r.code, expected, "{file} {engine}: {}{}", r.stdout, r.stderr);
+            if reachable && *engine != "pdr" {
+                if let Ok(k) = row["shortest_plan_states"].parse::<usize>() {
+                    assert!(r.stdout.contains(&format!("plan of {k} states")), "{file} {engine}: {}", r.stdout);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn aiger_bench_quick_verdicts() {
+    let Some(dir) = bench_dir("aiger") else { return };
+    let cases = [("a.aig", "bmc", UNSAFE), ("b.aig", "bmc", UNSAFE), ("b.aig", "kind", UNSAFE), ("c.aig", "pdr", SAFE)];
+    let out = temp_dir("aiger-witness");
+    for (name, engine, expected) in cases {
+        let file = dir.join(name);
+        let w = out.join(format!("{name}.{engine}.wit"));
+        let r = solve(file.to_str().unwrap(), &["--engine", engine, "--witness", w.to_str().unwrap()]);
+        assert_eq!(r.code, expected, "{name} {engine}: {}{}", r.stdout, r.stderr);
+        if expected == UNSAFE {
+            let wit = std::fs::read_to_string(&w).expect("witness written");
+            let lines: Vec<&str> = wit.lines().collect();
+            assert_eq!(lines[0], "1");
+            assert_eq!(lines[1], "b0");
+            assert_eq!(*lines.last().unwrap(), ".");
+        }
+    }
+}
+
+#[test]
+fn exports_keep_verdicts() {
+    let out = temp_dir("exports");
+    let mut inputs = vec![("examples/counter.cnf".to_string(), UNSAFE)];
+    if let Some(dir) = bench_dir("dimspec") {
+        inputs.push((dir.join("unsat_small.spec").to_str().unwrap().to_string(), SAFE));
+        inputs.push((dir.join("test3.spec").to_str().unwrap().to_string(), UNSAFE));
+    }
+    if let Some(dir) = bench_dir("aiger") {
+        inputs.push((dir.join("b.aig").to_str().unwrap().to_string(), UNSAFE));
+        inputs.push((dir.join("c.aig").to_str().unwrap().to_string(), SAFE));
+    }
+    for (i, (input, expected)) in inputs.iter().enumerate() {
+        let engine = if *expected == SAFE { "pdr" } else { "bmc" };
+        for ext in ["cnf", "aag", "aig"] {
+            let target = out.join(format!("{i}.{ext}"));
+            let cmd = if ext == "cnf" { "dimspec" } else { "aiger" };
+            let r = bitmc(&[cmd, input, "-o", target.to_str().unwrap()]);
+            assert_eq!(r.code, 0, "{cmd} {input}: {}", r.stderr);
+            let r = solve(target.to_str().unwrap(), &["--engine", engine, "--timeout", "120"]);
+            assert_eq!(r.code, *expected, "{input} via {ext}: {}{}", r.stdout, r.stderr);
+        }
+    }
+}
+
+#[test]
+fn malformed_inputs_give_one_line_errors() {
+    let dir = temp_dir("malformed");
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("empty.cnf", b"", "empty.cnf:1:1:"),
+        ("noterm.cnf", b"i cnf 2 1\n1 2\n", "noterm.cnf:"),
+        ("range.cnf", b"i cnf 2 1\n3 0\n", "range.cnf:2:1:"),
+        ("count.cnf", b"i cnf 2 2\n1 0\n", "count.cnf:"),
+        ("pcnf.cnf", b"p cnf 2 1\n1 0\n", "pcnf.cnf:1:1:"),
+        ("garbage.cnf", b"\x00\xff\x13garbage", "garbage.cnf:1:1:"),
+        ("trunc.aig", b"aig 3 1 0 1 1\n6\n\x02", "trunc.aig"),
+        ("undef.aag", b"aag 2 1 0 1 0\n2\n4\n", "undef.aag"),
+        ("garbage.aag", b"\x7fELF\x02\x01", "garbage.aag"),
+    ];
+    for (name, content, needle) in cases {
+        let p = dir.join(name);
+        std::fs::write(&p, content).unwrap();
+        let r = solve(p.to_str().unwrap(), &[]);
+        assert_eq!(r.code, ERROR, "{name}: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{name}: not one line: {}", r.stderr);
+        assert!(r.stderr.starts_with("error: "), "{name}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{name}: {} lacks {needle}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{name}: {}", r.stderr);
+    }
+    let r = solve(dir.join("missing.cnf").to_str().unwrap(), &[]);
+    assert_eq!(r.code, ERROR);
+}
+
+#[test]
+fn timeout_gives_unknown() {
+    let Some(dir) = bench_dir("dimspec") else { return };
+    let file = dir.join("unsat_small.spec");
+    let start = std::time::Instant::now();
+    let r = solve(file.to_str().unwrap(), &["--engine", "bmc", "--timeout", "1"]);
+    assert_eq!(r.code, UNKNOWN);
+    assert_eq!(r.last_line(), "UNKNOWN");
+    assert!(r.stderr.contains("timeout"), "{}", r.stderr);
+    // A generous bound: this checks that the timeout is honoured at all, not how precisely.
+    assert!(start.elapsed().as_secs_f64() < 10.0);
+}

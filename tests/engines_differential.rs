@@ -1,0 +1,228 @@
+//! Differential test of the engines on random small transition systems: BMC, k-induction and
+//! PDR (with every SAT backend they are used with) must agree with explicit-state search, and
+//! every verdict must carry evidence that the independent checks accept.
+
+use bitmc::cnf::Cnf;
+use bitmc::engine::{Certificate, EngineKind, Options, Verdict};
+use bitmc::engine::pdr::{self, PdrOptions};
+use bitmc::sat::{Backend, Lit, Var};
+use bitmc::ts::System;
+use bitmc::witness;
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_clause(rng: &mut Rng, vars: u32, len: usize) -> Vec<Lit> {
+    (0..len).map(|_| Lit::new(Var(rng.below(vars as u64) as u32), rng.below(2) == 0)).collect()
+}
+
+fn random_cnf(rng: &mut Rng, vars: u32, clauses: usize, max_len: usize) -> Cnf {
+    let mut c = Cnf::new();
+    for _ in 0..clauses {
+        let len = 1 + rng.below(max_len as u64) as usize;
+        c.push(&random_clause(rng, vars, len));
+    }
+    c
+}
+
+/// A random system with `n` variables whose transition relation tends to be functional in
+/// part of the variables (so that paths are long enough to be interesting).
+fn random_system(rng: &mut Rng, n: u32) -> System {
+    let mut sys = System { num_vars: n, ..System::default() };
+    let ni = rng.below(n as u64 + 1) as usize;
+    sys.init = random_cnf(rng, n, ni, 2);
+    let nu = rng.below(2) as usize;
+    sys.constraints = random_cnf(rng, n, nu, 3);
+    let ng = 1 + rng.below(n as u64) as usize;
+    sys.bad = random_cnf(rng, n, ng, 2);
+    let mut t = Cnf::new();
+    let nt = n as usize + rng.below(2 * n as u64) as usize;
+    for _ in 0..nt {
+        let len = 2 + rng.below(2) as usize;
+        let mut c = random_clause(rng, 2 * n, len);
+        // Make sure most clauses mention a next-state variable.
+        let k = rng.below(n as u64) as u32;
+        c.push(Lit::new(Var(n + k), rng.below(2) == 0));
+        t.push(&c);
+    }
+    sys.trans = t;
+    sys.init.reserve_vars(n);
+    sys.constraints.reserve_vars(n);
+    sys.bad.reserve_vars(n);
+    sys.trans.reserve_vars(2 * n);
+    sys.names = vec![None; n as usize];
+    sys
+}
+
+/// The length (in steps) of a shortest path to the goal, by breadth-first search over all
+/// `2^n` states.
+fn explicit_search(sys: &System) -> Option<usize> {
+    let n = sys.num_vars;
+    let states = 1u32 << n;
+    let bit = |s: u32, v: Var| (s >> v.0) & 1 == 1;
+    let ok = |s: u32| sys.constraints.satisfied_by(|v| bit(s, v));
+    let mut dist = vec![usize::MAX; states as usize];
+    let mut frontier: Vec<u32> = (0..states).filter(|&s| ok(s) && sys.init.satisfied_by(|v| bit(s, v))).collect();
+    for &s in &frontier {
+        dist[s as usize] = 0;
+    }
+    let mut d = 0;
+    while !frontier.is_empty() {
+        for &s in &frontier {
+            if sys.bad.satisfied_by(|v| bit(s, v)) {
+                return Some(d);
+            }
+        }
+        let mut next = Vec::new();
+        for &s in &frontier {
+            for t in 0..states {
+                if dist[t as usize] == usize::MAX
+                    && ok(t)
+                    && sys.trans.satisfied_by(|v| if v.0 < n { bit(s, v) } else { bit(t, Var(v.0 - n)) })
+                {
+                    dist[t as usize] = d + 1;
+                    next.push(t);
+                }
+            }
+        }
+        frontier = next;
+        d += 1;
+    }
+    None
+}
+
+fn check(sys: &System, expected: Option<usize>, name: &str, v: Verdict, backend: Backend, complete: bool) {
+    let opts = Options { backend, ..Options::default() };
+    let checked = witness::check_bit_level(sys, v, backend, &opts);
+    match (&checked.verdict, expected) {
+        (Verdict::Unsafe(plan), Some(d)) => {
+            assert!(plan.states.len() > d, "{name}: plan shorter than the shortest path");
+        }
+        (Verdict::Safe(_), None) => {}
+        (Verdict::Unknown(r), _) if !complete && !r.starts_with("internal") => {}
+        (got, exp) => panic!("{name} with {backend}: got {got:?}, explicit search says {exp:?}"),
+    }
+}
+
+#[test]
+fn engines_agree_with_explicit_search() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut counts = [0usize; 2];
+    for case in 0..300 {
+        let n = 2 + (case % 5) as u32;
+        let sys = random_system(&mut rng, n);
+        let expected = explicit_search(&sys);
+        counts[expected.is_some() as usize] += 1;
+        let bound = Some(1usize << n);
+        let backends: &[Backend] = match case % 4 {
+            0 => &[Backend::Cadical, Backend::Batsat],
+            1 => &[Backend::Varisat],
+            2 => &[Backend::Splr],
+            _ => &[Backend::Batsat],
+        };
+        for &backend in backends {
+            let opts = Options { backend, max_depth: bound, ..Options::default() };
+            let name = format!("case {case} (n = {n})");
+            // BMC is complete for reachability within the bound (2^n steps suffice).
+            let (v, _) = EngineKind::Bmc.run(&sys, &opts, &mut |_| {});
+            if expected.is_some() {
+                match &v {
+                    Verdict::Unsafe(plan) => assert_eq!(plan.states.len(), expected.unwrap() + 1, "{name}: bmc is not shortest"),
+                    other => panic!("{name}: bmc missed the goal: {other:?}"),
+                }
+            }
+            check(&sys, expected, &format!("{name} bmc"), v, backend, false);
+            let (v, _) = EngineKind::Kind.run(&sys, &opts, &mut |_| {});
+            check(&sys, expected, &format!("{name} kind"), v, backend, true);
+            for popts in [PdrOptions::default(), PdrOptions { ctg: false, lift: false, ..PdrOptions::default() }] {
+                let (v, _) = pdr::run_with(&sys, &Options { max_depth: None, ..opts.clone() }, popts, &mut |_| {});
+                check(&sys, expected, &format!("{name} pdr"), v, backend, true);
+            }
+        }
+    }
+    // The generator must produce both kinds of systems.
+    assert!(counts[0] > 30 && counts[1] > 30, "unbalanced sample: {counts:?}");
+}
+
+#[test]
+fn corrupted_invariants_are_rejected() {
+    let mut rng = Rng(12345);
+    let mut rejected = 0;
+    let mut tried = 0;
+    for _ in 0..200 {
+        let sys = random_system(&mut rng, 4);
+        if explicit_search(&sys).is_some() {
+            continue;
+        }
+        let opts = Options::default();
+        let (v, _) = pdr::run(&sys, &opts, &mut |_| {});
+        let Verdict::Safe(Certificate::Invariant(inv)) = v else { continue };
+        assert_eq!(witness::check_invariant(&sys, &inv, Backend::Batsat, &opts), Ok(Ok(())));
+        // Drop each clause and flip each literal: whenever the corrupted formula is not an
+        // inductive invariant (decided by explicit search below), the checker must say so.
+        let mut variants = Vec::new();
+        for skip in 0..inv.len() {
+            let mut c = Cnf::new();
+            for (i, cl) in inv.iter().enumerate() {
+                if i != skip {
+                    c.push(cl);
+                }
+            }
+            variants.push(c);
+            let mut f = Cnf::new();
+            for (i, cl) in inv.iter().enumerate() {
+                let mut cl = cl.to_vec();
+                if i == skip {
+                    cl[0] = !cl[0];
+                }
+                f.push(&cl);
+            }
+            variants.push(f);
+        }
+        for c in variants {
+            tried += 1;
+            let truth = is_inductive_invariant(&sys, &c);
+            let verdict = witness::check_invariant(&sys, &c, Backend::Cadical, &opts).unwrap();
+            assert_eq!(verdict.is_ok(), truth, "checker disagrees with explicit evaluation");
+            rejected += (!truth) as usize;
+        }
+    }
+    assert!(tried > 20 && rejected > 5, "too few corrupted invariants exercised ({tried}, {rejected})");
+}
+
+fn is_inductive_invariant(sys: &System, inv: &Cnf) -> bool {
+    let n = sys.num_vars;
+    let bit = |s: u32, v: Var| (s >> v.0) & 1 == 1;
+    let holds = |c: &Cnf, s: u32| c.satisfied_by(|v| bit(s, v));
+    for s in 0..(1u32 << n) {
+        if !holds(&sys.constraints, s) {
+            continue;
+        }
+        if holds(&sys.init, s) && !holds(inv, s) {
+            return false;
+        }
+        if holds(inv, s) && holds(&sys.bad, s) {
+            return false;
+        }
+        if holds(inv, s) {
+            for t in 0..(1u32 << n) {
+                let step = sys.trans.satisfied_by(|v| if v.0 < n { bit(s, v) } else { bit(t, Var(v.0 - n)) });
+                if step && holds(&sys.constraints, t) && !holds(inv, t) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
