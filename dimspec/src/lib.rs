@@ -38,7 +38,7 @@
 //! or failed dump than an intended trivial problem, so this reader says so instead of guessing.
 //! A problem with `n = 0` can still be written explicitly, e.g. `i cnf 0 0`.
 //!
-//! # Written subset ([`write`])
+//! # Written subset ([`write()`])
 //!
 //! Exactly what both IncPlan and MinireachIC3 read: the comments first (`c <text>` lines), then the
 //! sections `i, u, g, t` in this order, each exactly once, with headers `i cnf n m`, `u cnf n m`,
