@@ -38,12 +38,29 @@
 //! or failed dump than an intended trivial problem, so this reader says so instead of guessing.
 //! A problem with `n = 0` can still be written explicitly, e.g. `i cnf 0 0`.
 //!
-//! # Written subset ([`write`])
+//! # Written subset ([`write()`])
 //!
 //! Exactly what both IncPlan and MinireachIC3 read: the comments first (`c <text>` lines), then the
 //! sections `i, u, g, t` in this order, each exactly once, with headers `i cnf n m`, `u cnf n m`,
 //! `g cnf n m` and `t cnf 2n m`, exact clause counts, one clause per line, each closed by `0`.
 //! The writer first checks the problem ([`Problem::validate`]) and refuses out-of-range literals.
+//!
+//! # Example
+//!
+//! ```
+//! use dimspec::{parse, to_bytes, Section};
+//!
+//! // One bit that flips on every step; liberal input: `t` first, declared with n, no `u`.
+//! let p = parse(b"c flip\nt cnf 1 2\n1 2 0 -1 -2 0\ni cnf 1 1\n-1 0\ng cnf 1 1\n1 0\n")?;
+//! assert_eq!(p.num_vars, 1);
+//! assert_eq!(p.section(Section::Trans).iter().collect::<Vec<_>>(), [&[1, 2][..], &[-1, -2]]);
+//! let written = "c flip\ni cnf 1 1\n-1 0\nu cnf 1 0\ng cnf 1 1\n1 0\nt cnf 2 2\n1 2 0\n-1 -2 0\n";
+//! assert_eq!(to_bytes(&p)?, written.as_bytes());
+//!
+//! let e = parse(b"i cnf 1 1\n2 0\n").unwrap_err();
+//! assert_eq!(e.to_string(), "2:1: literal 2 out of range: `i` allows variables 1..=1");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod cnf;
 mod error;

@@ -40,7 +40,7 @@ pub fn write<W: Write>(problem: &Problem, mut out: W) -> Result<(), WriteError> 
     Ok(())
 }
 
-/// [`write`] into a new byte vector.
+/// [`write()`] into a new byte vector.
 ///
 /// # Errors
 /// When the problem is invalid (see [`Problem::validate`]).

@@ -4,8 +4,11 @@
 //! section's [`Cnf`]. Lines and columns are not tracked while reading; an error computes them from
 //! its byte offset (see [`ParseError::at`]). The accepted syntax is described in the crate doc.
 
+mod lex;
+
 use crate::error::line_col;
 use crate::{Cnf, HeaderPart, ParseError, Problem, Reason, Section, Terminator, MAX_VARS};
+use lex::{digits8, end_of_line, is_blank, is_space};
 
 /// Parses a DimSpec problem from bytes.
 ///
@@ -53,24 +56,6 @@ struct Parser<'a> {
     /// Offset of the first literal of the open clause, if one is open.
     clause_start: usize,
     seen_header: bool,
-}
-
-#[inline]
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
-}
-
-#[inline]
-fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t')
-}
-
-/// Offset of the `\n` ending the line that contains `pos` (or the input length).
-fn end_of_line(input: &[u8], pos: usize) -> usize {
-    input[pos..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(input.len(), |i| pos + i)
 }
 
 impl Parser<'_> {
@@ -342,16 +327,20 @@ impl Parser<'_> {
                 continue;
             }
             let digits = pos;
-            let mut v: u64 = 0;
-            while let Some(d) = input.get(pos).map(|b| b.wrapping_sub(b'0')) {
-                if d > 9 {
-                    break;
+            let (mut v, k) = digits8(input, pos);
+            pos += k;
+            if k == 8 || pos + 8 > input.len() {
+                // Longer numbers and the input's tail: digit by digit, checking for overflow.
+                while let Some(d) = input.get(pos).map(|b| b.wrapping_sub(b'0')) {
+                    if d > 9 {
+                        break;
+                    }
+                    v = v * 10 + u64::from(d);
+                    if v > i32::MAX as u64 {
+                        return error(start, Reason::IntegerOverflow);
+                    }
+                    pos += 1;
                 }
-                v = v * 10 + u64::from(d);
-                if v > i32::MAX as u64 {
-                    return error(start, Reason::IntegerOverflow);
-                }
-                pos += 1;
             }
             if pos == digits {
                 return error(start, Reason::LoneMinus);
