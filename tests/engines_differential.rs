@@ -183,7 +183,7 @@ fn corrupted_invariants_are_rejected() {
             let mut f = Cnf::new();
             for (i, cl) in inv.iter().enumerate() {
                 let mut cl = cl.to_vec();
-                if i == skip {
+                if i == skip && !cl.is_empty() {
                     cl[0] = !cl[0];
                 }
                 f.push(&cl);
