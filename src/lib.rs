@@ -3,3 +3,5 @@
 //! The pipeline and the invariants between the modules are described in `ARCHITECTURE.md`.
 
 pub mod bv;
+pub mod cfa;
+pub mod frontend;

@@ -15,7 +15,11 @@ pub struct Evaluator<'a> {
 impl<'a> Evaluator<'a> {
     /// An evaluator with an empty assignment.
     pub fn new(tm: &'a TermManager) -> Evaluator<'a> {
-        Evaluator { tm, env: HashMap::new(), memo: HashMap::new() }
+        Evaluator {
+            tm,
+            env: HashMap::new(),
+            memo: HashMap::new(),
+        }
     }
 
     /// Assign `value` (truncated to the variable's width) to `v`; clears memoised results.

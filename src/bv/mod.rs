@@ -93,7 +93,10 @@ pub enum Op {
     /// `concat(hi, lo)`: the first argument gives the high bits.
     Concat,
     /// Bits `lo..=hi` of the argument.
-    Extract { hi: u32, lo: u32 },
+    Extract {
+        hi: u32,
+        lo: u32,
+    },
     /// Zero-extension to the given width.
     Zext(u32),
     /// Sign-extension to the given width.
@@ -110,7 +113,10 @@ pub enum Op {
 impl Op {
     /// Whether the operator is commutative (its arguments are kept sorted by id).
     pub fn is_commutative(self) -> bool {
-        matches!(self, Op::And | Op::Or | Op::Xor | Op::Add | Op::Mul | Op::Eq)
+        matches!(
+            self,
+            Op::And | Op::Or | Op::Xor | Op::Add | Op::Mul | Op::Eq
+        )
     }
     /// The SMT-LIB name of the operator.
     pub fn smt_name(self) -> &'static str {
@@ -274,7 +280,11 @@ impl TermManager {
         check_sort(sort);
         let v = VarId(self.vars.len() as u32);
         let t = self.intern(Node::Var(v), sort);
-        self.vars.push(VarInfo { name: name.into(), sort, term: t });
+        self.vars.push(VarInfo {
+            name: name.into(),
+            sort,
+            term: t,
+        });
         t
     }
 
@@ -313,11 +323,18 @@ impl TermManager {
 
     /// Apply `op` to `args`, with sort checking, constant folding and normalisation.
     pub fn app(&mut self, op: Op, args: &[TermId]) -> TermId {
-        assert_eq!(args.len(), arity(op), "wrong number of arguments for {op:?}");
+        assert_eq!(
+            args.len(),
+            arity(op),
+            "wrong number of arguments for {op:?}"
+        );
         let sort = self.result_sort(op, args);
         // Constant folding.
         if args.iter().all(|&a| self.const_value(a).is_some()) {
-            let vals: Vec<u128> = args.iter().map(|&a| self.const_value(a).unwrap_or(0)).collect();
+            let vals: Vec<u128> = args
+                .iter()
+                .map(|&a| self.const_value(a).unwrap_or(0))
+                .collect();
             let sorts: Vec<Sort> = args.iter().map(|&a| self.sort(a)).collect();
             let v = value::apply(op, &vals, &sorts, sort);
             return self.constant(v, sort);
@@ -375,7 +392,10 @@ impl TermManager {
                 Sort::Bv(hi - lo + 1)
             }
             Op::Zext(w) | Op::Sext(w) => {
-                assert!(!s0.is_bool() && w >= s0.width() && w <= 128, "bad extension");
+                assert!(
+                    !s0.is_bool() && w >= s0.width() && w <= 128,
+                    "bad extension"
+                );
                 Sort::Bv(w)
             }
             Op::Eq => {
@@ -503,7 +523,13 @@ impl TermManager {
                 }
                 match self.node(a[0]) {
                     Node::App(Op::Extract { lo: lo2, .. }, inner) => {
-                        return Some(self.app(Op::Extract { hi: hi + lo2, lo: lo + lo2 }, &[inner[0]]));
+                        return Some(self.app(
+                            Op::Extract {
+                                hi: hi + lo2,
+                                lo: lo + lo2,
+                            },
+                            &[inner[0]],
+                        ));
                     }
                     Node::App(Op::Concat, inner) => {
                         let lw = self.width(inner[1]);
@@ -511,7 +537,13 @@ impl TermManager {
                             return Some(self.app(Op::Extract { hi, lo }, &[inner[1]]));
                         }
                         if lo >= lw {
-                            return Some(self.app(Op::Extract { hi: hi - lw, lo: lo - lw }, &[inner[0]]));
+                            return Some(self.app(
+                                Op::Extract {
+                                    hi: hi - lw,
+                                    lo: lo - lw,
+                                },
+                                &[inner[0]],
+                            ));
                         }
                     }
                     Node::App(Op::Zext(_) | Op::Sext(_), inner) => {
@@ -781,7 +813,11 @@ impl TermManager {
                     let n = arity(op);
                     if expanded {
                         let new: Vec<TermId> = args[..n].iter().map(|a| cache[a]).collect();
-                        let r = if new[..] == args[..n] { u } else { self.app(op, &new) };
+                        let r = if new[..] == args[..n] {
+                            u
+                        } else {
+                            self.app(op, &new)
+                        };
                         cache.insert(u, r);
                     } else {
                         stack.push((u, true));
@@ -831,7 +867,10 @@ impl TermManager {
 
 fn check_sort(sort: Sort) {
     if let Sort::Bv(w) = sort {
-        assert!((1..=128).contains(&w), "bit-vector width {w} out of 1..=128");
+        assert!(
+            (1..=128).contains(&w),
+            "bit-vector width {w} out of 1..=128"
+        );
     }
 }
 

@@ -83,7 +83,8 @@ fn step() -> impl Strategy<Value = Step> {
         (0u8..13, any::<usize>(), any::<usize>()).prop_map(|(o, a, b)| Step::Bin(o, a, b)),
         (0u8..5, any::<usize>(), any::<usize>()).prop_map(|(o, a, b)| Step::Cmp(o, a, b)),
         (any::<usize>(), any::<usize>(), any::<usize>()).prop_map(|(c, a, b)| Step::Ite(c, a, b)),
-        (0u8..4, any::<usize>(), any::<u32>(), any::<u32>()).prop_map(|(o, a, x, y)| Step::Ext(o, a, x, y)),
+        (0u8..4, any::<usize>(), any::<u32>(), any::<u32>())
+            .prop_map(|(o, a, x, y)| Step::Ext(o, a, x, y)),
         prop_oneof![Just(0u128), Just(1), Just(u128::MAX), any::<u128>()].prop_map(Step::Const),
     ]
 }
@@ -176,8 +177,14 @@ fn run_program(width: u32, steps: &[Step], inputs: &[u128]) -> Result<(), TestCa
                         let e = tm.app(op, &[ta]);
                         let ve = value::apply(op, &[va], &[sort], Sort::Bv(to));
                         let lo = if to > width { y % (to - width + 1) } else { 0 };
-                        let ex = Op::Extract { hi: lo + width - 1, lo };
-                        (tm.app(ex, &[e]), value::apply(ex, &[ve], &[Sort::Bv(to)], sort))
+                        let ex = Op::Extract {
+                            hi: lo + width - 1,
+                            lo,
+                        };
+                        (
+                            tm.app(ex, &[e]),
+                            value::apply(ex, &[ve], &[Sort::Bv(to)], sort),
+                        )
                     }
                     _ => {
                         if width < 2 {
@@ -188,8 +195,21 @@ fn run_program(width: u32, steps: &[Step], inputs: &[u128]) -> Result<(), TestCa
                         let lo = tm.extract(ta, cut - 1, 0);
                         let (h, l) = if o == 2 { (hi, lo) } else { (lo, hi) };
                         let c = tm.concat(h, l);
-                        let vh = value::apply(Op::Extract { hi: width - 1, lo: cut }, &[va], &[sort], Sort::Bv(width - cut));
-                        let vl = value::apply(Op::Extract { hi: cut - 1, lo: 0 }, &[va], &[sort], Sort::Bv(cut));
+                        let vh = value::apply(
+                            Op::Extract {
+                                hi: width - 1,
+                                lo: cut,
+                            },
+                            &[va],
+                            &[sort],
+                            Sort::Bv(width - cut),
+                        );
+                        let vl = value::apply(
+                            Op::Extract { hi: cut - 1, lo: 0 },
+                            &[va],
+                            &[sort],
+                            Sort::Bv(cut),
+                        );
                         let (vh, vl, sh, sl) = if o == 2 {
                             (vh, vl, Sort::Bv(width - cut), Sort::Bv(cut))
                         } else {

@@ -201,7 +201,10 @@ mod tests {
         // Full width.
         let min = signed_min(128);
         assert_eq!(bin(Op::Sdiv, min, u128::MAX, 128), min);
-        assert_eq!(to_signed(bin(Op::Sdiv, from_signed(-9, 128), 4, 128), 128), -2);
+        assert_eq!(
+            to_signed(bin(Op::Sdiv, from_signed(-9, 128), 4, 128), 128),
+            -2
+        );
     }
 
     #[test]
@@ -228,7 +231,10 @@ mod tests {
     fn extension_and_extraction() {
         assert_eq!(apply(Op::Sext(16), &[0x80], &[bv(8)], bv(16)), 0xff80);
         assert_eq!(apply(Op::Zext(16), &[0x80], &[bv(8)], bv(16)), 0x0080);
-        assert_eq!(apply(Op::Extract { hi: 7, lo: 4 }, &[0xab], &[bv(8)], bv(4)), 0xa);
+        assert_eq!(
+            apply(Op::Extract { hi: 7, lo: 4 }, &[0xab], &[bv(8)], bv(4)),
+            0xa
+        );
         assert_eq!(apply(Op::Concat, &[0xa, 0xb], &[bv(4), bv(4)], bv(8)), 0xab);
         assert_eq!(apply(Op::Sext(128), &[0x1], &[bv(1)], bv(128)), u128::MAX);
     }
