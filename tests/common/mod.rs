@@ -1,0 +1,188 @@
+//! Shared helpers of the front-end tests: finding fixtures and reading their header comments,
+//! and a small deterministic random generator.
+#![allow(dead_code)]
+
+use bitmc::cfa::{DataModel, Property};
+use std::path::{Path, PathBuf};
+
+/// The fixture directories: the corpus `fixtures/c` and this crate's `tests/data/c`.
+pub fn fixture_roots() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    vec![root.join("fixtures/c"), root.join("tests/data/c")]
+}
+
+/// Every `.c` file under the fixture directories, sorted.
+pub fn fixture_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for r in fixture_roots() {
+        collect(&r, &mut out);
+    }
+    out.sort();
+    out
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "c") {
+            out.push(p);
+        }
+    }
+}
+
+/// The header of a fixture.
+#[derive(Debug, Default, Clone)]
+pub struct Header {
+    /// Expected verdicts under ILP32: (property, holds).
+    pub expect: Vec<(Property, bool)>,
+    /// Overrides under LP64.
+    pub expect_lp64: Vec<(Property, bool)>,
+    /// `// oracle: skip <reason>`.
+    pub oracle_skip: Option<String>,
+    /// `// expect: error=unsupported`.
+    pub unsupported: bool,
+    /// `// error-contains: <text>`.
+    pub error_contains: Option<String>,
+}
+
+impl Header {
+    /// The expected verdict of a property under a data model, if given.
+    pub fn verdict(&self, p: Property, dm: DataModel) -> Option<bool> {
+        let lp = if dm == DataModel::Lp64 {
+            self.expect_lp64.iter().find(|(q, _)| *q == p)
+        } else {
+            None
+        };
+        lp.or_else(|| self.expect.iter().find(|(q, _)| *q == p))
+            .map(|(_, v)| *v)
+    }
+}
+
+fn verdicts(s: &str, h: &mut Header, lp64: bool) {
+    for item in s.split_whitespace() {
+        let Some((k, v)) = item.split_once('=') else {
+            continue;
+        };
+        if k == "error" {
+            h.unsupported = v == "unsupported";
+            continue;
+        }
+        if let (Some(p), Ok(b)) = (Property::from_name(k), v.parse::<bool>()) {
+            if lp64 {
+                h.expect_lp64.push((p, b));
+            } else {
+                h.expect.push((p, b));
+            }
+        }
+    }
+}
+
+/// Reads the leading comment lines of a fixture.
+pub fn header(text: &str) -> Header {
+    let mut h = Header::default();
+    for line in text.lines() {
+        let Some(c) = line.trim().strip_prefix("//") else {
+            break;
+        };
+        let c = c.trim();
+        if let Some(r) = c.strip_prefix("expect(lp64):") {
+            verdicts(r, &mut h, true);
+        } else if let Some(r) = c.strip_prefix("expect:") {
+            verdicts(r, &mut h, false);
+        } else if let Some(r) = c.strip_prefix("oracle:") {
+            let r = r.trim();
+            if let Some(reason) = r.strip_prefix("skip") {
+                h.oracle_skip = Some(reason.trim().to_string());
+            }
+        } else if let Some(r) = c.strip_prefix("error-contains:") {
+            h.error_contains = Some(r.trim().to_string());
+        }
+    }
+    h
+}
+
+/// xorshift64*: a small deterministic generator for test inputs, with an optional pool of
+/// values taken from the program text (its integer literals, their neighbours and negations).
+pub struct Rng(pub u64, pub Vec<u64>);
+
+/// The integer literals of a C text, with their neighbours and negations.
+pub fn literal_pool(text: &str) -> Vec<u64> {
+    let mut out = Vec::new();
+    for tok in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let t = tok.trim_end_matches(['u', 'U', 'l', 'L']);
+        let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            u64::from_str_radix(h, 16).ok()
+        } else {
+            t.parse::<u64>().ok()
+        };
+        if let Some(v) = v {
+            for x in [v, v.wrapping_add(1), v.wrapping_sub(1), v.wrapping_neg()] {
+                if !out.contains(&x) {
+                    out.push(x);
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+
+    /// A value that is often at an interesting boundary.
+    pub fn interesting(&mut self) -> u64 {
+        const SPECIAL: [u64; 16] = [
+            0,
+            1,
+            2,
+            3,
+            5,
+            7,
+            10,
+            0x7f,
+            0x80,
+            0xff,
+            0x7fff,
+            0xffff,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            u64::MAX,
+        ];
+        match self.below(5) {
+            0 => SPECIAL[self.below(16) as usize],
+            4 if !self.1.is_empty() => {
+                let i = self.below(self.1.len() as u64) as usize;
+                self.1.get(i).copied().unwrap_or(0)
+            }
+            4 => self.below(10),
+            1 => self.below(50),
+            2 => 0u64.wrapping_sub(self.below(50)),
+            _ => self.next(),
+        }
+    }
+
+    /// A nondet sequence of random length.
+    pub fn sequence(&mut self, max_len: u64) -> Vec<u64> {
+        let n = self.below(max_len + 1);
+        (0..n).map(|_| self.interesting()).collect()
+    }
+}
