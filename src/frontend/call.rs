@@ -24,9 +24,11 @@ use lang_c::span::Node;
 use std::collections::HashMap;
 
 /// The type returned by `__VERIFIER_nondet_<suffix>`.
-fn nondet_type(suffix: &str) -> Option<CInt> {
+fn nondet_type(suffix: &str, dm: crate::cfa::DataModel) -> Option<CInt> {
     use IntKind::*;
     let (k, s) = match suffix {
+        "size_t" => return Some(super::types::size_t(dm)),
+        "ssize_t" | "ptrdiff_t" => (Long, true),
         "bool" | "_Bool" => (Bool, false),
         "char" => (Char, true),
         "schar" => (Char, true),
@@ -110,7 +112,7 @@ enum Builtin {
 impl<'a> Lower<'a> {
     fn builtin(&self, name: &str) -> Option<Builtin> {
         if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
-            return nondet_type(suffix).map(Builtin::Nondet);
+            return nondet_type(suffix, self.dm()).map(Builtin::Nondet);
         }
         Some(match name {
             "__VERIFIER_assume" => Builtin::Assume,
@@ -134,6 +136,15 @@ impl<'a> Lower<'a> {
         };
         let name = id.node.name.as_str();
         let args = &c.node.arguments;
+        if matches!(name, "asm" | "__asm" | "__asm__") {
+            return self.unsupported(c.span, "inline assembly");
+        }
+        if matches!(name, "__VERIFIER_nondet_float" | "__VERIFIER_nondet_double") {
+            return self.unsupported(c.span, format!("floating point (`{name}`)"));
+        }
+        if name.starts_with("__VERIFIER_nondet_pointer") {
+            return self.unsupported(c.span, format!("pointers (`{name}`)"));
+        }
         if let Some(b) = self.builtin(name) {
             return self.call_builtin(name, b, c);
         }
@@ -430,6 +441,8 @@ impl<'a> Lower<'a> {
     ) -> Result<Val, FrontendError> {
         let (ret, _) = self.parameters(def)?;
         let ret = match ret {
+            // The value returned by `main` is not used.
+            CType::Void | CType::Int(_) if name == "main" && self.call_stack.is_empty() => None,
             CType::Void => None,
             CType::Int(ty) => {
                 let v = self.new_var(

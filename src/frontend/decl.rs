@@ -430,7 +430,13 @@ impl<'a> Lower<'a> {
                 Ok(Binding::Var(v, *i))
             }
             CType::Array(..) => self.new_array(name, span, ty, kind, init),
-            CType::Pointer(_) => self.unsupported(span, format!("pointer variable `{name}`")),
+            CType::Pointer(_) => {
+                let short = name.rsplit("::").next().unwrap_or(name);
+                self.unsupported(
+                    span,
+                    format!("pointer variable `{short}` (only `&x` passed to a parameter)"),
+                )
+            }
             CType::Void => self.error(span, format!("variable `{name}` of type void")),
             CType::Function(..) => self.error(span, "function type"),
             CType::Unsupported(w) => self.unsupported(span, w.clone()),
