@@ -110,7 +110,7 @@ fn check(path: &Path, dm: DataModel, dir: &Path, idx: usize) -> ([usize; 4], Vec
     let opts = FrontendOptions {
         property: Property::UnreachCall,
         data_model: dm,
-        lbe: idx % 2 == 0,
+        lbe: idx.is_multiple_of(2),
         ..Default::default()
     };
     let lowered = match lower_file(path, &opts) {

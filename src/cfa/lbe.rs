@@ -15,6 +15,8 @@
 use super::{Cfa, Edge, Gcl, Loc, LocKind};
 
 /// The large-block encoding of `cfa`.
+// The adjacency lists are edited while locations are visited by index.
+#[allow(clippy::needless_range_loop)]
 pub fn large_block_encoding(cfa: &Cfa) -> Cfa {
     let cfa = super::remove_unreachable(cfa);
     let heads = cfa.loop_heads();

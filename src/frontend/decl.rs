@@ -307,10 +307,8 @@ impl<'a> Lower<'a> {
                 continue;
             }
             if let CType::Function(..) = ty {
-                if !matches!(self.lookup(&name), Some(Binding::Function(_))) || global {
-                    if !self.functions.contains_key(&name) {
-                        self.bind(&name, Binding::Function(ty));
-                    }
+                if !self.functions.contains_key(&name) {
+                    self.bind(&name, Binding::Function(ty));
                 }
                 continue;
             }

@@ -249,8 +249,10 @@ fn run_cpp(
 
 /// Parses preprocessed text.
 pub fn parse(text: String, file_name: &str) -> Result<(Parse, SourceMap), FrontendError> {
-    let mut config = Config::default();
-    config.flavor = Flavor::GnuC11;
+    let config = Config {
+        flavor: Flavor::GnuC11,
+        ..Config::default()
+    };
     match parse_preprocessed(&config, text) {
         Ok(p) => {
             let map = SourceMap::new(p.source.clone(), file_name);
