@@ -36,7 +36,9 @@ mod tests;
 pub use interp::{run, run_with, Outcome, RunOptions, Step};
 pub use lbe::large_block_encoding;
 pub use simplify::propagate_constants_and_copies;
-pub use slice::{cone_of_influence, eliminate_dead_variables, remove_unreachable};
+pub use slice::{
+    cone_of_influence, eliminate_dead_variables, remove_unreachable, uninitialized_reads,
+};
 
 use crate::bv::{Sort, TermId, TermManager, VarId};
 use std::fmt;

@@ -82,6 +82,81 @@ impl VarSet {
             *a |= b;
         }
     }
+    fn intersect(&mut self, o: &VarSet) {
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            *a &= b;
+        }
+    }
+}
+
+/// Applies `g` to the set of definitely written variables, recording reads of the others.
+fn must_write(g: &Gcl, w: &mut VarSet, reads: &mut Reads, bad: &mut VarSet) {
+    let mut read = |t: crate::bv::TermId, w: &VarSet, bad: &mut VarSet| {
+        for &v in reads.of(t) {
+            if !w.has(v) {
+                bad.add(v);
+            }
+        }
+    };
+    match g {
+        Gcl::Assume(t, _) => read(*t, w, bad),
+        Gcl::Assign(x, t, _) => {
+            read(*t, w, bad);
+            w.add(*x);
+        }
+        Gcl::Havoc(x, _, _) => w.add(*x),
+        Gcl::Seq(gs) => gs.iter().for_each(|g| must_write(g, w, reads, bad)),
+        Gcl::Choice(gs) => {
+            let mut acc: Option<VarSet> = None;
+            for g in gs {
+                let mut wa = w.clone();
+                must_write(g, &mut wa, reads, bad);
+                match &mut acc {
+                    None => acc = Some(wa),
+                    Some(a) => a.intersect(&wa),
+                }
+            }
+            if let Some(a) = acc {
+                *w = a;
+            }
+        }
+    }
+}
+
+/// The variables that may be read before any write on some path from the initial location.
+pub fn uninitialized_reads(cfa: &Cfa) -> Vec<PVar> {
+    let nv = cfa.vars.len();
+    let mut reads = Reads {
+        cfa,
+        memo: HashMap::new(),
+    };
+    let mut at: Vec<Option<VarSet>> = vec![None; cfa.locations.len()];
+    at[cfa.init.index()] = Some(VarSet::new(nv));
+    let mut bad = VarSet::new(nv);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for e in &cfa.edges {
+            let Some(mut w) = at[e.from.index()].clone() else {
+                continue;
+            };
+            must_write(&e.cmd, &mut w, &mut reads, &mut bad);
+            let slot = &mut at[e.to.index()];
+            let new = match slot {
+                None => w,
+                Some(old) => {
+                    let mut n = old.clone();
+                    n.intersect(&w);
+                    n
+                }
+            };
+            if slot.as_ref() != Some(&new) {
+                *slot = Some(new);
+                changed = true;
+            }
+        }
+    }
+    (0..nv as u32).map(PVar).filter(|&v| bad.has(v)).collect()
 }
 
 /// Free variables of terms, memoised.

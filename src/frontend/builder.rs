@@ -364,6 +364,24 @@ pub fn lower_unit(
     lw.goto_loc(exit);
     let si = lw.static_init;
     lw.cfa.add_edge(si, Gcl::skip(), main_start);
+    // A variable that can be read before it is written (a jump past its declaration) is
+    // havocked on the first edge, so that no behaviour depends on the initial valuation.
+    let cleaned = crate::cfa::remove_unreachable(&lw.cfa);
+    let unwritten = crate::cfa::uninitialized_reads(&cleaned);
+    if !unwritten.is_empty() {
+        let mut havocs = Vec::new();
+        for v in unwritten {
+            let o = lw
+                .cfa
+                .add_origin(lw.cfa.var(v).pos.clone(), "read before any write".into());
+            havocs.push(Gcl::Havoc(v, HavocKind::Uninitialized, o));
+        }
+        let init = lw.cfa.init;
+        if let Some(e) = lw.cfa.edges.iter_mut().find(|e| e.from == init) {
+            let cmd = std::mem::replace(&mut e.cmd, Gcl::skip());
+            e.cmd = Gcl::Seq(havocs).then(cmd);
+        }
+    }
     if let Err(e) = lw.cfa.check() {
         return Err(FrontendError::Internal(e));
     }

@@ -146,7 +146,11 @@ impl<'a> Lower<'a> {
             return self.unsupported(c.span, format!("pointers (`{name}`)"));
         }
         if let Some(b) = self.builtin(name) {
-            return self.call_builtin(name, b, c);
+            // The origin of a nondet value is the call itself.
+            let saved = std::mem::replace(&mut self.pos, self.src.span_pos(c.span));
+            let r = self.call_builtin(name, b, c);
+            self.pos = saved;
+            return r;
         }
         if name.starts_with("__VERIFIER_nondet_") {
             // An unknown nondet type: use the declared return type.

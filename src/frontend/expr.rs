@@ -522,7 +522,7 @@ impl<'a> Lower<'a> {
                 Val::Array(v) => Ok(Val::Array(v)),
                 _ => {
                     let lv = self.lval(operand)?;
-                    Ok(Val::Ptr(lv))
+                    Ok(Val::Ptr(self.freeze(lv)))
                 }
             },
             UnaryOperator::Indirection => match self.expr(operand)? {
