@@ -27,16 +27,25 @@ use crate::cfa::DataModel;
 /// Converts `t` of type `from` to type `to`.
 pub fn convert(tm: &mut TermManager, t: TermId, from: CInt, to: CInt, dm: DataModel) -> TermId {
     if to.kind == IntKind::Bool {
-        let nz = tm.is_nonzero(t);
+        let nz = nonzero(tm, t);
         return tm.bool_to_bv(nz);
     }
-    let _ = from;
     tm.resize(t, to.width(dm), from.signed)
+}
+
+/// `t != 0` as a `bool` term; `ite(c, 1, 0)` (a C truth value) gives back `c`.
+fn nonzero(tm: &mut TermManager, t: TermId) -> TermId {
+    if let crate::bv::Node::App(crate::bv::Op::Ite, [c, a, b]) = tm.node(t) {
+        if tm.const_value(a) == Some(1) && tm.const_value(b) == Some(0) {
+            return c;
+        }
+    }
+    tm.is_nonzero(t)
 }
 
 /// `v != 0` as a `bool` term.
 pub fn truth(tm: &mut TermManager, v: RVal) -> TermId {
-    tm.is_nonzero(v.t)
+    nonzero(tm, v.t)
 }
 
 /// A `bool` term as an `int` 0 or 1.

@@ -29,6 +29,8 @@ pub enum Binding {
     Typedef(CType),
     /// A declared function (its type).
     Function(CType),
+    /// A global of a type the front end does not support: an error only when used.
+    Invalid(String),
 }
 
 /// An integer value: a term of the type's width.
@@ -342,6 +344,11 @@ pub fn lower_unit(
     };
     // A first edge so that the initial location has no incoming edge even if `main` starts
     // with a loop.
+    // The typedef names lang-c predefines.
+    lw.bind(
+        "__builtin_va_list",
+        Binding::Typedef(CType::Unsupported("variable arguments".into())),
+    );
     lw.text = "global initialisation".into();
     lw.emit(Gcl::skip());
     lw.global_declarations(unit)?;

@@ -50,9 +50,16 @@ fn nondet_type(suffix: &str, dm: crate::cfa::DataModel) -> Option<CInt> {
     Some(CInt::new(k, s))
 }
 
-/// The value of a character constant such as `'a'`, `'\n'`, `'\x41'` or `'\101'` (type `int`,
-/// the value of a `char`, which is signed).
-pub fn char_literal(s: &str) -> Option<i128> {
+/// The value and type of a character constant such as `'a'`, `'\n'`, `'\x41'` or `'\101'`
+/// (type `int`, the value of a `char`, which is signed), or of a wide one (`L'a'`: `int`,
+/// `u'a'`: `unsigned short`, `U'a'`: `unsigned int`; ASCII only).
+pub fn char_literal(s: &str) -> Option<(i128, CInt)> {
+    let (wide, s) = match s.chars().next()? {
+        'L' => (Some(CInt::INT), &s[1..]),
+        'u' => (Some(CInt::new(IntKind::Short, false)), &s[1..]),
+        'U' => (Some(CInt::UINT), &s[1..]),
+        _ => (None, s),
+    };
     let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
     let mut chars = inner.chars();
     let c = chars.next()?;
@@ -95,7 +102,10 @@ pub fn char_literal(s: &str) -> Option<i128> {
     if chars.next().is_some() {
         return None;
     }
-    Some(i128::from(v as u8 as i8))
+    Some(match wide {
+        Some(ty) => (i128::from(v), ty),
+        None => (i128::from(v as u8 as i8), CInt::INT),
+    })
 }
 
 /// What a built-in call does.

@@ -312,8 +312,23 @@ impl<'a> Lower<'a> {
                 }
                 continue;
             }
-            if let CType::Unsupported(w) = &ty {
-                return self.unsupported(nspan, format!("{w} (variable `{name}`)"));
+            let unsupported_type = match &ty {
+                CType::Unsupported(w) => Some(format!("{w} (variable `{name}`)")),
+                CType::Pointer(_) => Some(format!(
+                    "pointer variable `{name}` (only `&x` passed to a parameter)"
+                )),
+                CType::Array(..) if ty.array_shape().is_none() => {
+                    Some(format!("array `{name}` of {}", ty.describe()))
+                }
+                _ => None,
+            };
+            if let Some(why) = unsupported_type {
+                if global && idecl.node.initializer.is_none() {
+                    // Declarations from headers (`extern FILE *stdin;`): an error only if used.
+                    self.scopes[0].insert(name.clone(), Binding::Invalid(why));
+                    continue;
+                }
+                return self.unsupported(nspan, why);
             }
             let init = idecl.node.initializer.as_ref();
             if global {

@@ -389,6 +389,7 @@ impl<'a> Lower<'a> {
                 span,
                 format!("function `{name}` used as a value (function pointers)"),
             ),
+            Some(Binding::Invalid(why)) => self.unsupported(span, why),
             Some(Binding::Typedef(_)) => {
                 self.error(span, format!("type name `{name}` used as a value"))
             }
@@ -435,7 +436,7 @@ impl<'a> Lower<'a> {
                     Some(v) => v,
                     None => return self.unsupported(c.span, format!("character constant {s}")),
                 };
-                Ok(self.int_const(v, CInt::INT))
+                Ok(self.int_const(v.0, v.1))
             }
             Constant::Float(_) => self.unsupported(c.span, "floating point"),
         }
