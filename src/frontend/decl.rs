@@ -303,6 +303,11 @@ impl<'a> Lower<'a> {
             let (name, ty) = self.declarator(base.clone(), &idecl.node.declarator)?;
             let Some((name, nspan)) = name else { continue };
             if st.typedef {
+                let ty = if name == "__bitmc_float128" {
+                    CType::Unsupported("floating point (__float128)".into())
+                } else {
+                    ty
+                };
                 self.bind(&name, Binding::Typedef(ty));
                 continue;
             }

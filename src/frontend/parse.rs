@@ -180,6 +180,9 @@ fn preprocessor() -> Result<&'static str, FrontendError> {
         .ok_or(FrontendError::NoPreprocessor)
 }
 
+/// Declares the name that `__float128` is renamed to (one line, before the first line marker).
+pub const FLOAT128_PRELUDE: &str = "typedef int __bitmc_float128;\n";
+
 /// Runs the preprocessor on a file.
 pub fn preprocess(path: &Path, dm: DataModel) -> Result<String, FrontendError> {
     let file = path.display().to_string();
@@ -224,6 +227,9 @@ fn run_cpp(
     let file = file.to_string();
     let mut cmd = Command::new(cpp);
     cmd.args(["-E", "-x", "c"]);
+    // lang-c does not know gcc's `__float128` keyword (used by the 32-bit `stddef.h`): make it
+    // a typedef name that the front end declares as unsupported (see `FLOAT128_PRELUDE`).
+    cmd.arg("-D__float128=__bitmc_float128");
     if cpp == "gcc" && dm == DataModel::Ilp32 && m32_works(cpp) {
         cmd.arg("-m32");
     }
@@ -241,10 +247,11 @@ fn run_cpp(
             .to_string();
         return Err(FrontendError::Preprocess { msg: first });
     }
-    String::from_utf8(out.stdout).map_err(|_| FrontendError::Input {
+    let text = String::from_utf8(out.stdout).map_err(|_| FrontendError::Input {
         file,
         msg: "the preprocessed text is not UTF-8".into(),
-    })
+    })?;
+    Ok(format!("{FLOAT128_PRELUDE}{text}"))
 }
 
 /// Parses preprocessed text.
