@@ -189,39 +189,33 @@ impl<'a> Lower<'a> {
         b: Builtin,
         c: &Node<CallExpression>,
     ) -> Result<Val, FrontendError> {
-        let args = &c.node.arguments;
-        let want = |n: usize, lw: &Lower| -> Result<(), FrontendError> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                lw.error(c.span, format!("`{name}` takes {n} argument(s)"))
-            }
+        let args = c.node.arguments.as_slice();
+        let arity = |n: usize, lw: &Lower| FrontendError::Parse {
+            pos: lw.span_pos(c.span),
+            msg: format!("`{name}` takes {n} argument(s)"),
         };
-        match b {
-            Builtin::Nondet(ty) => {
-                want(0, self)?;
-                Ok(Val::Int(self.nondet(name, ty, true)))
-            }
-            Builtin::Assume => {
-                want(1, self)?;
-                let cond = self.cond(&args[0])?;
+        match (b, args) {
+            (Builtin::Nondet(ty), []) => Ok(Val::Int(self.nondet(name, ty, true))),
+            (Builtin::Nondet(_), _) => Err(arity(0, self)),
+            (Builtin::Assume, [a]) => {
+                let cond = self.cond(a)?;
                 self.assume(cond);
                 Ok(Val::Void)
             }
-            Builtin::Assert => {
-                want(1, self)?;
-                let cond = self.cond(&args[0])?;
+            (Builtin::Assert, [a]) => {
+                let cond = self.cond(a)?;
                 let (ok, fail) = self.branch(cond);
                 self.cur = fail;
                 self.reach_error(&format!("{name} failed"));
                 self.cur = ok;
                 Ok(Val::Void)
             }
-            Builtin::Error => {
+            (Builtin::Assume | Builtin::Assert, _) => Err(arity(1, self)),
+            (Builtin::Error, _) => {
                 self.reach_error(&format!("call of {name}"));
                 Ok(Val::Void)
             }
-            Builtin::Exit => {
+            (Builtin::Exit, _) => {
                 for a in args {
                     self.effect(a)?;
                 }
@@ -229,14 +223,14 @@ impl<'a> Lower<'a> {
                 self.jump(exit);
                 Ok(Val::Void)
             }
-            Builtin::Nop => Ok(Val::Void),
-            Builtin::Expect => {
-                want(2, self)?;
-                let v = self.rval(&args[0])?;
+            (Builtin::Nop, _) => Ok(Val::Void),
+            (Builtin::Expect, [a, b]) => {
+                let v = self.rval(a)?;
                 let v = self.materialize(v);
-                self.effect(&args[1])?;
+                self.effect(b)?;
                 Ok(Val::Int(v))
             }
+            (Builtin::Expect, _) => Err(arity(2, self)),
         }
     }
 
