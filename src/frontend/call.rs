@@ -367,15 +367,20 @@ impl<'a> Lower<'a> {
         for (n, t) in params {
             match t {
                 CType::Int(ty) => {
-                    let v = self.nondet("main", ty, false);
-                    bound.push((n, Val::Int(v)));
+                    self.at(def.declarator.span);
+                    let pos = Some(self.pos.clone());
+                    let v = self.new_var(&format!("main::{n}#input"), ty, VarKind::Nondet, pos);
+                    self.havoc(v, HavocKind::Uninitialized);
+                    bound.push((
+                        n,
+                        Val::Int(RVal {
+                            t: self.var_term(v),
+                            ty,
+                        }),
+                    ));
                 }
-                _ => {
-                    return self.unsupported(
-                        def.declarator.span,
-                        "parameters of `main` other than integers",
-                    )
-                }
+                // `char **argv`: an error only if it is used.
+                _ => bound.push((n, Val::Void)),
             }
         }
         self.body("main", def, bound).map(|_| ())
@@ -421,7 +426,16 @@ impl<'a> Lower<'a> {
                     })
                 }
                 CType::Array(..) | CType::Pointer(_) => match self.expr(a)? {
-                    v @ (Val::Array(_) | Val::Ptr(_)) => v,
+                    Val::Array(mut view) => {
+                        // The view must not move if the callee changes what its base reads.
+                        let base = RVal {
+                            t: view.base,
+                            ty: CInt::new(IntKind::LongLong, false),
+                        };
+                        view.base = self.materialize(base).t;
+                        Val::Array(view)
+                    }
+                    v @ Val::Ptr(_) => v,
                     _ => {
                         return self.unsupported(
                             a.span,
@@ -440,8 +454,22 @@ impl<'a> Lower<'a> {
         self.body(name, def, bound)
     }
 
-    /// Lowers the body of a function with bound parameters; returns the call's value.
+    /// Lowers the body of a function with bound parameters; returns the call's value. The
+    /// commands of the call itself name the function's declarator as their origin.
     fn body(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        params: Vec<(String, Val)>,
+    ) -> Result<Val, FrontendError> {
+        let saved_at = (self.pos.clone(), self.text.clone());
+        self.at(def.declarator.span);
+        let r = self.body_at(name, def, params);
+        (self.pos, self.text) = saved_at;
+        r
+    }
+
+    fn body_at(
         &mut self,
         name: &str,
         def: &'a FunctionDefinition,
@@ -526,7 +554,10 @@ impl<'a> Lower<'a> {
                 }
                 Val::Array(view) => self.bind(&pname, Binding::Array(view)),
                 Val::Ptr(lv) => self.bind(&pname, Binding::Alias(lv)),
-                Val::Void => {}
+                Val::Void => {
+                    let why = format!("parameter `{pname}` of `{name}` (pointers)");
+                    self.bind(&pname, Binding::Invalid(why));
+                }
             }
         }
         self.stmt(&def.statement)?;
