@@ -6,6 +6,7 @@
 use bitmc::cfa::{DataModel, Property};
 use bitmc::frontend::{lower_file, FrontendOptions};
 use clap::Args;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -48,10 +49,15 @@ pub fn run(args: &CfaArgs) -> anyhow::Result<u8> {
     for w in &lowered.warnings {
         eprintln!("{w}");
     }
-    if args.dot {
-        print!("{}", lowered.cfa.to_dot());
+    let text = if args.dot {
+        lowered.cfa.to_dot()
     } else {
-        print!("{}", lowered.cfa);
+        lowered.cfa.to_string()
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        // A closed pipe (`bitmc cfa f.c | head`) is not an error.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(super::EXIT_SAFE),
     }
-    Ok(super::EXIT_SAFE)
 }

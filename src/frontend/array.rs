@@ -80,7 +80,14 @@ impl<'a> Lower<'a> {
                             node: Initializer::List(items),
                             ..
                         }) => ds.push(self.infer_len(items, stride.max(1))?),
-                        _ => {
+                        Some(Node {
+                            node: Initializer::Expression(e),
+                            ..
+                        }) => {
+                            return self
+                                .unsupported(e.span, "array initialised by a string literal");
+                        }
+                        None => {
                             return self
                                 .unsupported(span, format!("array `{name}` of unknown size"))
                         }
