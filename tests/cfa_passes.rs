@@ -9,12 +9,13 @@ mod common;
 
 use bitmc::cfa::{
     cone_of_influence, eliminate_dead_variables, large_block_encoding,
-    propagate_constants_and_copies, run_with, Cfa, DataModel, Outcome, Property, RunOptions,
+    propagate_constants_and_copies, run_with, split_choices, Cfa, DataModel, Outcome, Property,
+    RunOptions,
 };
 use bitmc::frontend::{lower_file, FrontendOptions};
 use common::{fixture_files, header, Rng};
 
-const RUNS: usize = 40;
+const RUNS: usize = 30;
 
 /// The outcome without locations (which passes renumber); `None` for the step limit.
 fn class(o: &Outcome) -> Option<String> {
@@ -38,6 +39,11 @@ fn target_class(o: &Outcome) -> Option<String> {
 
 type Pass = (&'static str, fn(&Cfa) -> Cfa, bool);
 
+fn split_after_lbe(c: &Cfa) -> Cfa {
+    let l = large_block_encoding(c);
+    split_choices(&l).unwrap_or(l)
+}
+
 fn pipeline(c: &Cfa) -> Cfa {
     let c = propagate_constants_and_copies(c);
     let c = eliminate_dead_variables(&c);
@@ -45,7 +51,8 @@ fn pipeline(c: &Cfa) -> Cfa {
     large_block_encoding(&c)
 }
 
-const PASSES: [Pass; 5] = [
+const PASSES: [Pass; 6] = [
+    ("split after large-block encoding", split_after_lbe, true),
     ("large-block encoding", large_block_encoding, true),
     (
         "constant and copy propagation",

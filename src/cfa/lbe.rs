@@ -101,3 +101,56 @@ pub fn large_block_encoding(cfa: &Cfa) -> Cfa {
     let kept: Vec<Edge> = edges.into_iter().flatten().collect();
     super::remove_unreachable(&cfa.with_edges(kept))
 }
+
+/// The largest number of choice-free paths one edge is split into.
+pub const MAX_SPLIT_PATHS: usize = 4096;
+
+/// The choice-free paths of a command (sequences of atomic commands), at most `limit`.
+fn paths(g: &Gcl, limit: usize) -> Option<Vec<Vec<Gcl>>> {
+    match g {
+        Gcl::Seq(gs) => {
+            let mut acc: Vec<Vec<Gcl>> = vec![Vec::new()];
+            for g in gs {
+                let ps = paths(g, limit)?;
+                if acc.len().saturating_mul(ps.len()) > limit {
+                    return None;
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|a| ps.iter().map(move |p| a.iter().chain(p).cloned().collect()))
+                    .collect();
+            }
+            Some(acc)
+        }
+        Gcl::Choice(alts) => {
+            let mut out = Vec::new();
+            for a in alts {
+                out.extend(paths(a, limit)?);
+                if out.len() > limit {
+                    return None;
+                }
+            }
+            Some(out)
+        }
+        atom => Some(vec![vec![atom.clone()]]),
+    }
+}
+
+/// `split`: every edge whose command contains a `Choice` is replaced by one parallel edge per
+/// choice-free path (for predecessor computations by weakest preconditions). The paths of one
+/// edge are mutually exclusive like the alternatives they come from, so behaviour is kept.
+/// Returns `None` if an edge would need more than [`MAX_SPLIT_PATHS`] paths.
+pub fn split_choices(cfa: &Cfa) -> Option<Cfa> {
+    let mut edges = Vec::new();
+    for e in &cfa.edges {
+        for p in paths(&e.cmd, MAX_SPLIT_PATHS)? {
+            let cmd = p.into_iter().fold(Gcl::skip(), Gcl::then);
+            edges.push(Edge {
+                from: e.from,
+                to: e.to,
+                cmd,
+            });
+        }
+    }
+    Some(cfa.with_edges(edges))
+}

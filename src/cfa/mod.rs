@@ -34,7 +34,7 @@ mod slice;
 mod tests;
 
 pub use interp::{run, run_with, Outcome, RunOptions, Step};
-pub use lbe::large_block_encoding;
+pub use lbe::{large_block_encoding, split_choices, MAX_SPLIT_PATHS};
 pub use simplify::propagate_constants_and_copies;
 pub use slice::{
     cone_of_influence, eliminate_dead_variables, remove_unreachable, uninitialized_reads,

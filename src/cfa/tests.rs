@@ -264,3 +264,35 @@ fn dot_output_is_well_formed() {
     assert_eq!(d.matches(" -> ").count(), cfa.edges.len());
     assert!(d.contains("doubleoctagon"));
 }
+
+#[test]
+fn split_removes_every_choice() {
+    let mut b = B::new();
+    let (x, xt) = b.var("x");
+    let l = b.loc();
+    let h = b.nondet(x);
+    b.cfa.add_edge(b.cfa.init, h, l);
+    let one = b.c(1);
+    let is1 = b.cfa.tm.eq(xt, one);
+    let not1 = b.cfa.tm.not(is1);
+    let (o1, o2, o3) = (b.o(), b.o(), b.o());
+    let two = b.c(2);
+    let choice = Gcl::Choice(vec![
+        Gcl::Assume(is1, o1),
+        Gcl::Seq(vec![Gcl::Assume(not1, o2), Gcl::Assign(x, two, o3)]),
+    ]);
+    let err = b.cfa.error;
+    b.cfa.add_edge(l, choice.clone().then(choice), err);
+    let s = split_choices(&b.cfa).unwrap_or_else(|| b.cfa.clone());
+    assert_eq!(s.edges.len(), 5);
+    for e in &s.edges {
+        e.cmd.for_each_atom(&mut |_| {});
+        assert!(!format!("{:?}", e.cmd).contains("Choice"));
+    }
+    for v in [1u128, 3] {
+        assert_eq!(
+            run(&b.cfa, &[v], 10).0.is_target(),
+            run(&s, &[v], 10).0.is_target()
+        );
+    }
+}
