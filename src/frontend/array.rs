@@ -11,7 +11,8 @@
 //! parameters see the caller's array with the caller's bounds.
 
 use super::builder::{Binding, Lower, RVal};
-use super::expr::{Lval, Val};
+use super::expr::Val;
+use super::lval::Lval;
 use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;

@@ -23,7 +23,7 @@ pub enum Binding {
     /// An array object (or a view of one, for array and pointer parameters).
     Array(super::array::ArrayView),
     /// A pointer bound to one scalar object (`int *p` with argument `&x`).
-    Alias(super::expr::Lval),
+    Alias(super::lval::Lval),
     /// An enumeration constant (type `int`).
     Enum(i128),
     Typedef(CType),
@@ -73,7 +73,7 @@ pub struct Lower<'a> {
     pub pos: SrcPos,
     pub text: String,
     /// The element designated by the last array subscript lowered (for assignments).
-    pub last_elem: Option<super::expr::Lval>,
+    pub last_elem: Option<super::lval::Lval>,
     temp_count: u32,
 }
 

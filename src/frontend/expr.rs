@@ -1,4 +1,5 @@
-//! Expressions: values, lvalues, conditions, assignments and side effects.
+//! Expressions: values, operators with their checks, assignments and side effects
+//! (conditions and `&&`/`||`/`?:` are in [`super::cond`], places in [`super::lval`]).
 //!
 //! An expression is lowered at the current location into a term over the variables' current
 //! values; its side effects (assignments, `++`/`--`, inlined calls, checks) are emitted as
@@ -9,36 +10,15 @@
 //! with the result in a temporary.
 
 use super::arith::{self, BinOp};
-use super::array::{ArrayObj, ArrayView};
+use super::array::ArrayView;
 use super::builder::{Binding, Lower, RVal};
-use super::types::{size_t, CInt, CType, IntKind};
+use super::lval::Lval;
+use super::types::{size_t, CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
-use crate::cfa::{PVar, Property};
+use crate::cfa::Property;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::rc::Rc;
-
-/// A place that can be read and written.
-#[derive(Clone, Debug)]
-pub enum Lval {
-    Var(PVar, CInt),
-    /// An element of an array at a flat offset (a 64-bit term, checked to be in bounds).
-    Elem {
-        arr: Rc<ArrayObj>,
-        flat: TermId,
-    },
-}
-
-impl Lval {
-    /// The type of the place.
-    pub fn ty(&self) -> CInt {
-        match self {
-            Lval::Var(_, t) => *t,
-            Lval::Elem { arr, .. } => arr.elem,
-        }
-    }
-}
 
 /// The value of an expression.
 #[derive(Clone, Debug)]
@@ -91,7 +71,7 @@ pub fn has_side_effects(e: &Expression) -> bool {
 }
 
 /// The arithmetic operator of a compound assignment.
-fn binary_assign_op(op: &BinaryOperator) -> Option<BinOp> {
+pub fn binary_assign_op(op: &BinaryOperator) -> Option<BinOp> {
     Some(match op {
         BinaryOperator::AssignMultiply => BinOp::Mul,
         BinaryOperator::AssignDivide => BinOp::Div,
@@ -108,7 +88,7 @@ fn binary_assign_op(op: &BinaryOperator) -> Option<BinOp> {
 }
 
 /// The arithmetic or comparison operator of a binary expression.
-fn plain_op(op: &BinaryOperator) -> Option<BinOp> {
+pub fn plain_op(op: &BinaryOperator) -> Option<BinOp> {
     Some(match op {
         BinaryOperator::Multiply => BinOp::Mul,
         BinaryOperator::Divide => BinOp::Div,
@@ -150,38 +130,8 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// The value of a controlling expression, as a `bool` term.
-    pub fn cond(&mut self, e: &Node<Expression>) -> Result<TermId, FrontendError> {
-        match &e.node {
-            Expression::BinaryOperator(b) => {
-                let op = &b.node.operator.node;
-                if let Some(bop) = plain_op(op).filter(|o| o.is_comparison()) {
-                    let (x, y) = self.operands(&b.node.lhs, &b.node.rhs)?;
-                    let dm = self.dm();
-                    return Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm));
-                }
-                match op {
-                    BinaryOperator::LogicalAnd => {
-                        return self.logical(true, &b.node.lhs, &b.node.rhs)
-                    }
-                    BinaryOperator::LogicalOr => {
-                        return self.logical(false, &b.node.lhs, &b.node.rhs)
-                    }
-                    _ => {}
-                }
-            }
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Negate => {
-                let c = self.cond(&u.node.operand)?;
-                return Ok(self.cfa.tm.not(c));
-            }
-            _ => {}
-        }
-        let v = self.rval(e)?;
-        Ok(arith::truth(&mut self.cfa.tm, v))
-    }
-
     /// Two operands evaluated left to right (the first saved if the second has side effects).
-    fn operands(
+    pub fn operands(
         &mut self,
         l: &Node<Expression>,
         r: &Node<Expression>,
@@ -192,111 +142,6 @@ impl<'a> Lower<'a> {
         }
         let y = self.rval(r)?;
         Ok((x, y))
-    }
-
-    /// `a && b` / `a || b` with short-circuit evaluation, as a `bool` term.
-    fn logical(
-        &mut self,
-        is_and: bool,
-        l: &Node<Expression>,
-        r: &Node<Expression>,
-    ) -> Result<TermId, FrontendError> {
-        let a = self.cond(l)?;
-        let start = self.cur;
-        let lb = self.new_loc(if is_and {
-            "&& right operand"
-        } else {
-            "|| right operand"
-        });
-        self.cur = lb;
-        let b = self.cond(r)?;
-        if self.cur == lb {
-            self.cur = start;
-            return Ok(if is_and {
-                self.cfa.tm.and(a, b)
-            } else {
-                self.cfa.tm.or(a, b)
-            });
-        }
-        // The right operand has effects: branch.
-        let tmp = self.temp(CInt::BOOL);
-        let end_b = self.cur;
-        let join = self.new_loc("join");
-        let na = self.cfa.tm.not(a);
-        let (go_b, skip) = if is_and { (a, na) } else { (na, a) };
-        self.cur = start;
-        self.edge_if(go_b, lb, None);
-        let short = self.new_loc("short circuit");
-        self.edge_if(skip, short, None);
-        self.cur = short;
-        let sv = self.cfa.tm.bv_const(if is_and { 0 } else { 1 }, 1);
-        self.assign(tmp, sv);
-        self.goto_loc(join);
-        self.cur = end_b;
-        let bv = self.cfa.tm.bool_to_bv(b);
-        self.assign(tmp, bv);
-        self.goto_loc(join);
-        let tt = self.var_term(tmp);
-        Ok(self.cfa.tm.is_nonzero(tt))
-    }
-
-    /// `c ? x : y`.
-    fn conditional(&mut self, c: &Node<ConditionalExpression>) -> Result<Val, FrontendError> {
-        let cond = self.cond(&c.node.condition)?;
-        let start = self.cur;
-        let lt = self.new_loc("?: then");
-        self.cur = lt;
-        let x = self.expr(&c.node.then_expression)?;
-        let end_t = self.cur;
-        let le = self.new_loc("?: else");
-        self.cur = le;
-        let y = self.expr(&c.node.else_expression)?;
-        let end_e = self.cur;
-        let ty = match (&x, &y) {
-            (Val::Int(a), Val::Int(b)) => {
-                Some(super::types::usual_arithmetic(a.ty, b.ty, self.dm()))
-            }
-            (Val::Void, Val::Void) => None,
-            (Val::Void, _) | (_, Val::Void) => None,
-            _ => {
-                return self.unsupported(c.span, "conditional expression of pointer or array type")
-            }
-        };
-        if end_t == lt && end_e == le {
-            self.cur = start;
-            return Ok(match (ty, x, y) {
-                (Some(ty), Val::Int(a), Val::Int(b)) => {
-                    let ta = self.convert(a, ty);
-                    let tb = self.convert(b, ty);
-                    Val::Int(RVal {
-                        t: self.cfa.tm.ite(cond, ta, tb),
-                        ty,
-                    })
-                }
-                _ => Val::Void,
-            });
-        }
-        let join = self.new_loc("?: join");
-        let tmp = ty.map(|t| self.temp(t));
-        self.cur = start;
-        self.edge_if(cond, lt, None);
-        let nc = self.cfa.tm.not(cond);
-        self.edge_if(nc, le, None);
-        for (end, v) in [(end_t, x), (end_e, y)] {
-            self.cur = end;
-            if let (Some(tmp), Some(ty), Val::Int(r)) = (tmp, ty, v) {
-                let t = self.convert(r, ty);
-                self.assign(tmp, t);
-            }
-            self.goto_loc(join);
-        }
-        Ok(match (tmp, ty) {
-            (Some(tmp), Some(ty)) => Val::Int(RVal {
-                t: self.var_term(tmp),
-                ty,
-            }),
-            _ => Val::Void,
-        })
     }
 
     /// Applies a binary operator with its checks.
@@ -426,68 +271,6 @@ impl<'a> Lower<'a> {
                 _ => self.unsupported(span, format!("sizeof of {}", ty.describe())),
             },
         }
-    }
-
-    fn constant(&mut self, c: &Node<Constant>) -> Result<RVal, FrontendError> {
-        match &c.node {
-            Constant::Integer(i) => self.integer_literal(i, c.span),
-            Constant::Character(s) => {
-                let v = match super::call::char_literal(s) {
-                    Some(v) => v,
-                    None => return self.unsupported(c.span, format!("character constant {s}")),
-                };
-                Ok(self.int_const(v.0, v.1))
-            }
-            Constant::Float(_) => self.unsupported(c.span, "floating point"),
-        }
-    }
-
-    fn integer_literal(&mut self, i: &Integer, span: Span) -> Result<RVal, FrontendError> {
-        let radix = match i.base {
-            IntegerBase::Decimal => 10,
-            IntegerBase::Octal => 8,
-            IntegerBase::Hexadecimal => 16,
-            IntegerBase::Binary => 2,
-        };
-        if i.suffix.imaginary {
-            return self.unsupported(span, "imaginary constant");
-        }
-        let digits: &str = if i.number.is_empty() { "0" } else { &i.number };
-        let Ok(v) = u128::from_str_radix(digits, radix) else {
-            return self.error(span, format!("integer constant {digits} out of range"));
-        };
-        let dm = self.dm();
-        let decimal = radix == 10;
-        let u = i.suffix.unsigned;
-        let kinds: &[IntKind] = match i.suffix.size {
-            IntegerSize::Int => &[IntKind::Int, IntKind::Long, IntKind::LongLong],
-            IntegerSize::Long => &[IntKind::Long, IntKind::LongLong],
-            IntegerSize::LongLong => &[IntKind::LongLong],
-        };
-        for &k in kinds {
-            for signed in [true, false] {
-                if (signed && u) || (!signed && !u && decimal) {
-                    continue;
-                }
-                let ty = CInt::new(k, signed);
-                let (_, hi) = ty.range(dm);
-                if v <= hi as u128 {
-                    return Ok(RVal {
-                        t: self.cfa.tm.bv_const(v, ty.width(dm)),
-                        ty,
-                    });
-                }
-            }
-        }
-        // gcc gives a too large decimal constant the type unsigned long long.
-        if v <= u128::from(u64::MAX) {
-            let ty = CInt::new(IntKind::LongLong, false);
-            return Ok(RVal {
-                t: self.cfa.tm.bv_const(v, 64),
-                ty,
-            });
-        }
-        self.error(span, "integer constant too large")
     }
 
     fn unary(&mut self, u: &Node<UnaryOperatorExpression>) -> Result<Val, FrontendError> {
@@ -644,81 +427,6 @@ impl<'a> Lower<'a> {
         let (x, y) = self.operands(&b.node.lhs, &b.node.rhs)?;
         let dm = self.dm();
         Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm))
-    }
-
-    /// The place an expression designates.
-    pub fn lval(&mut self, e: &Node<Expression>) -> Result<Lval, FrontendError> {
-        match &e.node {
-            Expression::Identifier(id) => match self.lookup(&id.node.name).cloned() {
-                Some(Binding::Var(v, ty)) => Ok(Lval::Var(v, ty)),
-                Some(Binding::Alias(_)) => self.unsupported(e.span, "assignment to a pointer"),
-                Some(Binding::Array(_)) => self.error(e.span, "assignment to an array"),
-                Some(_) => self.error(e.span, format!("`{}` is not assignable", id.node.name)),
-                None => self.error(e.span, format!("undeclared identifier `{}`", id.node.name)),
-            },
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                match self.expr(e)? {
-                    Val::Int(_) => self.last_lval(e.span),
-                    _ => self.error(e.span, "assignment to an array"),
-                }
-            }
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                match self.expr(&u.node.operand)? {
-                    Val::Ptr(lv) => Ok(lv),
-                    Val::Array(view) => {
-                        let zero = self.int_const(0, CInt::INT);
-                        self.index_value(&view, zero)?;
-                        self.last_lval(e.span)
-                    }
-                    _ => self.unsupported(e.span, "pointer dereference"),
-                }
-            }
-            Expression::Cast(c) => self.unsupported(c.span, "cast as an lvalue"),
-            _ => self.error(e.span, "expression is not assignable"),
-        }
-    }
-
-    /// The element designated by the last subscript evaluated.
-    fn last_lval(&mut self, span: Span) -> Result<Lval, FrontendError> {
-        match self.last_elem.take() {
-            Some(lv) => Ok(lv),
-            None => self.error(span, "expression is not assignable"),
-        }
-    }
-
-    /// Saves the index of an array element in a temporary (when later effects could change
-    /// the variables it reads).
-    fn freeze(&mut self, lv: Lval) -> Lval {
-        match lv {
-            Lval::Elem { arr, flat } if self.cfa.tm.const_value(flat).is_none() => {
-                let v = self.materialize(RVal {
-                    t: flat,
-                    ty: CInt::new(IntKind::LongLong, false),
-                });
-                Lval::Elem { arr, flat: v.t }
-            }
-            lv => lv,
-        }
-    }
-
-    /// Reads a place.
-    pub fn read(&mut self, lv: &Lval) -> RVal {
-        match lv {
-            Lval::Var(v, ty) => RVal {
-                t: self.var_term(*v),
-                ty: *ty,
-            },
-            Lval::Elem { arr, flat } => self.read_elem(arr, *flat),
-        }
-    }
-
-    /// Writes a value (converted to the place's type) to a place.
-    pub fn store(&mut self, lv: &Lval, v: RVal) {
-        let t = self.convert(v, lv.ty());
-        match lv {
-            Lval::Var(x, _) => self.assign(*x, t),
-            Lval::Elem { arr, flat } => self.write_elem(arr, *flat, t),
-        }
     }
 
     /// Evaluates an expression for its side effects only.

@@ -26,9 +26,13 @@
 pub mod arith;
 mod array;
 mod builder;
+mod builtins;
 mod call;
+mod cond;
 mod decl;
 mod expr;
+mod literal;
+mod lval;
 pub mod parse;
 mod stmt;
 pub mod types;
