@@ -12,10 +12,10 @@ use bitmc::cfa::{
     propagate_constants_and_copies, run_with, split_choices, Cfa, DataModel, Outcome, Property,
     RunOptions,
 };
-use bitmc::frontend::{lower_file, FrontendOptions};
+use bitmc::frontend::{lower_preprocessed, parse::preprocess, FrontendOptions};
 use common::{fixture_files, header, Rng};
 
-const RUNS: usize = 30;
+const RUNS: usize = 20;
 
 /// The outcome without locations (which passes renumber); `None` for the step limit.
 fn class(o: &Outcome) -> Option<String> {
@@ -66,10 +66,43 @@ const PASSES: [Pass; 6] = [
 
 #[test]
 fn passes_keep_behaviour_on_fixtures() {
+    let files = fixture_files();
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .min(4);
+    let results: Vec<(Vec<String>, usize, usize)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let files = &files;
+                s.spawn(move || check_fixtures(files, t, threads))
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    assert_eq!(results.len(), threads, "a worker panicked");
+    let mut failures = Vec::new();
+    let (mut checked, mut reached_targets) = (0, 0);
+    for (f, c, r) in results {
+        failures.extend(f);
+        checked += c;
+        reached_targets += r;
+    }
+    eprintln!("passes: {checked} comparisons, {reached_targets} base runs reached a target");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Checks the fixtures `t`, `t + n`, `t + 2n`, …: (failures, comparisons, targets reached).
+fn check_fixtures(files: &[std::path::PathBuf], t: usize, n: usize) -> (Vec<String>, usize, usize) {
     let mut failures = Vec::new();
     let mut checked = 0usize;
     let mut reached_targets = 0usize;
-    for (fi, f) in fixture_files().into_iter().enumerate() {
+    for (fi, f) in files.iter().enumerate().skip(t).step_by(n) {
         let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
         };
@@ -77,19 +110,27 @@ fn passes_keep_behaviour_on_fixtures() {
             continue;
         }
         let pool = common::literal_pool(&text);
+        let dm = if fi % 2 == 0 {
+            DataModel::Ilp32
+        } else {
+            DataModel::Lp64
+        };
+        let pre = match preprocess(&f, dm) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{}: {e}", f.display()));
+                continue;
+            }
+        };
+        let name = f.display().to_string();
         for (pi, &prop) in Property::ALL.iter().enumerate() {
-            let dm = if (fi + pi) % 2 == 0 {
-                DataModel::Ilp32
-            } else {
-                DataModel::Lp64
-            };
             let opts = FrontendOptions {
                 property: prop,
                 data_model: dm,
                 lbe: false,
                 ..Default::default()
             };
-            let base = match lower_file(&f, &opts) {
+            let base = match lower_preprocessed(pre.clone(), &name, &opts) {
                 Ok(l) => l.cfa,
                 Err(e) => {
                     failures.push(format!("{}: {e}", f.display()));
@@ -140,13 +181,7 @@ fn passes_keep_behaviour_on_fixtures() {
             }
         }
     }
-    eprintln!("passes: {checked} comparisons, {reached_targets} base runs reached a target");
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    (failures, checked, reached_targets)
 }
 
 #[test]
@@ -164,7 +199,10 @@ fn passes_shrink_the_cfa() {
             lbe: false,
             ..Default::default()
         };
-        let Ok(l) = lower_file(&f, &opts) else {
+        let Ok(pre) = preprocess(&f, opts.data_model) else {
+            continue;
+        };
+        let Ok(l) = lower_preprocessed(pre, &f.display().to_string(), &opts) else {
             continue;
         };
         let p = pipeline(&l.cfa);

@@ -20,7 +20,11 @@ const RUNS_PER_FIXTURE: usize = 50;
 const STEP_LIMIT: usize = 200_000;
 const TIMEOUT: Duration = Duration::from_secs(3);
 
+/// The harness: `BITMC_HARNESS`, else `fixtures/harness/harness.c`, else the fallback copy.
 fn harness() -> PathBuf {
+    if let Ok(h) = std::env::var("BITMC_HARNESS") {
+        return PathBuf::from(h);
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = root.join("fixtures/harness/harness.c");
     if shared.exists() {

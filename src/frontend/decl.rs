@@ -372,16 +372,17 @@ impl<'a> Lower<'a> {
         init: Option<&Node<Initializer>>,
     ) -> Result<(), FrontendError> {
         let existing = self.scopes[0].get(name).cloned();
-        let b = match existing {
-            Some(b @ (Binding::Var(..) | Binding::Array(_))) => b,
-            _ => {
-                let b = self.static_var(name, span, ty, None)?;
-                self.scopes[0].insert(name.to_string(), b.clone());
-                b
+        match existing {
+            // A later declaration of the same global (`extern int x; int x = 1;`).
+            Some(b @ (Binding::Var(..) | Binding::Array(_))) => {
+                if let Some(i) = init {
+                    self.initialize(&b, i)?;
+                }
             }
-        };
-        if let Some(i) = init {
-            self.initialize(&b, i)?;
+            _ => {
+                let b = self.static_var(name, span, ty, init)?;
+                self.scopes[0].insert(name.to_string(), b);
+            }
         }
         Ok(())
     }

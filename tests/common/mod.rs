@@ -5,10 +5,20 @@
 use bitmc::cfa::{DataModel, Property};
 use std::path::{Path, PathBuf};
 
-/// The fixture directories: the corpus `fixtures/c` and this crate's `tests/data/c`.
+/// The fixture directories: the corpus `fixtures/c`, this crate's `tests/data/c`, and the
+/// directories in `BITMC_EXTRA_FIXTURES` (separated by `:`).
 pub fn fixture_roots() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    vec![root.join("fixtures/c"), root.join("tests/data/c")]
+    let mut roots = vec![root.join("fixtures/c"), root.join("tests/data/c")];
+    if let Ok(extra) = std::env::var("BITMC_EXTRA_FIXTURES") {
+        roots.extend(
+            extra
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from),
+        );
+    }
+    roots
 }
 
 /// Every `.c` file under the fixture directories, sorted.
