@@ -103,7 +103,7 @@ fn check_fixtures(files: &[std::path::PathBuf], t: usize, n: usize) -> (Vec<Stri
     let mut checked = 0usize;
     let mut reached_targets = 0usize;
     for (fi, f) in files.iter().enumerate().skip(t).step_by(n) {
-        let Ok(text) = std::fs::read_to_string(&f) else {
+        let Ok(text) = std::fs::read_to_string(f) else {
             continue;
         };
         if header(&text).unsupported {
@@ -115,7 +115,7 @@ fn check_fixtures(files: &[std::path::PathBuf], t: usize, n: usize) -> (Vec<Stri
         } else {
             DataModel::Lp64
         };
-        let pre = match preprocess(&f, dm) {
+        let pre = match preprocess(f, dm) {
             Ok(p) => p,
             Err(e) => {
                 failures.push(format!("{}: {e}", f.display()));
