@@ -58,9 +58,30 @@ pub struct Header {
     pub unsupported: bool,
     /// `// error-contains: <text>`.
     pub error_contains: Option<String>,
+    /// `// witness: …` (key `None`), `// witness(<property>|lp64): …`: nondet sequences.
+    pub witnesses: Vec<(Option<String>, Vec<u64>)>,
 }
 
 impl Header {
+    /// The witness of a violation of `p` under `dm`, if the header gives one.
+    pub fn witness(&self, p: Property, dm: DataModel) -> Option<&[u64]> {
+        let find = |k: Option<&str>| {
+            self.witnesses
+                .iter()
+                .find(|(w, _)| w.as_deref() == k)
+                .map(|(_, v)| v.as_slice())
+        };
+        find(Some(p.name()))
+            .or_else(|| {
+                if dm == DataModel::Lp64 {
+                    find(Some("lp64"))
+                } else {
+                    None
+                }
+            })
+            .or_else(|| find(None))
+    }
+
     /// The expected verdict of a property under a data model, if given.
     pub fn verdict(&self, p: Property, dm: DataModel) -> Option<bool> {
         let lp = if dm == DataModel::Lp64 {
@@ -109,6 +130,16 @@ pub fn header(text: &str) -> Header {
             if let Some(reason) = r.strip_prefix("skip") {
                 h.oracle_skip = Some(reason.trim().to_string());
             }
+        } else if let Some(r) = c.strip_prefix("witness") {
+            let (key, list) = match r.strip_prefix('(').and_then(|x| x.split_once("):")) {
+                Some((k, l)) => (Some(k.trim().to_string()), l),
+                None => (None, r.strip_prefix(':').unwrap_or("")),
+            };
+            let vals: Vec<u64> = list
+                .split(',')
+                .filter_map(|v| v.trim().parse().ok())
+                .collect();
+            h.witnesses.push((key, vals));
         } else if let Some(r) = c.strip_prefix("error-contains:") {
             h.error_contains = Some(r.trim().to_string());
         }
