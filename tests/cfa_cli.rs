@@ -84,7 +84,7 @@ fn cfa_command_on_every_fixture() {
             String::from_utf8_lossy(&out.stderr)
         );
         with_lbe += locations(&String::from_utf8_lossy(&out.stdout)).expect("location count");
-        let out = bitmc(&["cfa", "--no-lbe", "--data-model", "LP64", &path]);
+        let out = bitmc(&["cfa", "--no-lbe", &path]);
         assert!(out.status.success(), "{path}");
         without += locations(&String::from_utf8_lossy(&out.stdout)).expect("location count");
         for prop in ["unreach-call", "valid-index"] {

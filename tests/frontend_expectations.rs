@@ -10,7 +10,7 @@ use bitmc::cfa::{run_with, DataModel, Outcome, Property, RunOptions};
 use bitmc::frontend::{lower_preprocessed, parse::preprocess, FrontendOptions};
 use common::{fixture_files, header, Rng};
 
-const RUNS: usize = 60;
+const RUNS: usize = 30;
 
 #[test]
 fn random_executions_respect_expected_verdicts() {
