@@ -103,6 +103,20 @@ fn cfa_command_on_every_fixture() {
 }
 
 #[test]
+fn missing_preprocessor_is_one_line() {
+    let f = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/control/loops.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_bitmc"))
+        .args(["cfa", &f.to_string_lossy()])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("bitmc runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no C preprocessor found"), "{err}");
+}
+
+#[test]
 fn usage_errors() {
     let out = bitmc(&["cfa", "--property", "termination", "x.c"]);
     assert_eq!(out.status.code(), Some(2));
