@@ -17,7 +17,7 @@ use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
 use crate::cfa::{PVar, VarKind};
-use lang_c::ast::{Designator, Initializer, InitializerListItem};
+use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
 use lang_c::span::{Node, Span};
 use std::rc::Rc;
 
@@ -84,10 +84,7 @@ impl<'a> Lower<'a> {
                         Some(Node {
                             node: Initializer::Expression(e),
                             ..
-                        }) => {
-                            return self
-                                .unsupported(e.span, "array initialised by a string literal");
-                        }
+                        }) => ds.push(self.string_init(e, elem)?.len() as u64 + 1),
                         None => {
                             return self
                                 .unsupported(span, format!("array `{name}` of unknown size"))
@@ -186,8 +183,33 @@ impl<'a> Lower<'a> {
         match &init.node {
             Initializer::List(items) => self.init_level(view, 0, &view.dims, items),
             Initializer::Expression(e) => {
-                self.unsupported(e.span, "array initialised by an expression (string)")
+                let bytes = self.string_init(e, view.arr.elem)?;
+                if view.dims.len() != 1 || bytes.len() as u64 > view.dims.iter().product::<u64>() {
+                    return self.error(e.span, "string literal too long for the array");
+                }
+                // The terminating NUL (when it fits) is the zero already stored.
+                for (k, b) in bytes.into_iter().enumerate() {
+                    let v = self.int_const(i128::from(b as i8), CInt::CHAR);
+                    let t = self.convert(v, view.arr.elem);
+                    if let Some(&x) = view.arr.elems.get(k) {
+                        self.assign(x, t);
+                    }
+                }
+                Ok(())
             }
+        }
+    }
+
+    /// The bytes of a string literal initialising an array of `char`.
+    fn string_init(&mut self, e: &Node<Expression>, elem: CInt) -> Result<Vec<u8>, FrontendError> {
+        match &e.node {
+            Expression::StringLiteral(s) if elem.kind == super::types::IntKind::Char => {
+                match super::literal::string_bytes(&s.node) {
+                    Some(b) => Ok(b),
+                    None => self.unsupported(e.span, "wide or non-ASCII string literal"),
+                }
+            }
+            _ => self.unsupported(e.span, "array initialised by an expression"),
         }
     }
 

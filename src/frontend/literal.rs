@@ -77,6 +77,59 @@ impl<'a> Lower<'a> {
     }
 }
 
+/// Decodes the characters of a character or string literal body: ASCII characters and the
+/// escapes `\n \t \r \a \b \f \v \e \\ \' \" \?`, `\xHH` and up to three octal digits
+/// (each at most 0xff). `None` for anything else (non-ASCII, wide escapes).
+fn decode(body: &str) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            if c as u32 > 0x7f {
+                return None;
+            }
+            out.push(c as u32);
+            continue;
+        }
+        let e = chars.next()?;
+        let v = match e {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            'a' => 7,
+            'b' => 8,
+            'f' => 12,
+            'v' => 11,
+            'e' => 27,
+            '\\' | '\'' | '"' | '?' => e as u32,
+            'x' => {
+                let mut hex = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_hexdigit()) {
+                    hex.push(*d);
+                    chars.next();
+                }
+                u32::from_str_radix(&hex, 16).ok().filter(|v| *v <= 0xff)?
+            }
+            d if d.is_digit(8) => {
+                let mut oct = String::from(d);
+                while oct.len() < 3 {
+                    match chars.peek().filter(|d| d.is_digit(8)) {
+                        Some(d) => {
+                            oct.push(*d);
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                u32::from_str_radix(&oct, 8).ok().filter(|v| *v <= 0xff)?
+            }
+            _ => return None,
+        };
+        out.push(v);
+    }
+    Some(out)
+}
+
 /// The value and type of a character constant such as `'a'`, `'\n'`, `'\x41'` or `'\101'`
 /// (type `int`, the value of a `char`, which is signed), or of a wide one (`L'a'`: `int`,
 /// `u'a'`: `unsigned short`, `U'a'`: `unsigned int`; ASCII only).
@@ -88,49 +141,45 @@ pub fn char_literal(s: &str) -> Option<(i128, CInt)> {
         _ => (None, s),
     };
     let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
-    let mut chars = inner.chars();
-    let c = chars.next()?;
-    let v: u32 = if c == '\\' {
-        let e = chars.next()?;
-        let simple = match e {
-            'n' => Some(10),
-            't' => Some(9),
-            'r' => Some(13),
-            'a' => Some(7),
-            'b' => Some(8),
-            'f' => Some(12),
-            'v' => Some(11),
-            'e' => Some(27),
-            '\\' | '\'' | '"' | '?' => Some(e as u32),
-            _ => None,
-        };
-        match simple {
-            Some(v) => v,
-            None if e == 'x' => {
-                let hex: String = chars.by_ref().collect();
-                u32::from_str_radix(&hex, 16).ok().filter(|v| *v <= 0xff)?
-            }
-            None if e.is_digit(8) => {
-                let oct: String = std::iter::once(e).chain(chars.by_ref()).collect();
-                if oct.len() > 3 {
-                    return None;
-                }
-                u32::from_str_radix(&oct, 8).ok().filter(|v| *v <= 0xff)?
-            }
-            None => return None,
-        }
-    } else {
-        let v = c as u32;
-        if v > 0x7f {
-            return None;
-        }
-        v
+    let v = match decode(inner)?.as_slice() {
+        [v] => *v,
+        _ => return None,
     };
-    if chars.next().is_some() {
-        return None;
-    }
     Some(match wide {
         Some(ty) => (i128::from(v), ty),
         None => (i128::from(v as u8 as i8), CInt::INT),
     })
+}
+
+/// The bytes of a (narrow) string literal made of adjacent pieces, without the final NUL.
+pub fn string_bytes(pieces: &[String]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    for p in pieces {
+        let body = p.strip_prefix('"')?.strip_suffix('"')?;
+        out.extend(decode(body)?.into_iter().map(|v| v as u8));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn character_and_string_literals() {
+        assert_eq!(char_literal("'a'"), Some((97, CInt::INT)));
+        assert_eq!(char_literal("'\\377'"), Some((-1, CInt::INT)));
+        assert_eq!(char_literal("'\\x41'"), Some((65, CInt::INT)));
+        assert_eq!(char_literal("'\\0'"), Some((0, CInt::INT)));
+        assert_eq!(char_literal("L'z'"), Some((122, CInt::INT)));
+        assert_eq!(char_literal("'ab'"), None);
+        let pieces = vec![
+            "\"a\\n\"".to_string(),
+            "\"\\101\\x42\"".to_string(),
+            "\"c\"".to_string(),
+        ];
+        assert_eq!(string_bytes(&pieces), Some(b"a\nABc".to_vec()));
+        // Hexadecimal escapes are greedy: `\x42c` is out of range.
+        assert_eq!(string_bytes(&["\"\\x42c\"".to_string()]), None);
+    }
 }
