@@ -4,8 +4,10 @@
 
 pub mod aig;
 pub mod bv;
+pub mod cfa;
 pub mod cnf;
 pub mod engine;
+pub mod frontend;
 pub mod sat;
 pub mod ts;
 pub mod witness;

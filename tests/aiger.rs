@@ -2,11 +2,11 @@
 //! behaviour of the conversion to an `Aig`, symbols and comments, and every malformed case
 //! with its error position.
 
-mod common;
+mod aig_support;
 
 use bitmc::aig::aiger::{self, AigerError, AigerFile, ErrorKind, Format, Pos};
 use bitmc::aig::{Aig, AigLit};
-use common::{random_aiger, ref_lit, reference_eval, Rng};
+use aig_support::{random_aiger, ref_lit, reference_eval, Rng};
 use std::path::Path;
 
 const BENCH: &str = "/work/shared/bench/aiger";

@@ -12,11 +12,11 @@
 //! `aiger_fuzz_short` runs in the default suite (a fixed number of inputs). The long run:
 //! `AIGER_FUZZ_SECS=600 cargo test --release --test aiger_fuzz -- --ignored --nocapture`.
 
-mod common;
+mod aig_support;
 
 use bitmc::aig::aiger::{self, AigerError, Format};
 use bitmc::aig::Aig;
-use common::{random_aiger, Rng};
+use aig_support::{random_aiger, Rng};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};

@@ -6,8 +6,8 @@ use bitmc::aig::blast::{bits_value, Blaster};
 use bitmc::aig::{Aig, AigLit};
 use bitmc::bv::{value, Evaluator, Op, Sort, TermId, TermManager, VarId};
 
-mod common;
-use common::Rng;
+mod aig_support;
+use aig_support::Rng;
 
 const WIDTHS: [u32; 10] = [1, 2, 3, 7, 8, 16, 31, 32, 33, 64];
 const RANDOM_PAIRS: usize = 1000;

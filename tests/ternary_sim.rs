@@ -2,11 +2,11 @@
 //! by enumerating every completion of the Xs), and the incremental update/rollback used for
 //! predecessor lifting against full re-simulation.
 
-mod common;
+mod aig_support;
 
 use bitmc::aig::sim::{Ternary, TernarySim};
 use bitmc::aig::{Aig, AigLit, AigNode};
-use common::Rng;
+use aig_support::Rng;
 
 /// A random AIG over `n` inputs with `gates` AND attempts; returns the graph and its inputs.
 fn random_aig(rng: &mut Rng, n: usize, gates: usize) -> (Aig, Vec<u32>) {

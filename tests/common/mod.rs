@@ -1,181 +1,229 @@
-//! Helpers shared by the integration tests: a deterministic generator, random AIGER files and
-//! a reference evaluator for them.
+//! Shared helpers of the front-end tests: finding fixtures and reading their header comments,
+//! and a small deterministic random generator.
 #![allow(dead_code)]
 
-use bitmc::aig::aiger::{AigerFile, AndGate, Latch, Symbol, SymbolKind};
-use bitmc::bv::value;
+use bitmc::cfa::{DataModel, Property};
+use std::path::{Path, PathBuf};
 
-/// splitmix64: a small deterministic generator (no dependency, reproducible failures).
-pub struct Rng(pub u64);
+/// The fixture directories: the corpus `fixtures/c`, this crate's `tests/data/c`, and the
+/// directories in `BITMC_EXTRA_FIXTURES` (separated by `:`).
+pub fn fixture_roots() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut roots = vec![root.join("fixtures/c"), root.join("tests/data/c")];
+    if let Ok(extra) = std::env::var("BITMC_EXTRA_FIXTURES") {
+        roots.extend(
+            extra
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from),
+        );
+    }
+    roots
+}
+
+/// Every `.c` file under the fixture directories, sorted.
+pub fn fixture_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for r in fixture_roots() {
+        collect(&r, &mut out);
+    }
+    out.sort();
+    out
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "c") {
+            out.push(p);
+        }
+    }
+}
+
+/// The header of a fixture.
+#[derive(Debug, Default, Clone)]
+pub struct Header {
+    /// Expected verdicts under ILP32: (property, holds).
+    pub expect: Vec<(Property, bool)>,
+    /// Overrides under LP64.
+    pub expect_lp64: Vec<(Property, bool)>,
+    /// `// oracle: skip <reason>`.
+    pub oracle_skip: Option<String>,
+    /// `// expect: error=unsupported`.
+    pub unsupported: bool,
+    /// `// error-contains: <text>`.
+    pub error_contains: Option<String>,
+    /// `// witness: …` (key `None`), `// witness(<property>|lp64): …`: nondet sequences.
+    pub witnesses: Vec<(Option<String>, Vec<u64>)>,
+}
+
+impl Header {
+    /// The witness of a violation of `p` under `dm`, if the header gives one.
+    pub fn witness(&self, p: Property, dm: DataModel) -> Option<&[u64]> {
+        let find = |k: Option<&str>| {
+            self.witnesses
+                .iter()
+                .find(|(w, _)| w.as_deref() == k)
+                .map(|(_, v)| v.as_slice())
+        };
+        find(Some(p.name()))
+            .or_else(|| {
+                if dm == DataModel::Lp64 {
+                    find(Some("lp64"))
+                } else {
+                    None
+                }
+            })
+            .or_else(|| find(None))
+    }
+
+    /// The expected verdict of a property under a data model, if given.
+    pub fn verdict(&self, p: Property, dm: DataModel) -> Option<bool> {
+        let lp = if dm == DataModel::Lp64 {
+            self.expect_lp64.iter().find(|(q, _)| *q == p)
+        } else {
+            None
+        };
+        lp.or_else(|| self.expect.iter().find(|(q, _)| *q == p))
+            .map(|(_, v)| *v)
+    }
+}
+
+fn verdicts(s: &str, h: &mut Header, lp64: bool) {
+    for item in s.split_whitespace() {
+        let Some((k, v)) = item.split_once('=') else {
+            continue;
+        };
+        if k == "error" {
+            h.unsupported = v == "unsupported";
+            continue;
+        }
+        if let (Some(p), Ok(b)) = (Property::from_name(k), v.parse::<bool>()) {
+            if lp64 {
+                h.expect_lp64.push((p, b));
+            } else {
+                h.expect.push((p, b));
+            }
+        }
+    }
+}
+
+/// Reads the leading comment lines of a fixture.
+pub fn header(text: &str) -> Header {
+    let mut h = Header::default();
+    for line in text.lines() {
+        let Some(c) = line.trim().strip_prefix("//") else {
+            break;
+        };
+        let c = c.trim();
+        if let Some(r) = c.strip_prefix("expect(lp64):") {
+            verdicts(r, &mut h, true);
+        } else if let Some(r) = c.strip_prefix("expect:") {
+            verdicts(r, &mut h, false);
+        } else if let Some(r) = c.strip_prefix("oracle:") {
+            let r = r.trim();
+            if let Some(reason) = r.strip_prefix("skip") {
+                h.oracle_skip = Some(reason.trim().to_string());
+            }
+        } else if let Some(r) = c.strip_prefix("witness") {
+            let (key, list) = match r.strip_prefix('(').and_then(|x| x.split_once("):")) {
+                Some((k, l)) => (Some(k.trim().to_string()), l),
+                None => (None, r.strip_prefix(':').unwrap_or("")),
+            };
+            let vals: Vec<u64> = list
+                .split(',')
+                .filter_map(|v| v.trim().parse().ok())
+                .collect();
+            h.witnesses.push((key, vals));
+        } else if let Some(r) = c.strip_prefix("error-contains:") {
+            h.error_contains = Some(r.trim().to_string());
+        }
+    }
+    h
+}
+
+/// xorshift64*: a small deterministic generator for test inputs, with an optional pool of
+/// values taken from the program text (its integer literals, their neighbours and negations).
+pub struct Rng(pub u64, pub Vec<u64>);
+
+/// The integer literals of a C text, with their neighbours and negations.
+pub fn literal_pool(text: &str) -> Vec<u64> {
+    let mut out = Vec::new();
+    for tok in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let t = tok.trim_end_matches(['u', 'U', 'l', 'L']);
+        let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            u64::from_str_radix(h, 16).ok()
+        } else {
+            t.parse::<u64>().ok()
+        };
+        if let Some(v) = v {
+            for x in [v, v.wrapping_add(1), v.wrapping_sub(1), v.wrapping_neg()] {
+                if !out.contains(&x) {
+                    out.push(x);
+                }
+            }
+        }
+    }
+    out
+}
 
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
+
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn bool(&mut self) -> bool {
-        self.next() & 1 == 1
-    }
-    pub fn u128(&mut self) -> u128 {
-        (self.next() as u128) << 64 | self.next() as u128
-    }
-    /// An operand of `w` bits from a mix of distributions: uniform, short (random bit length),
-    /// small, and near the signed/unsigned extremes.
-    pub fn operand(&mut self, w: u32) -> u128 {
-        let m = value::mask(w);
-        let v = match self.below(6) {
-            0 | 1 => self.u128(),
-            2 => self.u128() >> (self.below(128) as u32),
-            3 => self.below(w as u64 + 3) as u128,
-            4 => value::signed_min(w)
-                .wrapping_add(self.below(5) as u128)
-                .wrapping_sub(2),
-            _ => m.wrapping_sub(self.below(5) as u128),
-        };
-        v & m
-    }
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i as u64 + 1) as usize);
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
         }
     }
-}
 
-/// A random well-formed AIGER file with scattered variable numbers (ASCII only: `M` has
-/// slack, AND gates are out of topological order), every section, symbols and comments.
-pub fn random_aiger(rng: &mut Rng, max_size: u64) -> AigerFile {
-    let ni = rng.below(max_size + 1) as usize;
-    let nl = rng.below(max_size + 1) as usize;
-    let na = rng.below(4 * max_size + 1) as usize;
-    let slack = rng.below(4) as usize;
-    let mut vars: Vec<u32> = (1..=(ni + nl + na + slack) as u32).collect();
-    rng.shuffle(&mut vars);
-    let max_var = vars.len() as u32;
-    let (ins, rest) = vars.split_at(ni);
-    let (lat, rest) = rest.split_at(nl);
-    let ands_vars = &rest[..na];
-    // Defined literals in a topological order: constants, inputs, latches, then gates.
-    let mut avail: Vec<u32> = vec![0];
-    avail.extend(ins.iter().chain(lat).map(|v| 2 * v));
-    let pick = |rng: &mut Rng, avail: &[u32]| {
-        avail[rng.below(avail.len() as u64) as usize] ^ rng.bool() as u32
-    };
-    let mut ands = Vec::new();
-    for &v in ands_vars {
-        let (a, b) = (pick(rng, &avail), pick(rng, &avail));
-        ands.push(AndGate {
-            lhs: 2 * v,
-            rhs0: a,
-            rhs1: b,
-        });
-        avail.push(2 * v);
-    }
-    rng.shuffle(&mut ands);
-    let latches = lat
-        .iter()
-        .map(|&v| {
-            let reset = match rng.below(3) {
-                0 => 0,
-                1 => 1,
-                _ => 2 * v,
-            };
-            Latch {
-                lit: 2 * v,
-                next: pick(rng, &avail),
-                reset,
-            }
-        })
-        .collect();
-    let lits = |rng: &mut Rng, n: u64| {
-        (0..rng.below(n + 1))
-            .map(|_| pick(rng, &avail))
-            .collect::<Vec<_>>()
-    };
-    let outputs = lits(rng, 3);
-    let bad = lits(rng, 3);
-    let constraints = lits(rng, 2);
-    let justice = (0..rng.below(3)).map(|_| lits(rng, 3)).collect();
-    let fairness = lits(rng, 2);
-    let mut file = AigerFile {
-        max_var,
-        inputs: ins.iter().map(|v| 2 * v).collect(),
-        latches,
-        outputs,
-        bad,
-        constraints,
-        justice,
-        fairness,
-        ands,
-        symbols: Vec::new(),
-        comments: Vec::new(),
-    };
-    let kinds = [
-        (SymbolKind::Input, file.inputs.len()),
-        (SymbolKind::Latch, file.latches.len()),
-        (SymbolKind::Output, file.outputs.len()),
-        (SymbolKind::Bad, file.bad.len()),
-        (SymbolKind::Constraint, file.constraints.len()),
-        (SymbolKind::Justice, file.justice.len()),
-        (SymbolKind::Fairness, file.fairness.len()),
-    ];
-    for (kind, n) in kinds {
-        for index in 0..n as u32 {
-            if rng.below(2) == 0 {
-                let name = format!(
-                    "{}{} name with spaces [{}]",
-                    kind.letter() as char,
-                    index,
-                    rng.below(100)
-                );
-                file.symbols.push(Symbol { kind, index, name });
-            }
-        }
-    }
-    rng.shuffle(&mut file.symbols);
-    if rng.bool() {
-        file.comments = vec![
-            "made by the test generator".into(),
-            String::new(),
-            format!("seed-ish {}", rng.below(1000)),
+    /// A value that is often at an interesting boundary.
+    pub fn interesting(&mut self) -> u64 {
+        const SPECIAL: [u64; 16] = [
+            0,
+            1,
+            2,
+            3,
+            5,
+            7,
+            10,
+            0x7f,
+            0x80,
+            0xff,
+            0x7fff,
+            0xffff,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            u64::MAX,
         ];
-    }
-    file
-}
-
-/// The values of every file variable given input and latch values, by fixpoint iteration over
-/// the gates in file order (independent of any topological sort).
-pub fn reference_eval(f: &AigerFile, inputs: &[bool], latches: &[bool]) -> Vec<bool> {
-    let mut val = vec![false; f.max_var as usize + 1];
-    for (&i, &x) in f.inputs.iter().zip(inputs) {
-        val[(i >> 1) as usize] = x;
-    }
-    for (l, &x) in f.latches.iter().zip(latches) {
-        val[(l.lit >> 1) as usize] = x;
-    }
-    let lit = |val: &[bool], l: u32| val[(l >> 1) as usize] ^ (l & 1 == 1);
-    for _ in 0..=f.ands.len() {
-        let mut changed = false;
-        for g in &f.ands {
-            let v = lit(&val, g.rhs0) && lit(&val, g.rhs1);
-            if val[(g.lhs >> 1) as usize] != v {
-                val[(g.lhs >> 1) as usize] = v;
-                changed = true;
+        match self.below(5) {
+            0 => SPECIAL[self.below(16) as usize],
+            4 if !self.1.is_empty() => {
+                let i = self.below(self.1.len() as u64) as usize;
+                self.1.get(i).copied().unwrap_or(0)
             }
-        }
-        if !changed {
-            break;
+            4 => self.below(10),
+            1 => self.below(50),
+            2 => 0u64.wrapping_sub(self.below(50)),
+            _ => self.next(),
         }
     }
-    val
-}
 
-/// The literal's value in a valuation from [`reference_eval`].
-pub fn ref_lit(val: &[bool], l: u32) -> bool {
-    val[(l >> 1) as usize] ^ (l & 1 == 1)
+    /// A nondet sequence of random length.
+    pub fn sequence(&mut self, max_len: u64) -> Vec<u64> {
+        let n = self.below(max_len + 1);
+        (0..n).map(|_| self.interesting()).collect()
+    }
 }

@@ -1,0 +1,156 @@
+//! Large-block encoding: merges sequential chains and parallel edges until neither applies,
+//! which also collapses loop-free diamonds.
+//!
+//! - Sequential: a location other than init/error/exit/sinks and other than a loop head (a
+//!   back-edge target of a depth-first search, computed once on the input), with exactly one
+//!   incoming and one outgoing edge, not a self-loop, is removed and its two edges become one
+//!   edge labelled `Seq(in, out)`.
+//! - Parallel: edges with the same source and target become one edge labelled
+//!   `Choice(alternatives)` (in their original order).
+//!
+//! Loop heads are kept, so every cycle keeps a location. The interpreter's behaviour is kept:
+//! a `Choice` tries its alternatives in order like a location tries its edges, and the guards of
+//! parallel edges are mutually exclusive. Unreachable locations are removed first.
+
+use super::{Cfa, Edge, Gcl, Loc, LocKind};
+
+/// The large-block encoding of `cfa`.
+// The adjacency lists are edited while locations are visited by index.
+#[allow(clippy::needless_range_loop)]
+pub fn large_block_encoding(cfa: &Cfa) -> Cfa {
+    let cfa = super::remove_unreachable(cfa);
+    let heads = cfa.loop_heads();
+    let n = cfa.locations.len();
+    let keep: Vec<bool> = (0..n)
+        .map(|i| heads[i] || !matches!(cfa.locations[i].kind, LocKind::Normal))
+        .collect();
+    let mut edges: Vec<Option<Edge>> = cfa.edges.iter().cloned().map(Some).collect();
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut inc: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, e) in cfa.edges.iter().enumerate() {
+        out[e.from.index()].push(i);
+        inc[e.to.index()].push(i);
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        // Parallel edges.
+        for l in 0..n {
+            let mut by_target: Vec<(Loc, Vec<usize>)> = Vec::new();
+            for &e in &out[l] {
+                if let Some(ed) = &edges[e] {
+                    match by_target.iter_mut().find(|(t, _)| *t == ed.to) {
+                        Some((_, v)) => v.push(e),
+                        None => by_target.push((ed.to, vec![e])),
+                    }
+                }
+            }
+            for (t, group) in by_target {
+                if group.len() < 2 {
+                    continue;
+                }
+                let mut alts = Vec::new();
+                for &e in &group {
+                    if let Some(ed) = edges[e].take() {
+                        match ed.cmd {
+                            Gcl::Choice(v) => alts.extend(v),
+                            c => alts.push(c),
+                        }
+                    }
+                }
+                let first = group[0];
+                edges[first] = Some(Edge {
+                    from: Loc(l as u32),
+                    to: t,
+                    cmd: Gcl::Choice(alts),
+                });
+                out[l].retain(|&e| edges[e].is_some());
+                inc[t.index()].retain(|&e| edges[e].is_some());
+                changed = true;
+            }
+        }
+        // Sequential chains.
+        for l in 0..n {
+            if keep[l] || out[l].len() != 1 || inc[l].len() != 1 {
+                continue;
+            }
+            let (ei, eo) = (inc[l][0], out[l][0]);
+            if ei == eo {
+                continue;
+            }
+            let (Some(a), Some(b)) = (edges[ei].take(), edges[eo].take()) else {
+                continue;
+            };
+            let (from, to) = (a.from, b.to);
+            edges[ei] = Some(Edge {
+                from,
+                to,
+                cmd: a.cmd.then(b.cmd),
+            });
+            out[l].clear();
+            inc[l].clear();
+            // `ei` stays in out[from]; replace `eo` by `ei` in inc[to].
+            for e in inc[to.index()].iter_mut() {
+                if *e == eo {
+                    *e = ei;
+                }
+            }
+            changed = true;
+        }
+    }
+    let kept: Vec<Edge> = edges.into_iter().flatten().collect();
+    super::remove_unreachable(&cfa.with_edges(kept))
+}
+
+/// The largest number of choice-free paths one edge is split into.
+pub const MAX_SPLIT_PATHS: usize = 4096;
+
+/// The choice-free paths of a command (sequences of atomic commands), at most `limit`.
+fn paths(g: &Gcl, limit: usize) -> Option<Vec<Vec<Gcl>>> {
+    match g {
+        Gcl::Seq(gs) => {
+            let mut acc: Vec<Vec<Gcl>> = vec![Vec::new()];
+            for g in gs {
+                let ps = paths(g, limit)?;
+                if acc.len().saturating_mul(ps.len()) > limit {
+                    return None;
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|a| ps.iter().map(move |p| a.iter().chain(p).cloned().collect()))
+                    .collect();
+            }
+            Some(acc)
+        }
+        Gcl::Choice(alts) => {
+            let mut out = Vec::new();
+            for a in alts {
+                out.extend(paths(a, limit)?);
+                if out.len() > limit {
+                    return None;
+                }
+            }
+            Some(out)
+        }
+        atom => Some(vec![vec![atom.clone()]]),
+    }
+}
+
+/// `split`: every edge whose command contains a `Choice` is replaced by one parallel edge per
+/// choice-free path (for predecessor computations by weakest preconditions). The paths of one
+/// edge are mutually exclusive like the alternatives they come from, so behaviour is kept.
+/// Returns `None` if an edge would need more than [`MAX_SPLIT_PATHS`] paths.
+pub fn split_choices(cfa: &Cfa) -> Option<Cfa> {
+    let mut edges = Vec::new();
+    for e in &cfa.edges {
+        for p in paths(&e.cmd, MAX_SPLIT_PATHS)? {
+            let cmd = p.into_iter().fold(Gcl::skip(), Gcl::then);
+            edges.push(Edge {
+                from: e.from,
+                to: e.to,
+                cmd,
+            });
+        }
+    }
+    Some(cfa.with_edges(edges))
+}

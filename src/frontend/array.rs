@@ -1,0 +1,378 @@
+//! Fixed-size integer arrays, expanded into one scalar variable per element.
+//!
+//! An array object of dimensions `d₁ × … × dₖ` has `d₁·…·dₖ` element variables in row-major
+//! order (`a[1][2]`). A subscript is checked against its own dimension (`0 ≤ i < dⱼ`, compared
+//! after widening to 128 bits, so no index value wraps into range); an index out of bounds
+//! leads to the error location under `valid-index` and to an UNKNOWN sink otherwise. In bounds,
+//! a read with a symbolic index is an `ite` chain over the flat offset, and a write assigns
+//! `ite(offset = k, value, a_k)` to every element `a_k` (the offset is first saved in a
+//! temporary when it reads elements of the same array). Arrays are passed to inlined functions
+//! as views (the object, a base offset and the remaining dimensions), so `int a[]` and `int *a`
+//! parameters see the caller's array with the caller's bounds.
+
+use super::builder::{Binding, Lower, RVal};
+use super::expr::Val;
+use super::lval::Lval;
+use super::types::{CInt, CType};
+use super::FrontendError;
+use crate::bv::TermId;
+use crate::cfa::{PVar, VarKind};
+use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
+use lang_c::span::{Node, Span};
+use std::rc::Rc;
+
+/// An array object.
+#[derive(Debug)]
+pub struct ArrayObj {
+    pub elems: Vec<PVar>,
+    pub elem: CInt,
+}
+
+/// An array object seen from a flat base offset with the remaining dimensions.
+#[derive(Clone, Debug)]
+pub struct ArrayView {
+    pub arr: Rc<ArrayObj>,
+    /// The flat offset (64-bit term) of the first element of the view.
+    pub base: TermId,
+    pub dims: Vec<u64>,
+}
+
+impl ArrayView {
+    /// The C type of the view.
+    pub fn ctype(&self) -> CType {
+        let mut t = CType::Int(self.arr.elem);
+        for d in self.dims.iter().rev() {
+            t = CType::Array(Box::new(t), Some(*d));
+        }
+        t
+    }
+
+    fn stride(&self) -> u64 {
+        self.dims.iter().skip(1).product()
+    }
+}
+
+const FLAT_WIDTH: u32 = 64;
+
+impl<'a> Lower<'a> {
+    /// Creates the element variables of an array (the first length may come from `init`).
+    pub fn new_array(
+        &mut self,
+        name: &str,
+        span: Span,
+        ty: &CType,
+        kind: VarKind,
+        init: Option<&Node<Initializer>>,
+    ) -> Result<Binding, FrontendError> {
+        let Some((elem, dims)) = ty.array_shape() else {
+            return self.unsupported(
+                span,
+                format!("array of {} (only arrays of integers)", elem_desc(ty)),
+            );
+        };
+        let mut ds = Vec::new();
+        for (i, d) in dims.iter().enumerate() {
+            match d {
+                Some(n) => ds.push(*n),
+                None if i == 0 => {
+                    let stride: u64 = dims.iter().skip(1).map(|d| d.unwrap_or(1)).product();
+                    match init {
+                        Some(Node {
+                            node: Initializer::List(items),
+                            ..
+                        }) => ds.push(self.infer_len(items, stride.max(1))?),
+                        Some(Node {
+                            node: Initializer::Expression(e),
+                            ..
+                        }) => ds.push(self.string_init(e, elem)?.len() as u64 + 1),
+                        None => {
+                            return self
+                                .unsupported(span, format!("array `{name}` of unknown size"))
+                        }
+                    }
+                }
+                None => return self.error(span, "array of arrays of unknown size"),
+            }
+        }
+        let total = ds.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d));
+        let max = self.opts.max_array_elements;
+        let total = match total {
+            Some(t) if t <= max => t,
+            _ => {
+                return self.unsupported(
+                    span,
+                    format!("array `{name}` with more than {max} elements"),
+                );
+            }
+        };
+        let pos = Some(self.span_pos(span));
+        let mut elems = Vec::with_capacity(total as usize);
+        for k in 0..total {
+            let mut suffix = String::new();
+            let mut rest = k;
+            let mut idx = Vec::new();
+            for d in ds.iter().rev() {
+                idx.push(rest % d.max(&1));
+                rest /= d.max(&1);
+            }
+            for i in idx.iter().rev() {
+                suffix.push_str(&format!("[{i}]"));
+            }
+            elems.push(self.new_var(&format!("{name}{suffix}"), elem, kind, pos.clone()));
+        }
+        let arr = Rc::new(ArrayObj { elems, elem });
+        let base = self.cfa.tm.bv_const(0, FLAT_WIDTH);
+        Ok(Binding::Array(ArrayView {
+            arr,
+            base,
+            dims: ds,
+        }))
+    }
+
+    /// The length of an array from its initialiser list.
+    fn infer_len(
+        &mut self,
+        items: &[Node<InitializerListItem>],
+        stride: u64,
+    ) -> Result<u64, FrontendError> {
+        let mut pos: u64 = 0;
+        let mut max: u64 = 0;
+        for it in items {
+            if let Some(d) = it.node.designation.first() {
+                pos = self.designator_index(d)?.saturating_mul(stride);
+            }
+            match &it.node.initializer.node {
+                Initializer::Expression(_) => pos = pos.saturating_add(1),
+                Initializer::List(_) => {
+                    pos = pos
+                        .div_ceil(stride)
+                        .saturating_mul(stride)
+                        .saturating_add(stride)
+                }
+            }
+            max = max.max(pos);
+        }
+        Ok(max.div_ceil(stride))
+    }
+
+    fn designator_index(&mut self, d: &Node<Designator>) -> Result<u64, FrontendError> {
+        match &d.node {
+            Designator::Index(e) => {
+                let v = self.const_int(e)?;
+                u64::try_from(v).or_else(|_| self.error(e.span, "negative array designator"))
+            }
+            _ => self.unsupported(d.span, "this designator"),
+        }
+    }
+
+    /// The variables of an object.
+    pub fn object_vars(&self, b: &Binding) -> Vec<PVar> {
+        match b {
+            Binding::Var(v, _) => vec![*v],
+            Binding::Array(view) => view.arr.elems.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Assigns the elements given by an initialiser (the others keep their zero).
+    pub fn init_array(
+        &mut self,
+        view: &ArrayView,
+        init: &Node<Initializer>,
+    ) -> Result<(), FrontendError> {
+        match &init.node {
+            Initializer::List(items) => self.init_level(view, 0, &view.dims, items),
+            Initializer::Expression(e) => {
+                let bytes = self.string_init(e, view.arr.elem)?;
+                if view.dims.len() != 1 || bytes.len() as u64 > view.dims.iter().product::<u64>() {
+                    return self.error(e.span, "string literal too long for the array");
+                }
+                // The terminating NUL (when it fits) is the zero already stored.
+                for (k, b) in bytes.into_iter().enumerate() {
+                    let v = self.int_const(i128::from(b as i8), CInt::CHAR);
+                    let t = self.convert(v, view.arr.elem);
+                    if let Some(&x) = view.arr.elems.get(k) {
+                        self.assign(x, t);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The bytes of a string literal initialising an array of `char`.
+    fn string_init(&mut self, e: &Node<Expression>, elem: CInt) -> Result<Vec<u8>, FrontendError> {
+        match &e.node {
+            Expression::StringLiteral(s) if elem.kind == super::types::IntKind::Char => {
+                match super::literal::string_bytes(&s.node) {
+                    Some(b) => Ok(b),
+                    None => self.unsupported(e.span, "wide or non-ASCII string literal"),
+                }
+            }
+            _ => self.unsupported(e.span, "array initialised by an expression"),
+        }
+    }
+
+    fn init_level(
+        &mut self,
+        view: &ArrayView,
+        base: u64,
+        dims: &[u64],
+        items: &[Node<InitializerListItem>],
+    ) -> Result<(), FrontendError> {
+        let stride: u64 = dims.iter().skip(1).product::<u64>().max(1);
+        let size: u64 = dims.iter().product();
+        let mut pos: u64 = 0;
+        for it in items {
+            if it.node.designation.len() > 1 {
+                return self.unsupported(it.span, "nested designators");
+            }
+            if let Some(d) = it.node.designation.first() {
+                pos = self.designator_index(d)?.saturating_mul(stride);
+            }
+            match &it.node.initializer.node {
+                Initializer::Expression(e) => {
+                    if pos >= size {
+                        return self.error(e.span, "excess elements in array initialiser");
+                    }
+                    let v = self.rval(e)?;
+                    let t = self.convert(v, view.arr.elem);
+                    if let Some(&x) = view.arr.elems.get((base + pos) as usize) {
+                        self.assign(x, t);
+                    }
+                    pos += 1;
+                }
+                Initializer::List(sub) => {
+                    if dims.len() > 1 {
+                        pos = pos.div_ceil(stride) * stride;
+                        if pos >= size {
+                            return self.error(it.span, "excess elements in array initialiser");
+                        }
+                        self.init_level(view, base + pos, &dims[1..], sub)?;
+                        pos += stride;
+                    } else {
+                        match sub.as_slice() {
+                            [one] if one.node.designation.is_empty() => {
+                                self.init_level(view, base + pos, &[1], std::slice::from_ref(one))?;
+                                pos += 1;
+                            }
+                            _ => {
+                                return self
+                                    .unsupported(it.span, "braced list for an array element")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `view[idx]`: an element (recorded in `last_elem` for assignments) or a sub-array.
+    pub fn index_value(&mut self, view: &ArrayView, idx: RVal) -> Result<Val, FrontendError> {
+        let Some(&n) = view.dims.first() else {
+            return Err(FrontendError::Internal(
+                "subscript of a zero-dimensional array".into(),
+            ));
+        };
+        let dm = self.dm();
+        let ity = idx.ty.promote();
+        let it = self.convert(idx, ity);
+        let tm = &mut self.cfa.tm;
+        let wide = tm.resize(it, 128, ity.signed);
+        let zero = tm.bv_const(0, 128);
+        let len = tm.bv_const(u128::from(n), 128);
+        let neg = tm.slt(wide, zero);
+        let big = tm.sge(wide, len);
+        let oob = tm.or(neg, big);
+        let _ = dm;
+        self.bounds_check(oob);
+        let tm = &mut self.cfa.tm;
+        let i64t = tm.extract(wide, FLAT_WIDTH - 1, 0);
+        let stride = tm.bv_const(u128::from(view.stride()), FLAT_WIDTH);
+        let off = tm.mul(i64t, stride);
+        let flat = tm.add(view.base, off);
+        if view.dims.len() == 1 {
+            let lv = Lval::Elem {
+                arr: view.arr.clone(),
+                flat,
+            };
+            let v = self.read_elem(&view.arr, flat);
+            self.last_elem = Some(lv);
+            Ok(Val::Int(v))
+        } else {
+            Ok(Val::Array(ArrayView {
+                arr: view.arr.clone(),
+                base: flat,
+                dims: view.dims[1..].to_vec(),
+            }))
+        }
+    }
+
+    /// The value of the element at a flat offset (known to be in bounds).
+    pub fn read_elem(&mut self, arr: &ArrayObj, flat: TermId) -> RVal {
+        let ty = arr.elem;
+        let w = ty.width(self.dm());
+        if let Some(k) = self.cfa.tm.const_value(flat) {
+            let t = match arr.elems.get(k as usize) {
+                Some(&v) => self.var_term(v),
+                None => self.cfa.tm.bv_const(0, w),
+            };
+            return RVal { t, ty };
+        }
+        let mut acc = match arr.elems.last() {
+            Some(&v) => self.var_term(v),
+            None => self.cfa.tm.bv_const(0, w),
+        };
+        let n = arr.elems.len();
+        for k in (0..n.saturating_sub(1)).rev() {
+            let kc = self.cfa.tm.bv_const(k as u128, FLAT_WIDTH);
+            let c = self.cfa.tm.eq(flat, kc);
+            let ek = self.var_term(arr.elems[k]);
+            acc = self.cfa.tm.ite(c, ek, acc);
+        }
+        RVal { t: acc, ty }
+    }
+
+    /// Writes `t` (of the element width) to the element at a flat offset.
+    pub fn write_elem(&mut self, arr: &ArrayObj, flat: TermId, t: TermId) {
+        if let Some(k) = self.cfa.tm.const_value(flat) {
+            if let Some(&v) = arr.elems.get(k as usize) {
+                self.assign(v, t);
+            }
+            return;
+        }
+        let reads_array = self
+            .cfa
+            .tm
+            .free_vars(flat)
+            .iter()
+            .any(|v| arr.elems.contains(&self.cfa.pvar(*v)));
+        let flat = if reads_array {
+            self.materialize(RVal {
+                t: flat,
+                ty: CInt::new(super::types::IntKind::LongLong, false),
+            })
+            .t
+        } else {
+            flat
+        };
+        for (k, &v) in arr.elems.iter().enumerate() {
+            let kc = self.cfa.tm.bv_const(k as u128, FLAT_WIDTH);
+            let c = self.cfa.tm.eq(flat, kc);
+            let old = self.var_term(v);
+            let new = self.cfa.tm.ite(c, t, old);
+            if new != old {
+                self.assign(v, new);
+            }
+        }
+    }
+}
+
+fn elem_desc(ty: &CType) -> String {
+    let mut t = ty;
+    while let CType::Array(e, _) = t {
+        t = e;
+    }
+    t.describe()
+}

@@ -1,0 +1,399 @@
+//! The lowering context: the CFA under construction, the current location, scopes, the
+//! function being inlined, and the primitives that emit edges.
+//!
+//! Every atomic command gets its own edge (a small-block CFA); large-block encoding merges
+//! them afterwards. Code after `return`, `break`, `continue` or `goto` is still lowered (so its
+//! errors are reported) from a fresh location without incoming edges, which the final
+//! clean-up removes.
+
+use super::parse::SourceMap;
+use super::types::{CInt, CType};
+use super::{FrontendError, FrontendOptions, Lowered};
+use crate::bv::TermId;
+use crate::cfa::{Cfa, Gcl, HavocKind, Loc, LocKind, PVar, Property, SrcPos, VarKind};
+use lang_c::ast::{FunctionDefinition, TranslationUnit};
+use lang_c::span::Span;
+use std::collections::HashMap;
+
+/// What an identifier stands for.
+#[derive(Clone, Debug)]
+pub enum Binding {
+    /// A scalar integer variable.
+    Var(PVar, CInt),
+    /// An array object (or a view of one, for array and pointer parameters).
+    Array(super::array::ArrayView),
+    /// A pointer bound to one scalar object (`int *p` with argument `&x`).
+    Alias(super::lval::Lval),
+    /// An enumeration constant (type `int`).
+    Enum(i128),
+    Typedef(CType),
+    /// A declared function (its type).
+    Function(CType),
+    /// A global of a type the front end does not support: an error only when used.
+    Invalid(String),
+}
+
+/// An integer value: a term of the type's width.
+#[derive(Clone, Copy, Debug)]
+pub struct RVal {
+    pub t: TermId,
+    pub ty: CInt,
+}
+
+/// The state of one inlined function body.
+pub struct FnCtx {
+    pub name: String,
+    pub ret: Option<(PVar, CInt)>,
+    pub ret_loc: Loc,
+    pub labels: HashMap<String, Loc>,
+    pub defined_labels: HashMap<String, SrcPos>,
+    pub breaks: Vec<Loc>,
+    pub continues: Vec<Loc>,
+    pub switches: Vec<super::stmt::SwitchCtx>,
+}
+
+/// The lowering context.
+pub struct Lower<'a> {
+    pub cfa: Cfa,
+    pub opts: &'a FrontendOptions,
+    pub src: &'a SourceMap,
+    pub cur: Loc,
+    /// `scopes[0]` holds the globals; the rest belong to the function being inlined.
+    pub scopes: Vec<HashMap<String, Binding>>,
+    pub functions: HashMap<String, &'a FunctionDefinition>,
+    pub call_stack: Vec<String>,
+    pub fctx: Option<FnCtx>,
+    pub warnings: Vec<String>,
+    names: HashMap<String, u32>,
+    /// Static locals by (function, declaration offset), shared by all inlined instances.
+    pub statics: HashMap<(String, usize), Binding>,
+    /// Where the initialisations of static locals are appended (before `main` starts).
+    pub static_init: Loc,
+    /// The position and text of the statement being lowered (origins of commands).
+    pub pos: SrcPos,
+    pub text: String,
+    /// The element designated by the last array subscript lowered (for assignments).
+    pub last_elem: Option<super::lval::Lval>,
+    temp_count: u32,
+}
+
+impl<'a> Lower<'a> {
+    /// The data model.
+    pub fn dm(&self) -> crate::cfa::DataModel {
+        self.opts.data_model
+    }
+
+    /// The original position of a span (the current statement's when the span is undefined).
+    pub fn span_pos(&self, span: Span) -> SrcPos {
+        if span.is_none() {
+            self.pos.clone()
+        } else {
+            self.src.span_pos(span)
+        }
+    }
+
+    /// An `unsupported` error at a span.
+    pub fn unsupported<T>(&self, span: Span, what: impl Into<String>) -> Result<T, FrontendError> {
+        Err(FrontendError::Unsupported {
+            pos: self.span_pos(span),
+            what: what.into(),
+        })
+    }
+
+    /// A semantic error at a span.
+    pub fn error<T>(&self, span: Span, msg: impl Into<String>) -> Result<T, FrontendError> {
+        Err(FrontendError::Parse {
+            pos: self.span_pos(span),
+            msg: msg.into(),
+        })
+    }
+
+    /// Sets the current statement (position and text) for the origins of commands.
+    pub fn at(&mut self, span: Span) {
+        if !span.is_none() {
+            self.pos = self.src.span_pos(span);
+            self.text = self.src.snippet(span);
+        }
+    }
+
+    /// A fresh location.
+    pub fn new_loc(&mut self, note: &str) -> Loc {
+        let pos = Some(self.pos.clone());
+        self.cfa.add_loc(LocKind::Normal, pos, note)
+    }
+
+    /// A name not used before: `base`, `base#2`, …
+    pub fn unique_name(&mut self, base: &str) -> String {
+        let n = self.names.entry(base.to_string()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            base.to_string()
+        } else {
+            format!("{base}#{n}")
+        }
+    }
+
+    /// A new program variable.
+    pub fn new_var(&mut self, base: &str, ty: CInt, kind: VarKind, pos: Option<SrcPos>) -> PVar {
+        let name = self.unique_name(base);
+        let it = ty.int_type(self.dm());
+        self.cfa.add_var(name, it, kind, pos)
+    }
+
+    /// A new temporary.
+    pub fn temp(&mut self, ty: CInt) -> PVar {
+        self.temp_count += 1;
+        let name = format!("tmp#{}", self.temp_count);
+        let it = ty.int_type(self.dm());
+        let pos = Some(self.pos.clone());
+        self.cfa.add_var(name, it, VarKind::Temporary, pos)
+    }
+
+    /// The term of a variable.
+    pub fn var_term(&self, v: PVar) -> TermId {
+        self.cfa.var(v).term
+    }
+
+    fn origin(&mut self, text: Option<&str>) -> crate::cfa::OriginId {
+        let t = text
+            .map(str::to_string)
+            .unwrap_or_else(|| self.text.clone());
+        let pos = Some(self.pos.clone());
+        self.cfa.add_origin(pos, t)
+    }
+
+    /// Appends an edge with `cmd` from the current location to a fresh one.
+    pub fn emit(&mut self, cmd: Gcl) {
+        let next = self.new_loc("");
+        self.cfa.add_edge(self.cur, cmd, next);
+        self.cur = next;
+    }
+
+    /// Appends `v := t`.
+    pub fn assign(&mut self, v: PVar, t: TermId) {
+        let o = self.origin(None);
+        self.emit(Gcl::Assign(v, t, o));
+    }
+
+    /// Appends `havoc v`.
+    pub fn havoc(&mut self, v: PVar, kind: HavocKind) {
+        let o = self.origin(None);
+        self.emit(Gcl::Havoc(v, kind, o));
+    }
+
+    /// Appends `assume c`.
+    pub fn assume(&mut self, c: TermId) {
+        if self.cfa.tm.is_true(c) {
+            return;
+        }
+        let o = self.origin(None);
+        self.emit(Gcl::Assume(c, o));
+    }
+
+    /// An edge from the current location to `to` guarded by `c` (no edge if `c` is false).
+    pub fn edge_if(&mut self, c: TermId, to: Loc, text: Option<&str>) {
+        if self.cfa.tm.is_false(c) {
+            return;
+        }
+        let cmd = if self.cfa.tm.is_true(c) {
+            Gcl::skip()
+        } else {
+            Gcl::Assume(c, self.origin(text))
+        };
+        self.cfa.add_edge(self.cur, cmd, to);
+    }
+
+    /// An unconditional edge from the current location to `to`; the current location becomes
+    /// a fresh unreachable one.
+    pub fn jump(&mut self, to: Loc) {
+        self.cfa.add_edge(self.cur, Gcl::skip(), to);
+        self.cur = self.new_loc("dead code");
+    }
+
+    /// Moves to `to` by an unconditional edge.
+    pub fn goto_loc(&mut self, to: Loc) {
+        self.cfa.add_edge(self.cur, Gcl::skip(), to);
+        self.cur = to;
+    }
+
+    /// Splits on `c`: returns the locations reached when `c` holds and when it does not.
+    pub fn branch(&mut self, c: TermId) -> (Loc, Loc) {
+        let t = self.new_loc("then");
+        let e = self.new_loc("else");
+        self.edge_if(c, t, None);
+        let nc = self.cfa.tm.not(c);
+        self.edge_if(nc, e, None);
+        (t, e)
+    }
+
+    /// A check of `prop`: when it is the property being built, an edge to the error location
+    /// guarded by `violation`, and execution continues under its negation.
+    pub fn check(&mut self, prop: Property, violation: TermId, what: &str) {
+        if prop != self.opts.property || self.cfa.tm.is_false(violation) {
+            return;
+        }
+        let err = self.cfa.error;
+        let text = format!("{what} in {}", self.text);
+        self.edge_if(violation, err, Some(&text));
+        let ok = self.cfa.tm.not(violation);
+        self.assume(ok);
+    }
+
+    /// An out-of-bounds check: the error location under `valid-index`, otherwise a sink.
+    pub fn bounds_check(&mut self, violation: TermId) {
+        if self.cfa.tm.is_false(violation) {
+            return;
+        }
+        let target = if self.opts.property == Property::ValidIndex {
+            self.cfa.error
+        } else {
+            self.cfa
+                .sink("array index out of bounds (not checked by this property)")
+        };
+        let text = format!("index out of bounds in {}", self.text);
+        self.edge_if(violation, target, Some(&text));
+        let ok = self.cfa.tm.not(violation);
+        self.assume(ok);
+    }
+
+    /// Reaching an error function: the error location under `unreach-call`, otherwise the end
+    /// of the execution.
+    pub fn reach_error(&mut self, what: &str) {
+        let target = if self.opts.property == Property::UnreachCall {
+            self.cfa.error
+        } else {
+            self.cfa.exit
+        };
+        let text = format!("{what}: {}", self.text);
+        let o = self.origin(Some(&text));
+        let t = self.cfa.tm.tru();
+        self.cfa.add_edge(self.cur, Gcl::Assume(t, o), target);
+        self.cur = self.new_loc("dead code");
+    }
+
+    /// Looks an identifier up in the scopes, innermost first.
+    pub fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    /// Binds an identifier in the innermost scope.
+    pub fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), b);
+        }
+    }
+
+    /// The function context (an internal error outside a function body).
+    pub fn fctx(&mut self) -> Result<&mut FnCtx, FrontendError> {
+        self.fctx
+            .as_mut()
+            .ok_or_else(|| FrontendError::Internal("statement outside a function".into()))
+    }
+
+    /// Saves `t` in a fresh temporary unless it is a constant; returns the temporary's term.
+    pub fn materialize(&mut self, v: RVal) -> RVal {
+        if self.cfa.tm.const_value(v.t).is_some()
+            || self.cfa.tm.as_var(v.t).is_some_and(|x| {
+                matches!(
+                    self.cfa.var(self.cfa.pvar(x)).kind,
+                    VarKind::Temporary | VarKind::Nondet
+                )
+            })
+        {
+            return v;
+        }
+        let tmp = self.temp(v.ty);
+        self.assign(tmp, v.t);
+        RVal {
+            t: self.var_term(tmp),
+            ty: v.ty,
+        }
+    }
+}
+
+/// Lowers a translation unit: globals, then `main` inlined.
+pub fn lower_unit(
+    unit: &TranslationUnit,
+    src: &SourceMap,
+    opts: &FrontendOptions,
+) -> Result<Lowered, FrontendError> {
+    let cfa = Cfa::new(opts.property, opts.data_model);
+    let init = cfa.init;
+    let pos = SrcPos {
+        file: src.main_file.clone(),
+        line: 0,
+        col: 0,
+    };
+    let mut lw = Lower {
+        cfa,
+        opts,
+        src,
+        cur: init,
+        scopes: vec![HashMap::new()],
+        functions: HashMap::new(),
+        call_stack: Vec::new(),
+        fctx: None,
+        warnings: Vec::new(),
+        names: HashMap::new(),
+        statics: HashMap::new(),
+        static_init: init,
+        pos,
+        text: String::new(),
+        last_elem: None,
+        temp_count: 0,
+    };
+    // A first edge so that the initial location has no incoming edge even if `main` starts
+    // with a loop.
+    // The typedef names lang-c predefines.
+    lw.bind(
+        "__builtin_va_list",
+        Binding::Typedef(CType::Unsupported("variable arguments".into())),
+    );
+    lw.text = "global initialisation".into();
+    lw.emit(Gcl::skip());
+    lw.global_declarations(unit)?;
+    // Static locals are initialised here, before `main`.
+    lw.static_init = lw.cur;
+    let main_start = lw.new_loc("main");
+    lw.cur = main_start;
+    let Some(main) = lw.functions.get("main").copied() else {
+        return Err(FrontendError::Parse {
+            pos: SrcPos {
+                file: src.main_file.clone(),
+                line: 1,
+                col: 1,
+            },
+            msg: "no definition of `main`".into(),
+        });
+    };
+    lw.inline_main(main)?;
+    let exit = lw.cfa.exit;
+    lw.goto_loc(exit);
+    let si = lw.static_init;
+    lw.cfa.add_edge(si, Gcl::skip(), main_start);
+    // A variable that can be read before it is written (a jump past its declaration) is
+    // havocked on the first edge, so that no behaviour depends on the initial valuation.
+    let cleaned = crate::cfa::remove_unreachable(&lw.cfa);
+    let unwritten = crate::cfa::uninitialized_reads(&cleaned);
+    if !unwritten.is_empty() {
+        let mut havocs = Vec::new();
+        for v in unwritten {
+            let o = lw
+                .cfa
+                .add_origin(lw.cfa.var(v).pos.clone(), "read before any write".into());
+            havocs.push(Gcl::Havoc(v, HavocKind::Uninitialized, o));
+        }
+        let init = lw.cfa.init;
+        if let Some(e) = lw.cfa.edges.iter_mut().find(|e| e.from == init) {
+            let cmd = std::mem::replace(&mut e.cmd, Gcl::skip());
+            e.cmd = Gcl::Seq(havocs).then(cmd);
+        }
+    }
+    if let Err(e) = lw.cfa.check() {
+        return Err(FrontendError::Internal(e));
+    }
+    Ok(Lowered {
+        cfa: lw.cfa,
+        warnings: lw.warnings,
+    })
+}

@@ -1,0 +1,267 @@
+//! SV-COMP built-ins and calls of functions without a definition.
+//!
+//! Built-ins (whether or not the program defines them, except `__VERIFIER_assert` and
+//! `assert`, which are inlined when defined): `__VERIFIER_nondet_<T>()` for the SV-COMP type
+//! names (`bool`, `char`, `uchar`, `short`, `ushort`, `int`, `uint`, `long`, `ulong`,
+//! `longlong`, `ulonglong`, `size_t`, `u8`…`u64`, `s8`…`s64`, …: a havoc of a fresh variable of
+//! that type), `__VERIFIER_assume(c)`, `__VERIFIER_assert(c)`, `assert(c)`, `reach_error()`,
+//! `__VERIFIER_error()`, `__assert_fail(…)`, `__assert(…)`, `__assert_perror_fail(…)`,
+//! `abort()`, `exit(n)`, `_Exit(n)`, `__VERIFIER_atomic_begin/end()` (no-ops) and
+//! `__builtin_expect(e, c)` (= `e`). Heap, thread and floating-point nondet functions are
+//! unsupported.
+//!
+//! A call of a function without a definition evaluates its arguments for their effects and
+//! returns a nondet value of its declared return type (`int` if undeclared), with a warning;
+//! passing it a pointer or an array is unsupported (it could write through it).
+
+use super::builder::{Binding, Lower, RVal};
+use super::expr::Val;
+use super::types::{CInt, CType, IntKind};
+use super::FrontendError;
+use crate::cfa::{HavocKind, VarKind};
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+/// The type returned by `__VERIFIER_nondet_<suffix>`.
+fn nondet_type(suffix: &str, dm: crate::cfa::DataModel) -> Option<CInt> {
+    use IntKind::*;
+    let (k, s) = match suffix {
+        "size_t" | "uintptr_t" => return Some(super::types::size_t(dm)),
+        "ssize_t" | "ptrdiff_t" | "intptr_t" => (Long, true),
+        "bool" | "_Bool" => (Bool, false),
+        "char" | "schar" | "s8" | "i8" | "int8_t" => (Char, true),
+        "uchar" | "unsigned_char" | "u8" | "uint8_t" => (Char, false),
+        "short" | "sshort" | "s16" | "i16" | "int16_t" => (Short, true),
+        "ushort" | "unsigned_short" | "u16" | "uint16_t" | "char16_t" => (Short, false),
+        "int" | "sint" | "s32" | "i32" | "int32_t" | "wchar_t" => (Int, true),
+        "uint" | "unsigned" | "unsigned_int" | "u32" | "uint32_t" | "char32_t" => (Int, false),
+        "long" | "slong" => (Long, true),
+        "ulong" | "unsigned_long" | "sector_t" | "pthread_t" => (Long, false),
+        "longlong" | "slonglong" | "s64" | "i64" | "int64_t" | "loff_t" => (LongLong, true),
+        "ulonglong" | "u64" | "uint64_t" => (LongLong, false),
+        _ => return None,
+    };
+    Some(CInt::new(k, s))
+}
+
+/// What a built-in call does.
+enum Builtin {
+    Nondet(CInt),
+    Assume,
+    Assert,
+    Error,
+    Exit,
+    Nop,
+    Expect,
+}
+
+impl<'a> Lower<'a> {
+    fn builtin(&self, name: &str) -> Option<Builtin> {
+        if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
+            return nondet_type(suffix, self.dm()).map(Builtin::Nondet);
+        }
+        Some(match name {
+            "__VERIFIER_assume" => Builtin::Assume,
+            "__VERIFIER_assert" | "assert" if !self.functions.contains_key(name) => Builtin::Assert,
+            "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert"
+            | "__assert_perror_fail" => Builtin::Error,
+            "abort" | "exit" | "_Exit" | "_exit" => Builtin::Exit,
+            "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => Builtin::Nop,
+            "__builtin_expect" => Builtin::Expect,
+            _ => return None,
+        })
+    }
+
+    /// A call expression.
+    pub fn call(&mut self, c: &Node<CallExpression>) -> Result<Val, FrontendError> {
+        let Expression::Identifier(id) = &c.node.callee.node else {
+            return self.unsupported(c.span, "call through a function pointer");
+        };
+        let name = id.node.name.as_str();
+        let args = &c.node.arguments;
+        if matches!(name, "asm" | "__asm" | "__asm__") {
+            return self.unsupported(c.span, "inline assembly");
+        }
+        if matches!(name, "__VERIFIER_nondet_float" | "__VERIFIER_nondet_double") {
+            return self.unsupported(c.span, format!("floating point (`{name}`)"));
+        }
+        if name.starts_with("__VERIFIER_nondet_pointer") {
+            return self.unsupported(c.span, format!("pointers (`{name}`)"));
+        }
+        if let Some(b) = self.builtin(name) {
+            // The origin of a nondet value is the call itself.
+            let saved = std::mem::replace(&mut self.pos, self.src.span_pos(c.span));
+            let r = self.call_builtin(name, b, c);
+            self.pos = saved;
+            return r;
+        }
+        if name.starts_with("__VERIFIER_nondet_") {
+            // An unknown nondet type: use the declared return type.
+            if let Some(Binding::Function(CType::Function(rt, _))) = self.lookup(name) {
+                if let CType::Int(ty) = **rt {
+                    return Ok(Val::Int(self.nondet(name, ty, true)));
+                }
+            }
+            return self.unsupported(c.span, format!("nondet function `{name}` of unknown type"));
+        }
+        if is_heap_function(name) {
+            return self.unsupported(c.span, format!("heap memory (`{name}`)"));
+        }
+        if name.starts_with("pthread_") {
+            return self.unsupported(c.span, format!("threads (`{name}`)"));
+        }
+        if let Some(def) = self.functions.get(name).copied() {
+            return self.inline(name, def, args, c.span);
+        }
+        self.undefined_call(name, c)
+    }
+
+    fn call_builtin(
+        &mut self,
+        name: &str,
+        b: Builtin,
+        c: &Node<CallExpression>,
+    ) -> Result<Val, FrontendError> {
+        let args = c.node.arguments.as_slice();
+        let arity = |n: usize, lw: &Lower| FrontendError::Parse {
+            pos: lw.span_pos(c.span),
+            msg: format!("`{name}` takes {n} argument(s)"),
+        };
+        match (b, args) {
+            (Builtin::Nondet(ty), []) => Ok(Val::Int(self.nondet(name, ty, true))),
+            (Builtin::Nondet(_), _) => Err(arity(0, self)),
+            (Builtin::Assume, [a]) => {
+                let cond = self.cond(a)?;
+                self.assume(cond);
+                Ok(Val::Void)
+            }
+            (Builtin::Assert, [a]) => {
+                let cond = self.cond(a)?;
+                let (ok, fail) = self.branch(cond);
+                self.cur = fail;
+                self.reach_error(&format!("{name} failed"));
+                self.cur = ok;
+                Ok(Val::Void)
+            }
+            (Builtin::Assume | Builtin::Assert, _) => Err(arity(1, self)),
+            (Builtin::Error, _) => {
+                self.reach_error(&format!("call of {name}"));
+                Ok(Val::Void)
+            }
+            (Builtin::Exit, _) => {
+                for a in args {
+                    self.effect(a)?;
+                }
+                let exit = self.cfa.exit;
+                self.jump(exit);
+                Ok(Val::Void)
+            }
+            (Builtin::Nop, _) => Ok(Val::Void),
+            (Builtin::Expect, [a, b]) => {
+                let v = self.rval(a)?;
+                let v = self.materialize(v);
+                self.effect(b)?;
+                Ok(Val::Int(v))
+            }
+            (Builtin::Expect, _) => Err(arity(2, self)),
+        }
+    }
+
+    /// A fresh nondet value of a type.
+    fn nondet(&mut self, function: &str, ty: CInt, builtin: bool) -> RVal {
+        let v = self.new_var(function, ty, VarKind::Nondet, Some(self.pos.clone()));
+        let it = ty.int_type(self.dm());
+        let kind = if builtin {
+            HavocKind::NondetCall {
+                function: function.to_string(),
+                ty: it,
+            }
+        } else {
+            HavocKind::UndefinedCall {
+                function: function.to_string(),
+                ty: it,
+            }
+        };
+        self.havoc(v, kind);
+        RVal {
+            t: self.var_term(v),
+            ty,
+        }
+    }
+
+    /// A call of a function without a definition: its arguments are evaluated for their
+    /// effects and it returns a nondet value of its return type.
+    fn undefined_call(
+        &mut self,
+        name: &str,
+        c: &Node<CallExpression>,
+    ) -> Result<Val, FrontendError> {
+        let declared = match self.lookup(name) {
+            Some(Binding::Function(CType::Function(rt, _))) => Some((**rt).clone()),
+            Some(_) => {
+                return self
+                    .unsupported(c.span, format!("call of `{name}`, which is not a function"))
+            }
+            None => None,
+        };
+        for a in &c.node.arguments {
+            match &a.node {
+                Expression::StringLiteral(_) => {}
+                _ => match self.expr(a)? {
+                    Val::Array(_) | Val::Ptr(_) => {
+                        return self.unsupported(
+                            a.span,
+                            format!("passing a pointer to `{name}`, which has no definition"),
+                        )
+                    }
+                    Val::Int(_) | Val::Void => {}
+                },
+            }
+        }
+        let rt = declared.clone().unwrap_or(CType::Int(CInt::INT));
+        let pos = self.pos.clone();
+        let result = match rt {
+            CType::Void => {
+                self.warnings.push(format!(
+                    "{pos}: warning: call of `{name}`, which has no definition: ignored"
+                ));
+                Val::Void
+            }
+            CType::Int(ty) => {
+                let implicit = if declared.is_none() {
+                    " (implicitly declared)"
+                } else {
+                    ""
+                };
+                self.warnings.push(format!(
+                    "{pos}: warning: call of `{name}`{implicit}, which has no definition: returns a nondet value"
+                ));
+                Val::Int(self.nondet(name, ty, false))
+            }
+            other => {
+                return self.unsupported(
+                    c.span,
+                    format!("call of `{name}` returning {}", other.describe()),
+                );
+            }
+        };
+        Ok(result)
+    }
+}
+
+fn is_heap_function(name: &str) -> bool {
+    matches!(
+        name,
+        "malloc"
+            | "calloc"
+            | "realloc"
+            | "free"
+            | "alloca"
+            | "__builtin_alloca"
+            | "valloc"
+            | "memalign"
+    )
+}

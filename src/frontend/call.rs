@@ -1,0 +1,272 @@
+//! Calls of defined functions: inlined at each call site (the built-ins and undefined
+//! functions are in [`super::builtins`]).
+//!
+//! Inlining: the arguments are evaluated left to right in the caller's scope and converted to
+//! the parameter types; each call gets fresh parameter, local and return variables (`f::x#2`);
+//! an array argument is passed as a view of the caller's array, and `&x` of a scalar binds a
+//! pointer parameter to `x`. A call of a function that is being inlined is recursion:
+//! unsupported.
+
+use super::builder::{Binding, FnCtx, Lower, RVal};
+use super::expr::{has_side_effects, Val};
+use super::types::{CInt, CType, IntKind};
+use super::FrontendError;
+use crate::cfa::{HavocKind, VarKind};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::HashMap;
+
+impl<'a> Lower<'a> {
+    /// The parameters of a function definition: names and types.
+    pub fn parameters(
+        &mut self,
+        def: &FunctionDefinition,
+    ) -> Result<(CType, Vec<(String, CType)>), FrontendError> {
+        let (_, rt) = self.decl_specifiers(&def.specifiers, def.declarator.span)?;
+        let mut d = &def.declarator;
+        while let DeclaratorKind::Declarator(inner) = &d.node.kind.node {
+            d = inner;
+        }
+        let mut params = Vec::new();
+        let mut ret = rt.clone();
+        // The return type: pointers before the function declarator.
+        for dd in &d.node.derived {
+            match &dd.node {
+                DerivedDeclarator::Pointer(_) => ret = CType::Pointer(Box::new(ret)),
+                DerivedDeclarator::Function(f) => {
+                    if f.node.ellipsis == Ellipsis::Some {
+                        return self.unsupported(f.span, "variadic function");
+                    }
+                    for p in &f.node.parameters {
+                        let (_, pt) = self.decl_specifiers(&p.node.specifiers, p.span)?;
+                        let (name, pt) = match &p.node.declarator {
+                            Some(pd) => self.declarator(pt, pd)?,
+                            None => (None, pt),
+                        };
+                        if pt == CType::Void && name.is_none() {
+                            continue;
+                        }
+                        let Some((n, _)) = name else {
+                            return self.unsupported(p.span, "unnamed parameter in a definition");
+                        };
+                        params.push((n, pt));
+                    }
+                }
+                DerivedDeclarator::KRFunction(ids) if ids.is_empty() => {}
+                DerivedDeclarator::KRFunction(_) => {
+                    return self.unsupported(dd.span, "K&R-style function definition")
+                }
+                _ => return self.unsupported(dd.span, "this function declarator"),
+            }
+        }
+        Ok((ret, params))
+    }
+
+    /// Inlines `main` (its `int` parameters, if any, are nondet).
+    pub fn inline_main(&mut self, def: &'a FunctionDefinition) -> Result<(), FrontendError> {
+        let (_, params) = self.parameters(def)?;
+        let mut bound = Vec::new();
+        for (n, t) in params {
+            match t {
+                CType::Int(ty) => {
+                    self.at(def.declarator.span);
+                    let pos = Some(self.pos.clone());
+                    let v = self.new_var(&format!("main::{n}#input"), ty, VarKind::Nondet, pos);
+                    self.havoc(v, HavocKind::Uninitialized);
+                    bound.push((
+                        n,
+                        Val::Int(RVal {
+                            t: self.var_term(v),
+                            ty,
+                        }),
+                    ));
+                }
+                // `char **argv`: an error only if it is used.
+                _ => bound.push((n, Val::Void)),
+            }
+        }
+        self.body("main", def, bound).map(|_| ())
+    }
+
+    /// Inlines a call.
+    pub fn inline(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        args: &[Node<Expression>],
+        span: lang_c::span::Span,
+    ) -> Result<Val, FrontendError> {
+        if self.call_stack.iter().any(|f| f == name) {
+            return self.unsupported(span, format!("recursion (`{name}` calls itself)"));
+        }
+        if self.call_stack.len() > 200 {
+            return self.unsupported(span, "call nesting deeper than 200");
+        }
+        let (_, params) = self.parameters(def)?;
+        if params.len() != args.len() {
+            return self.error(
+                span,
+                format!(
+                    "`{name}` takes {} argument(s), {} given",
+                    params.len(),
+                    args.len()
+                ),
+            );
+        }
+        let mut bound = Vec::new();
+        for (i, ((pname, pty), a)) in params.iter().zip(args).enumerate() {
+            let later_effects = args[i + 1..].iter().any(|x| has_side_effects(&x.node));
+            let v = match pty {
+                CType::Int(ty) => {
+                    let r = self.rval(a)?;
+                    let t = self.convert(r, *ty);
+                    let r = RVal { t, ty: *ty };
+                    Val::Int(if later_effects {
+                        self.materialize(r)
+                    } else {
+                        r
+                    })
+                }
+                CType::Array(..) | CType::Pointer(_) => match self.expr(a)? {
+                    Val::Array(mut view) => {
+                        // The view must not move if the callee changes what its base reads.
+                        let base = RVal {
+                            t: view.base,
+                            ty: CInt::new(IntKind::LongLong, false),
+                        };
+                        view.base = self.materialize(base).t;
+                        Val::Array(view)
+                    }
+                    v @ Val::Ptr(_) => v,
+                    _ => {
+                        return self.unsupported(
+                            a.span,
+                            format!("argument for the pointer parameter `{pname}`"),
+                        )
+                    }
+                },
+                CType::Unsupported(w) => return self.unsupported(a.span, w.clone()),
+                other => {
+                    return self
+                        .unsupported(a.span, format!("parameter of type {}", other.describe()))
+                }
+            };
+            bound.push((pname.clone(), v));
+        }
+        self.body(name, def, bound)
+    }
+
+    /// Lowers the body of a function with bound parameters; returns the call's value. The
+    /// commands of the call itself name the function's declarator as their origin.
+    fn body(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        params: Vec<(String, Val)>,
+    ) -> Result<Val, FrontendError> {
+        let saved_at = (self.pos.clone(), self.text.clone());
+        self.at(def.declarator.span);
+        let r = self.body_at(name, def, params);
+        (self.pos, self.text) = saved_at;
+        r
+    }
+
+    fn body_at(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        params: Vec<(String, Val)>,
+    ) -> Result<Val, FrontendError> {
+        let (ret, _) = self.parameters(def)?;
+        let ret = match ret {
+            // The value returned by `main` is not used.
+            CType::Void | CType::Int(_) if name == "main" && self.call_stack.is_empty() => None,
+            CType::Void => None,
+            CType::Int(ty) => {
+                let v = self.new_var(
+                    &format!("{name}::return"),
+                    ty,
+                    VarKind::Return,
+                    Some(self.pos.clone()),
+                );
+                self.havoc(v, HavocKind::Uninitialized);
+                Some((v, ty))
+            }
+            other => {
+                return self.unsupported(
+                    def.declarator.span,
+                    format!("function returning {}", other.describe()),
+                )
+            }
+        };
+        let ret_loc = self.new_loc(&format!("return of {name}"));
+        let saved_scopes = self.scopes.split_off(1);
+        let saved_ctx = self.fctx.replace(FnCtx {
+            name: name.to_string(),
+            ret,
+            ret_loc,
+            labels: HashMap::new(),
+            defined_labels: HashMap::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+        });
+        self.call_stack.push(name.to_string());
+        self.scopes.push(HashMap::new());
+        let result = self.bind_params_and_lower(name, def, params);
+        self.call_stack.pop();
+        let ctx = std::mem::replace(&mut self.fctx, saved_ctx);
+        self.scopes.truncate(1);
+        self.scopes.extend(saved_scopes);
+        result?;
+        if let Some(ctx) = &ctx {
+            for (l, _) in ctx.labels.iter() {
+                if !ctx.defined_labels.contains_key(l) {
+                    return self.error(
+                        def.statement.span,
+                        format!("label `{l}` used but not defined in `{name}`"),
+                    );
+                }
+            }
+        }
+        self.goto_loc(ret_loc);
+        Ok(match ret {
+            Some((v, ty)) => Val::Int(RVal {
+                t: self.var_term(v),
+                ty,
+            }),
+            None => Val::Void,
+        })
+    }
+
+    fn bind_params_and_lower(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        params: Vec<(String, Val)>,
+    ) -> Result<(), FrontendError> {
+        for (pname, v) in params {
+            match v {
+                Val::Int(r) => {
+                    let pos = Some(self.pos.clone());
+                    let pv =
+                        self.new_var(&format!("{name}::{pname}"), r.ty, VarKind::Parameter, pos);
+                    self.assign(pv, r.t);
+                    self.bind(&pname, Binding::Var(pv, r.ty));
+                }
+                Val::Array(view) => self.bind(&pname, Binding::Array(view)),
+                Val::Ptr(lv) => self.bind(&pname, Binding::Alias(lv)),
+                Val::Void => {
+                    let why = format!("parameter `{pname}` of `{name}` (pointers)");
+                    self.bind(&pname, Binding::Invalid(why));
+                }
+            }
+        }
+        self.stmt(&def.statement)?;
+        let ret_loc = self.fctx()?.ret_loc;
+        self.cfa
+            .add_edge(self.cur, crate::cfa::Gcl::skip(), ret_loc);
+        self.cur = self.new_loc("dead code");
+        Ok(())
+    }
+}

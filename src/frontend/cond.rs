@@ -1,0 +1,152 @@
+//! Conditions and the operators that evaluate an operand only on some paths: `&&`, `||` and
+//! `?:`. The condition is evaluated at the current location; the other operand is lowered from
+//! a fresh location: if it emits nothing it is folded into one term (`and`, `or`, `ite`),
+//! otherwise it becomes control flow guarded by the condition, joining with the result in a
+//! temporary, so its side effects and checks happen only on the taken branch.
+
+use super::arith;
+use super::builder::{Lower, RVal};
+use super::expr::plain_op;
+use super::expr::Val;
+use super::types::CInt;
+use super::FrontendError;
+use crate::bv::TermId;
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+impl<'a> Lower<'a> {
+    /// The value of a controlling expression, as a `bool` term.
+    pub fn cond(&mut self, e: &Node<Expression>) -> Result<TermId, FrontendError> {
+        match &e.node {
+            Expression::BinaryOperator(b) => {
+                let op = &b.node.operator.node;
+                if let Some(bop) = plain_op(op).filter(|o| o.is_comparison()) {
+                    let (x, y) = self.operands(&b.node.lhs, &b.node.rhs)?;
+                    let dm = self.dm();
+                    return Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm));
+                }
+                match op {
+                    BinaryOperator::LogicalAnd => {
+                        return self.logical(true, &b.node.lhs, &b.node.rhs)
+                    }
+                    BinaryOperator::LogicalOr => {
+                        return self.logical(false, &b.node.lhs, &b.node.rhs)
+                    }
+                    _ => {}
+                }
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Negate => {
+                let c = self.cond(&u.node.operand)?;
+                return Ok(self.cfa.tm.not(c));
+            }
+            _ => {}
+        }
+        let v = self.rval(e)?;
+        Ok(arith::truth(&mut self.cfa.tm, v))
+    }
+
+    /// `a && b` / `a || b` with short-circuit evaluation, as a `bool` term.
+    pub fn logical(
+        &mut self,
+        is_and: bool,
+        l: &Node<Expression>,
+        r: &Node<Expression>,
+    ) -> Result<TermId, FrontendError> {
+        let a = self.cond(l)?;
+        let start = self.cur;
+        let lb = self.new_loc(if is_and {
+            "&& right operand"
+        } else {
+            "|| right operand"
+        });
+        self.cur = lb;
+        let b = self.cond(r)?;
+        if self.cur == lb {
+            self.cur = start;
+            return Ok(if is_and {
+                self.cfa.tm.and(a, b)
+            } else {
+                self.cfa.tm.or(a, b)
+            });
+        }
+        // The right operand has effects: branch.
+        let tmp = self.temp(CInt::BOOL);
+        let end_b = self.cur;
+        let join = self.new_loc("join");
+        let na = self.cfa.tm.not(a);
+        let (go_b, skip) = if is_and { (a, na) } else { (na, a) };
+        self.cur = start;
+        self.edge_if(go_b, lb, None);
+        let short = self.new_loc("short circuit");
+        self.edge_if(skip, short, None);
+        self.cur = short;
+        let sv = self.cfa.tm.bv_const(if is_and { 0 } else { 1 }, 1);
+        self.assign(tmp, sv);
+        self.goto_loc(join);
+        self.cur = end_b;
+        let bv = self.cfa.tm.bool_to_bv(b);
+        self.assign(tmp, bv);
+        self.goto_loc(join);
+        let tt = self.var_term(tmp);
+        Ok(self.cfa.tm.is_nonzero(tt))
+    }
+
+    /// `c ? x : y`.
+    pub fn conditional(&mut self, c: &Node<ConditionalExpression>) -> Result<Val, FrontendError> {
+        let cond = self.cond(&c.node.condition)?;
+        let start = self.cur;
+        let lt = self.new_loc("?: then");
+        self.cur = lt;
+        let x = self.expr(&c.node.then_expression)?;
+        let end_t = self.cur;
+        let le = self.new_loc("?: else");
+        self.cur = le;
+        let y = self.expr(&c.node.else_expression)?;
+        let end_e = self.cur;
+        let ty = match (&x, &y) {
+            (Val::Int(a), Val::Int(b)) => {
+                Some(super::types::usual_arithmetic(a.ty, b.ty, self.dm()))
+            }
+            (Val::Void, Val::Void) => None,
+            (Val::Void, _) | (_, Val::Void) => None,
+            _ => {
+                return self.unsupported(c.span, "conditional expression of pointer or array type")
+            }
+        };
+        if end_t == lt && end_e == le {
+            self.cur = start;
+            return Ok(match (ty, x, y) {
+                (Some(ty), Val::Int(a), Val::Int(b)) => {
+                    let ta = self.convert(a, ty);
+                    let tb = self.convert(b, ty);
+                    Val::Int(RVal {
+                        t: self.cfa.tm.ite(cond, ta, tb),
+                        ty,
+                    })
+                }
+                _ => Val::Void,
+            });
+        }
+        let join = self.new_loc("?: join");
+        let tmp = ty.map(|t| self.temp(t));
+        self.cur = start;
+        self.edge_if(cond, lt, None);
+        let nc = self.cfa.tm.not(cond);
+        self.edge_if(nc, le, None);
+        for (end, v) in [(end_t, x), (end_e, y)] {
+            self.cur = end;
+            if let (Some(tmp), Some(ty), Val::Int(r)) = (tmp, ty, v) {
+                let t = self.convert(r, ty);
+                self.assign(tmp, t);
+            }
+            self.goto_loc(join);
+        }
+        Ok(match (tmp, ty) {
+            (Some(tmp), Some(ty)) => Val::Int(RVal {
+                t: self.var_term(tmp),
+                ty,
+            }),
+            _ => Val::Void,
+        })
+    }
+}

@@ -1,0 +1,498 @@
+//! Declarations: type specifiers and declarators, typedefs, enumerations, global variables,
+//! local variables (with initialisers; uninitialised locals are havocked) and static locals.
+
+use super::builder::{Binding, Lower, RVal};
+use super::types::{CInt, CType, IntKind};
+use super::FrontendError;
+use crate::cfa::{HavocKind, VarKind};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+/// Storage class of a declaration.
+#[derive(Default)]
+pub struct Storage {
+    pub typedef: bool,
+    pub is_static: bool,
+    pub is_extern: bool,
+}
+
+impl<'a> Lower<'a> {
+    /// The storage class and the type of declaration specifiers.
+    pub fn decl_specifiers(
+        &mut self,
+        specs: &[Node<DeclarationSpecifier>],
+        span: Span,
+    ) -> Result<(Storage, CType), FrontendError> {
+        let mut st = Storage::default();
+        let mut tys = Vec::new();
+        for s in specs {
+            match &s.node {
+                DeclarationSpecifier::StorageClass(c) => match c.node {
+                    StorageClassSpecifier::Typedef => st.typedef = true,
+                    StorageClassSpecifier::Static => st.is_static = true,
+                    StorageClassSpecifier::Extern => st.is_extern = true,
+                    StorageClassSpecifier::ThreadLocal => {
+                        return self.unsupported(c.span, "thread-local storage")
+                    }
+                    StorageClassSpecifier::Auto | StorageClassSpecifier::Register => {}
+                },
+                DeclarationSpecifier::TypeSpecifier(t) => tys.push(t),
+                DeclarationSpecifier::TypeQualifier(q) => {
+                    if q.node == TypeQualifier::Atomic {
+                        return self.unsupported(q.span, "_Atomic");
+                    }
+                }
+                DeclarationSpecifier::Function(_)
+                | DeclarationSpecifier::Alignment(_)
+                | DeclarationSpecifier::Extension(_) => {}
+            }
+        }
+        let ty = self.type_specifiers(&tys, span)?;
+        Ok((st, ty))
+    }
+
+    /// The type of a type name (in casts and `sizeof`).
+    pub fn type_name(&mut self, tn: &Node<TypeName>) -> Result<CType, FrontendError> {
+        let mut tys = Vec::new();
+        for s in &tn.node.specifiers {
+            match &s.node {
+                SpecifierQualifier::TypeSpecifier(t) => tys.push(t),
+                SpecifierQualifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic => {
+                    return self.unsupported(q.span, "_Atomic")
+                }
+                _ => {}
+            }
+        }
+        let base = self.type_specifiers(&tys, tn.span)?;
+        match &tn.node.declarator {
+            Some(d) => Ok(self.declarator(base, d)?.1),
+            None => Ok(base),
+        }
+    }
+
+    fn type_specifiers(
+        &mut self,
+        tys: &[&Node<TypeSpecifier>],
+        span: Span,
+    ) -> Result<CType, FrontendError> {
+        let (
+            mut signed,
+            mut unsigned,
+            mut char,
+            mut short,
+            mut int,
+            mut long,
+            mut boolean,
+            mut void,
+        ) = (0, 0, 0, 0, 0, 0, 0, 0);
+        let mut other: Option<CType> = None;
+        for t in tys {
+            match &t.node {
+                TypeSpecifier::Void => void += 1,
+                TypeSpecifier::Char => char += 1,
+                TypeSpecifier::Short => short += 1,
+                TypeSpecifier::Int => int += 1,
+                TypeSpecifier::Long => long += 1,
+                TypeSpecifier::Signed => signed += 1,
+                TypeSpecifier::Unsigned => unsigned += 1,
+                TypeSpecifier::Bool => boolean += 1,
+                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => {
+                    other = Some(CType::Unsupported("floating point".into()))
+                }
+                TypeSpecifier::Complex => {
+                    other = Some(CType::Unsupported("complex numbers".into()))
+                }
+                TypeSpecifier::Atomic(_) => return self.unsupported(t.span, "_Atomic"),
+                TypeSpecifier::Struct(s) => {
+                    let what = match s.node.kind.node {
+                        StructKind::Struct => "struct",
+                        StructKind::Union => "union",
+                    };
+                    other = Some(CType::Unsupported(format!("{what} types")));
+                }
+                TypeSpecifier::Enum(e) => other = Some(self.enum_type(e)?),
+                TypeSpecifier::TypedefName(id) => match self.lookup(&id.node.name) {
+                    Some(Binding::Typedef(ty)) => other = Some(ty.clone()),
+                    _ => {
+                        return self.error(id.span, format!("unknown type name `{}`", id.node.name))
+                    }
+                },
+                TypeSpecifier::TypeOf(_) => return self.unsupported(t.span, "typeof"),
+            }
+        }
+        if let Some(o) = other {
+            return Ok(o);
+        }
+        if void > 0 {
+            return Ok(CType::Void);
+        }
+        if boolean > 0 {
+            return Ok(CType::Int(CInt::BOOL));
+        }
+        if signed + unsigned + char + short + int + long == 0 {
+            // Implicit int (old C) — gcc accepts it with a warning.
+            return Ok(CType::Int(CInt::INT));
+        }
+        if signed > 0 && unsigned > 0 {
+            return self.error(span, "both signed and unsigned");
+        }
+        let kind = if char > 0 {
+            IntKind::Char
+        } else if short > 0 {
+            IntKind::Short
+        } else if long >= 2 {
+            IntKind::LongLong
+        } else if long == 1 {
+            IntKind::Long
+        } else {
+            IntKind::Int
+        };
+        Ok(CType::Int(CInt::new(kind, unsigned == 0)))
+    }
+
+    fn enum_type(&mut self, e: &Node<EnumType>) -> Result<CType, FrontendError> {
+        let tag = e
+            .node
+            .identifier
+            .as_ref()
+            .map(|i| format!("enum {}", i.node.name));
+        if e.node.enumerators.is_empty() {
+            return match tag.as_deref().and_then(|t| self.lookup(t)) {
+                Some(Binding::Typedef(t)) => Ok(t.clone()),
+                _ => Ok(CType::Int(CInt::UINT)),
+            };
+        }
+        let mut next: i128 = 0;
+        let mut any_negative = false;
+        for en in &e.node.enumerators {
+            let v = match &en.node.expression {
+                Some(x) => self.const_int(x)?,
+                None => next,
+            };
+            if !(i128::from(i32::MIN)..=i128::from(u32::MAX)).contains(&v) {
+                return self.unsupported(en.span, "enumeration constant outside the range of int");
+            }
+            any_negative |= v < 0;
+            self.bind(&en.node.identifier.node.name, Binding::Enum(v));
+            next = v + 1;
+        }
+        let ty = CType::Int(if any_negative { CInt::INT } else { CInt::UINT });
+        if let Some(t) = tag {
+            self.bind(&t, Binding::Typedef(ty.clone()));
+        }
+        Ok(ty)
+    }
+
+    /// The name and type of a declarator applied to `base`.
+    pub fn declarator(
+        &mut self,
+        base: CType,
+        d: &Node<Declarator>,
+    ) -> Result<(Option<(String, Span)>, CType), FrontendError> {
+        let mut ty = base;
+        for dd in &d.node.derived {
+            if let DerivedDeclarator::Pointer(_) = dd.node {
+                ty = CType::Pointer(Box::new(ty));
+            }
+        }
+        for dd in d.node.derived.iter().rev() {
+            match &dd.node {
+                DerivedDeclarator::Pointer(_) => {}
+                DerivedDeclarator::Array(a) => {
+                    let n = match &a.node.size {
+                        ArraySize::Unknown => None,
+                        ArraySize::VariableUnknown => {
+                            return self.unsupported(dd.span, "variable-length array")
+                        }
+                        ArraySize::VariableExpression(x) | ArraySize::StaticExpression(x) => {
+                            let v = match self.const_int(x) {
+                                Ok(v) => v,
+                                Err(FrontendError::Unsupported { what, .. })
+                                    if what.contains("constant") =>
+                                {
+                                    return self.unsupported(dd.span, "variable-length array")
+                                }
+                                Err(e) => return Err(e),
+                            };
+                            if v < 0 {
+                                return self.error(x.span, "negative array size");
+                            }
+                            Some(v as u64)
+                        }
+                    };
+                    ty = CType::Array(Box::new(ty), n);
+                }
+                DerivedDeclarator::Function(f) => {
+                    let mut params = Vec::new();
+                    for p in &f.node.parameters {
+                        let (_, pt) = self.decl_specifiers(&p.node.specifiers, p.span)?;
+                        let pt = match &p.node.declarator {
+                            Some(pd) => self.declarator(pt, pd)?.1,
+                            None => pt,
+                        };
+                        if pt != CType::Void {
+                            params.push(pt);
+                        }
+                    }
+                    ty = CType::Function(Box::new(ty), Some(params));
+                }
+                DerivedDeclarator::KRFunction(ids) => {
+                    let ps = if ids.is_empty() {
+                        None
+                    } else {
+                        Some(vec![CType::Int(CInt::INT); ids.len()])
+                    };
+                    ty = CType::Function(Box::new(ty), ps);
+                }
+                DerivedDeclarator::Block(_) => return self.unsupported(dd.span, "blocks"),
+            }
+        }
+        match &d.node.kind.node {
+            DeclaratorKind::Abstract => Ok((None, ty)),
+            DeclaratorKind::Identifier(id) => Ok((Some((id.node.name.clone(), id.span)), ty)),
+            DeclaratorKind::Declarator(inner) => self.declarator(ty, inner),
+        }
+    }
+
+    /// An integer constant expression.
+    pub fn const_int(&mut self, e: &Node<Expression>) -> Result<i128, FrontendError> {
+        let saved = self.cur;
+        self.cur = self.new_loc("constant expression");
+        let r = self.rval(e);
+        self.cur = saved;
+        let v = r?;
+        match self.cfa.tm.const_value(v.t) {
+            Some(x) => Ok(if v.ty.signed {
+                crate::bv::value::to_signed(x, v.ty.width(self.dm()))
+            } else {
+                x as i128
+            }),
+            None => self.unsupported(e.span, "expression is not an integer constant"),
+        }
+    }
+
+    /// The global declarations: typedefs, enumerations, variables (zero-initialised, then
+    /// initialised in order), functions.
+    pub fn global_declarations(&mut self, unit: &'a TranslationUnit) -> Result<(), FrontendError> {
+        for ext in &unit.0 {
+            match &ext.node {
+                ExternalDeclaration::Declaration(d) => self.declaration(d, true)?,
+                ExternalDeclaration::StaticAssert(_) => {}
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    let (_, rt) = self.decl_specifiers(&f.node.specifiers, f.span)?;
+                    let (name, ty) = self.declarator(rt, &f.node.declarator)?;
+                    if let Some((n, _)) = name {
+                        self.scopes[0].insert(n.clone(), Binding::Function(ty));
+                        self.functions.insert(n, &f.node);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A declaration (global when `global`, otherwise in the current block).
+    pub fn declaration(
+        &mut self,
+        d: &Node<Declaration>,
+        global: bool,
+    ) -> Result<(), FrontendError> {
+        self.at(d.span);
+        let (st, base) = self.decl_specifiers(&d.node.specifiers, d.span)?;
+        for idecl in &d.node.declarators {
+            let (name, ty) = self.declarator(base.clone(), &idecl.node.declarator)?;
+            let Some((name, nspan)) = name else { continue };
+            if st.typedef {
+                let ty = if name == "__bitmc_float128" {
+                    CType::Unsupported("floating point (__float128)".into())
+                } else {
+                    ty
+                };
+                self.bind(&name, Binding::Typedef(ty));
+                continue;
+            }
+            if let CType::Function(..) = ty {
+                if !self.functions.contains_key(&name) {
+                    self.bind(&name, Binding::Function(ty));
+                }
+                continue;
+            }
+            let unsupported_type = match &ty {
+                CType::Unsupported(w) => Some(format!("{w} (variable `{name}`)")),
+                CType::Pointer(_) => Some(format!(
+                    "pointer variable `{name}` (only `&x` passed to a parameter)"
+                )),
+                CType::Array(..) if ty.array_shape().is_none() => {
+                    Some(format!("array `{name}` of {}", ty.describe()))
+                }
+                _ => None,
+            };
+            if let Some(why) = unsupported_type {
+                if global && idecl.node.initializer.is_none() {
+                    // Declarations from headers (`extern FILE *stdin;`): an error only if used.
+                    self.scopes[0].insert(name.clone(), Binding::Invalid(why));
+                    continue;
+                }
+                return self.unsupported(nspan, why);
+            }
+            let init = idecl.node.initializer.as_ref();
+            if global {
+                self.global_var(&name, nspan, ty, init)?;
+            } else if st.is_static || st.is_extern {
+                let key = (self.fctx()?.name.clone(), nspan.start);
+                if let Some(b) = self.statics.get(&key).cloned() {
+                    self.bind(&name, b);
+                } else if st.is_extern {
+                    match self.scopes[0].get(&name).cloned() {
+                        Some(b) => self.bind(&name, b),
+                        None => self.global_var(&name, nspan, ty, None)?,
+                    }
+                } else {
+                    let fname = self.fctx()?.name.clone();
+                    let saved = (self.cur, self.pos.clone(), self.text.clone());
+                    self.cur = self.static_init;
+                    let b = self.static_var(&format!("{fname}::{name}"), nspan, ty, init)?;
+                    self.static_init = self.cur;
+                    (self.cur, self.pos, self.text) = saved;
+                    self.statics.insert(key, b.clone());
+                    self.bind(&name, b);
+                }
+            } else {
+                self.local_var(&name, nspan, ty, init)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn global_var(
+        &mut self,
+        name: &str,
+        span: Span,
+        ty: CType,
+        init: Option<&Node<Initializer>>,
+    ) -> Result<(), FrontendError> {
+        let existing = self.scopes[0].get(name).cloned();
+        match existing {
+            // A later declaration of the same global (`extern int x; int x = 1;`).
+            Some(b @ (Binding::Var(..) | Binding::Array(_))) => {
+                if let Some(i) = init {
+                    self.initialize(&b, i)?;
+                }
+            }
+            _ => {
+                let b = self.static_var(name, span, ty, init)?;
+                self.scopes[0].insert(name.to_string(), b);
+            }
+        }
+        Ok(())
+    }
+
+    /// A variable with static storage: zero-initialised, then initialised.
+    fn static_var(
+        &mut self,
+        name: &str,
+        span: Span,
+        ty: CType,
+        init: Option<&Node<Initializer>>,
+    ) -> Result<Binding, FrontendError> {
+        let b = self.new_object(name, span, &ty, VarKind::Global, init)?;
+        self.zero(&b);
+        if let Some(i) = init {
+            self.initialize(&b, i)?;
+        }
+        Ok(b)
+    }
+
+    fn local_var(
+        &mut self,
+        name: &str,
+        span: Span,
+        ty: CType,
+        init: Option<&Node<Initializer>>,
+    ) -> Result<(), FrontendError> {
+        let fname = self.fctx()?.name.clone();
+        let b = self.new_object(&format!("{fname}::{name}"), span, &ty, VarKind::Local, init)?;
+        match init {
+            Some(i) => {
+                if matches!(b, Binding::Array(_)) {
+                    // Elements without an initialiser are zero.
+                    self.zero(&b);
+                }
+                // The initialiser is evaluated before the name is in scope for gcc only when
+                // it does not refer to it; C puts the name in scope first.
+                self.bind(name, b.clone());
+                self.initialize(&b, i)?;
+            }
+            None => {
+                for v in self.object_vars(&b) {
+                    self.havoc(v, HavocKind::Uninitialized);
+                }
+                self.bind(name, b);
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates the variables of an object of type `ty`.
+    fn new_object(
+        &mut self,
+        name: &str,
+        span: Span,
+        ty: &CType,
+        kind: VarKind,
+        init: Option<&Node<Initializer>>,
+    ) -> Result<Binding, FrontendError> {
+        let pos = Some(self.span_pos(span));
+        match ty {
+            CType::Int(i) => {
+                let v = self.new_var(name, *i, kind, pos);
+                Ok(Binding::Var(v, *i))
+            }
+            CType::Array(..) => self.new_array(name, span, ty, kind, init),
+            CType::Pointer(_) => {
+                let short = name.rsplit("::").next().unwrap_or(name);
+                self.unsupported(
+                    span,
+                    format!("pointer variable `{short}` (only `&x` passed to a parameter)"),
+                )
+            }
+            CType::Void => self.error(span, format!("variable `{name}` of type void")),
+            CType::Function(..) => self.error(span, "function type"),
+            CType::Unsupported(w) => self.unsupported(span, w.clone()),
+        }
+    }
+
+    /// Assigns zero to every variable of an object.
+    fn zero(&mut self, b: &Binding) {
+        for v in self.object_vars(b) {
+            let w = self.cfa.var(v).ty.width;
+            let z = self.cfa.tm.bv_const(0, w);
+            self.assign(v, z);
+        }
+    }
+
+    /// Initialises an object from an initialiser.
+    fn initialize(&mut self, b: &Binding, init: &Node<Initializer>) -> Result<(), FrontendError> {
+        match (b, &init.node) {
+            (Binding::Var(v, ty), Initializer::Expression(e)) => {
+                let r = self.rval(e)?;
+                let t = self.convert(r, *ty);
+                self.assign(*v, t);
+                Ok(())
+            }
+            (Binding::Var(v, ty), Initializer::List(items)) => match items.as_slice() {
+                [one] if one.node.designation.is_empty() => {
+                    self.initialize(&Binding::Var(*v, *ty), &one.node.initializer)
+                }
+                _ => self.unsupported(init.span, "initialiser list for a scalar"),
+            },
+            (Binding::Array(a), _) => self.init_array(a, init),
+            _ => self.unsupported(init.span, "this initialiser"),
+        }
+    }
+
+    /// Converts an integer value to a type (conversion as if by assignment).
+    pub fn convert(&mut self, v: RVal, to: CInt) -> crate::bv::TermId {
+        super::arith::convert(&mut self.cfa.tm, v.t, v.ty, to, self.opts.data_model)
+    }
+}

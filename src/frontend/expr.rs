@@ -1,0 +1,490 @@
+//! Expressions: values, operators with their checks, assignments and side effects
+//! (conditions and `&&`/`||`/`?:` are in [`super::cond`], places in [`super::lval`]).
+//!
+//! An expression is lowered at the current location into a term over the variables' current
+//! values; its side effects (assignments, `++`/`--`, inlined calls, checks) are emitted as
+//! edges. Operands are evaluated left to right; when a later operand has side effects, the
+//! value of an earlier one is first saved in a temporary. `&&`, `||` and `?:` evaluate their
+//! second (third) operand only on the taken branch: if that operand emits nothing it is folded
+//! into one term (`and`, `or`, `ite`), otherwise the branches become control flow that joins
+//! with the result in a temporary.
+
+use super::arith::{self, BinOp};
+use super::array::ArrayView;
+use super::builder::{Binding, Lower, RVal};
+use super::lval::Lval;
+use super::types::{size_t, CInt, CType};
+use super::FrontendError;
+use crate::bv::TermId;
+use crate::cfa::Property;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+/// The value of an expression.
+#[derive(Clone, Debug)]
+pub enum Val {
+    Int(RVal),
+    /// An array (or the pointer an array decays to).
+    Array(ArrayView),
+    /// A pointer to one object (`&x`).
+    Ptr(Lval),
+    Void,
+}
+
+/// Whether evaluating `e` may write a variable (assignments, `++`/`--`, calls, statement
+/// expressions).
+pub fn has_side_effects(e: &Expression) -> bool {
+    match e {
+        Expression::Identifier(_)
+        | Expression::Constant(_)
+        | Expression::StringLiteral(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_)
+        | Expression::OffsetOf(_) => false,
+        Expression::Call(_) | Expression::Statement(_) | Expression::CompoundLiteral(_) => true,
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::PostIncrement
+                    | UnaryOperator::PostDecrement
+                    | UnaryOperator::PreIncrement
+                    | UnaryOperator::PreDecrement
+            ) || has_side_effects(&u.node.operand.node)
+        }
+        Expression::Cast(c) => has_side_effects(&c.node.expression.node),
+        Expression::BinaryOperator(b) => {
+            binary_assign_op(&b.node.operator.node).is_some()
+                || b.node.operator.node == BinaryOperator::Assign
+                || has_side_effects(&b.node.lhs.node)
+                || has_side_effects(&b.node.rhs.node)
+        }
+        Expression::Conditional(c) => {
+            has_side_effects(&c.node.condition.node)
+                || has_side_effects(&c.node.then_expression.node)
+                || has_side_effects(&c.node.else_expression.node)
+        }
+        Expression::Comma(v) => v.iter().any(|e| has_side_effects(&e.node)),
+        Expression::Member(m) => has_side_effects(&m.node.expression.node),
+        Expression::GenericSelection(_) | Expression::VaArg(_) => true,
+    }
+}
+
+/// The arithmetic operator of a compound assignment.
+pub fn binary_assign_op(op: &BinaryOperator) -> Option<BinOp> {
+    Some(match op {
+        BinaryOperator::AssignMultiply => BinOp::Mul,
+        BinaryOperator::AssignDivide => BinOp::Div,
+        BinaryOperator::AssignModulo => BinOp::Rem,
+        BinaryOperator::AssignPlus => BinOp::Add,
+        BinaryOperator::AssignMinus => BinOp::Sub,
+        BinaryOperator::AssignShiftLeft => BinOp::Shl,
+        BinaryOperator::AssignShiftRight => BinOp::Shr,
+        BinaryOperator::AssignBitwiseAnd => BinOp::And,
+        BinaryOperator::AssignBitwiseXor => BinOp::Xor,
+        BinaryOperator::AssignBitwiseOr => BinOp::Or,
+        _ => return None,
+    })
+}
+
+/// The arithmetic or comparison operator of a binary expression.
+pub fn plain_op(op: &BinaryOperator) -> Option<BinOp> {
+    Some(match op {
+        BinaryOperator::Multiply => BinOp::Mul,
+        BinaryOperator::Divide => BinOp::Div,
+        BinaryOperator::Modulo => BinOp::Rem,
+        BinaryOperator::Plus => BinOp::Add,
+        BinaryOperator::Minus => BinOp::Sub,
+        BinaryOperator::ShiftLeft => BinOp::Shl,
+        BinaryOperator::ShiftRight => BinOp::Shr,
+        BinaryOperator::Less => BinOp::Lt,
+        BinaryOperator::Greater => BinOp::Gt,
+        BinaryOperator::LessOrEqual => BinOp::Le,
+        BinaryOperator::GreaterOrEqual => BinOp::Ge,
+        BinaryOperator::Equals => BinOp::Eq,
+        BinaryOperator::NotEquals => BinOp::Ne,
+        BinaryOperator::BitwiseAnd => BinOp::And,
+        BinaryOperator::BitwiseXor => BinOp::Xor,
+        BinaryOperator::BitwiseOr => BinOp::Or,
+        _ => return None,
+    })
+}
+
+impl<'a> Lower<'a> {
+    /// An integer constant of a type.
+    pub fn int_const(&mut self, v: i128, ty: CInt) -> RVal {
+        let w = ty.width(self.dm());
+        RVal {
+            t: self.cfa.tm.bv_const_signed(v, w),
+            ty,
+        }
+    }
+
+    /// The value of an expression that must be an integer.
+    pub fn rval(&mut self, e: &Node<Expression>) -> Result<RVal, FrontendError> {
+        match self.expr(e)? {
+            Val::Int(v) => Ok(v),
+            Val::Void => self.error(e.span, "void value used as an integer"),
+            Val::Array(_) => self.unsupported(e.span, "array used as a pointer value"),
+            Val::Ptr(_) => self.unsupported(e.span, "pointer used as a value"),
+        }
+    }
+
+    /// Two operands evaluated left to right (the first saved if the second has side effects).
+    pub fn operands(
+        &mut self,
+        l: &Node<Expression>,
+        r: &Node<Expression>,
+    ) -> Result<(RVal, RVal), FrontendError> {
+        let mut x = self.rval(l)?;
+        if has_side_effects(&r.node) {
+            x = self.materialize(x);
+        }
+        let y = self.rval(r)?;
+        Ok((x, y))
+    }
+
+    /// Applies a binary operator with its checks.
+    pub fn apply(&mut self, op: BinOp, a: RVal, b: RVal) -> RVal {
+        let dm = self.dm();
+        let r = arith::binary(&mut self.cfa.tm, op, a, b, dm);
+        if let Some(d) = r.div_by_zero {
+            self.check(Property::DivByZero, d, "division by zero");
+        }
+        if let Some(o) = r.overflow {
+            self.check(
+                Property::NoOverflow,
+                o,
+                &format!("signed overflow of {}", op.symbol()),
+            );
+        }
+        r.value
+    }
+
+    /// The value of an expression.
+    pub fn expr(&mut self, e: &Node<Expression>) -> Result<Val, FrontendError> {
+        match &e.node {
+            Expression::Identifier(id) => self.identifier(&id.node.name, id.span),
+            Expression::Constant(c) => Ok(Val::Int(self.constant(c)?)),
+            Expression::StringLiteral(_) => self.unsupported(e.span, "string literal"),
+            Expression::Call(c) => self.call(c),
+            Expression::SizeOfTy(t) => {
+                let ty = self.type_name(&t.node.0)?;
+                self.sizeof(&ty, e.span)
+            }
+            Expression::SizeOfVal(v) => {
+                let ty = self.type_of(&v.node.0)?;
+                self.sizeof(&ty, e.span)
+            }
+            Expression::AlignOf(t) => {
+                let ty = self.type_name(&t.node.0)?;
+                self.sizeof(&ty, e.span)
+            }
+            Expression::UnaryOperator(u) => self.unary(u),
+            Expression::Cast(c) => {
+                let ty = self.type_name(&c.node.type_name)?;
+                match ty {
+                    CType::Void => {
+                        self.effect(&c.node.expression)?;
+                        Ok(Val::Void)
+                    }
+                    CType::Int(to) => {
+                        let v = self.rval(&c.node.expression)?;
+                        Ok(Val::Int(RVal {
+                            t: self.convert(v, to),
+                            ty: to,
+                        }))
+                    }
+                    CType::Unsupported(w) => self.unsupported(c.span, w),
+                    _ => self.unsupported(c.span, format!("cast to {}", ty.describe())),
+                }
+            }
+            Expression::BinaryOperator(b) => self.binary(b),
+            Expression::Conditional(c) => self.conditional(c),
+            Expression::Comma(v) => {
+                let mut last = Val::Void;
+                for (i, x) in v.iter().enumerate() {
+                    if i + 1 < v.len() {
+                        self.effect(x)?;
+                    } else {
+                        last = self.expr(x)?;
+                    }
+                }
+                Ok(last)
+            }
+            Expression::Statement(s) => self.statement_expression(s),
+            Expression::Member(_) => self.unsupported(e.span, "struct or union member access"),
+            Expression::CompoundLiteral(_) => self.unsupported(e.span, "compound literal"),
+            Expression::OffsetOf(_) => self.unsupported(e.span, "offsetof"),
+            Expression::VaArg(_) => self.unsupported(e.span, "variable arguments"),
+            Expression::GenericSelection(_) => self.unsupported(e.span, "_Generic"),
+        }
+    }
+
+    fn identifier(&mut self, name: &str, span: Span) -> Result<Val, FrontendError> {
+        match self.lookup(name).cloned() {
+            Some(Binding::Var(v, ty)) => Ok(Val::Int(RVal {
+                t: self.var_term(v),
+                ty,
+            })),
+            Some(Binding::Enum(x)) => Ok(Val::Int(self.int_const(x, CInt::INT))),
+            Some(Binding::Array(view)) => Ok(Val::Array(view)),
+            Some(Binding::Alias(lv)) => Ok(Val::Ptr(lv)),
+            Some(Binding::Function(_)) => self.unsupported(
+                span,
+                format!("function `{name}` used as a value (function pointers)"),
+            ),
+            Some(Binding::Invalid(why)) => self.unsupported(span, why),
+            Some(Binding::Typedef(_)) => {
+                self.error(span, format!("type name `{name}` used as a value"))
+            }
+            None if name == "__PRETTY_FUNCTION__"
+                || name == "__func__"
+                || name == "__FUNCTION__" =>
+            {
+                self.unsupported(span, "string value (function name)")
+            }
+            None => self.error(span, format!("undeclared identifier `{name}`")),
+        }
+    }
+
+    /// The type of an expression, without keeping its effects (for `sizeof`).
+    fn type_of(&mut self, e: &Node<Expression>) -> Result<CType, FrontendError> {
+        let saved = self.cur;
+        self.cur = self.new_loc("sizeof operand (not evaluated)");
+        let v = self.expr(e);
+        self.cur = saved;
+        Ok(match v? {
+            Val::Int(r) => CType::Int(r.ty),
+            Val::Array(view) => view.ctype(),
+            Val::Ptr(lv) => CType::Pointer(Box::new(CType::Int(lv.ty()))),
+            Val::Void => CType::Void,
+        })
+    }
+
+    fn sizeof(&mut self, ty: &CType, span: Span) -> Result<Val, FrontendError> {
+        let dm = self.dm();
+        match ty.size(dm) {
+            Some(n) => Ok(Val::Int(self.int_const(n as i128, size_t(dm)))),
+            None => match ty {
+                CType::Unsupported(w) => self.unsupported(span, w.clone()),
+                _ => self.unsupported(span, format!("sizeof of {}", ty.describe())),
+            },
+        }
+    }
+
+    fn unary(&mut self, u: &Node<UnaryOperatorExpression>) -> Result<Val, FrontendError> {
+        let operand = &u.node.operand;
+        let one = self.int_const(1, CInt::INT);
+        match u.node.operator.node {
+            UnaryOperator::PreIncrement | UnaryOperator::PreDecrement => {
+                let op = if u.node.operator.node == UnaryOperator::PreIncrement {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                let lv = self.lval(operand)?;
+                let old = self.read(&lv);
+                let r = self.apply(op, old, one);
+                self.store(&lv, r);
+                Ok(Val::Int(self.read(&lv)))
+            }
+            UnaryOperator::PostIncrement | UnaryOperator::PostDecrement => {
+                let op = if u.node.operator.node == UnaryOperator::PostIncrement {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                let lv = self.lval(operand)?;
+                let old = self.read(&lv);
+                let saved = self.materialize(old);
+                let r = self.apply(op, saved, one);
+                self.store(&lv, r);
+                Ok(Val::Int(saved))
+            }
+            UnaryOperator::Address => match self.expr(operand)? {
+                Val::Array(v) => Ok(Val::Array(v)),
+                _ => {
+                    let lv = self.lval(operand)?;
+                    Ok(Val::Ptr(self.freeze(lv)))
+                }
+            },
+            UnaryOperator::Indirection => match self.expr(operand)? {
+                Val::Ptr(lv) => Ok(Val::Int(self.read(&lv))),
+                Val::Array(view) => {
+                    let zero = self.int_const(0, CInt::INT);
+                    self.index_value(&view, zero)
+                }
+                _ => self.unsupported(u.span, "pointer dereference"),
+            },
+            UnaryOperator::Plus => {
+                let v = self.rval(operand)?;
+                let ty = v.ty.promote();
+                Ok(Val::Int(RVal {
+                    t: self.convert(v, ty),
+                    ty,
+                }))
+            }
+            UnaryOperator::Minus => {
+                let v = self.rval(operand)?;
+                let ty = v.ty.promote();
+                let t = self.convert(v, ty);
+                if ty.signed {
+                    let o = arith::neg_overflow(&mut self.cfa.tm, t);
+                    self.check(Property::NoOverflow, o, "signed overflow of unary -");
+                }
+                Ok(Val::Int(RVal {
+                    t: self.cfa.tm.neg(t),
+                    ty,
+                }))
+            }
+            UnaryOperator::Complement => {
+                let v = self.rval(operand)?;
+                let ty = v.ty.promote();
+                let t = self.convert(v, ty);
+                Ok(Val::Int(RVal {
+                    t: self.cfa.tm.not(t),
+                    ty,
+                }))
+            }
+            UnaryOperator::Negate => {
+                let c = self.cond(operand)?;
+                let n = self.cfa.tm.not(c);
+                Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, n)))
+            }
+        }
+    }
+
+    fn binary(&mut self, b: &Node<BinaryOperatorExpression>) -> Result<Val, FrontendError> {
+        let (l, r) = (&b.node.lhs, &b.node.rhs);
+        let op = &b.node.operator.node;
+        if let Some(bop) = plain_op(op) {
+            if bop.is_comparison() {
+                let c = self.cond_of_binary(b)?;
+                return Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, c)));
+            }
+            let (x, y) = self.operands(l, r)?;
+            return Ok(Val::Int(self.apply(bop, x, y)));
+        }
+        match op {
+            BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => {
+                let c = self.logical(*op == BinaryOperator::LogicalAnd, l, r)?;
+                Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, c)))
+            }
+            BinaryOperator::Index => {
+                let (base, idx) = match self.expr(l)? {
+                    Val::Array(v) => (v, r),
+                    Val::Int(_) => match self.expr(r)? {
+                        // `i[a]`
+                        Val::Array(v) => (v, l),
+                        _ => return self.unsupported(b.span, "subscript of a non-array"),
+                    },
+                    _ => return self.unsupported(b.span, "subscript of a pointer"),
+                };
+                let i = self.rval(idx)?;
+                self.index_value(&base, i)
+            }
+            BinaryOperator::Assign => {
+                let lv = self.lval(l)?;
+                let lv = if has_side_effects(&r.node) {
+                    self.freeze(lv)
+                } else {
+                    lv
+                };
+                let v = self.rval(r)?;
+                self.store(&lv, v);
+                Ok(Val::Int(self.read(&lv)))
+            }
+            _ => {
+                let Some(bop) = binary_assign_op(op) else {
+                    return self.unsupported(b.span, "this operator");
+                };
+                let lv = self.lval(l)?;
+                let lv = if has_side_effects(&r.node) {
+                    self.freeze(lv)
+                } else {
+                    lv
+                };
+                let mut old = self.read(&lv);
+                if has_side_effects(&r.node) {
+                    old = self.materialize(old);
+                }
+                let y = self.rval(r)?;
+                let res = self.apply(bop, old, y);
+                self.store(&lv, res);
+                Ok(Val::Int(self.read(&lv)))
+            }
+        }
+    }
+
+    fn cond_of_binary(
+        &mut self,
+        b: &Node<BinaryOperatorExpression>,
+    ) -> Result<TermId, FrontendError> {
+        let Some(bop) = plain_op(&b.node.operator.node) else {
+            return Err(FrontendError::Internal("not a comparison".into()));
+        };
+        let (x, y) = self.operands(&b.node.lhs, &b.node.rhs)?;
+        let dm = self.dm();
+        Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm))
+    }
+
+    /// Evaluates an expression for its side effects only.
+    pub fn effect(&mut self, e: &Node<Expression>) -> Result<(), FrontendError> {
+        match &e.node {
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+                ) =>
+            {
+                let op = if u.node.operator.node == UnaryOperator::PostIncrement {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                let lv = self.lval(&u.node.operand)?;
+                let old = self.read(&lv);
+                let one = self.int_const(1, CInt::INT);
+                let r = self.apply(op, old, one);
+                self.store(&lv, r);
+                Ok(())
+            }
+            Expression::Cast(c) if matches!(self.type_name(&c.node.type_name)?, CType::Void) => {
+                self.effect(&c.node.expression)
+            }
+            Expression::Comma(v) => v.iter().try_for_each(|x| self.effect(x)),
+            Expression::StringLiteral(_) => Ok(()),
+            _ => self.expr(e).map(|_| ()),
+        }
+    }
+
+    /// A GNU statement expression `({ …; e; })`: its value is the last expression statement's.
+    fn statement_expression(&mut self, s: &Node<Statement>) -> Result<Val, FrontendError> {
+        let Statement::Compound(items) = &s.node else {
+            return self.unsupported(s.span, "statement expression");
+        };
+        self.scopes.push(Default::default());
+        let mut last = Val::Void;
+        let n = items.len();
+        for (i, item) in items.iter().enumerate() {
+            match &item.node {
+                BlockItem::Statement(st) if i + 1 == n => {
+                    if let Statement::Expression(Some(e)) = &st.node {
+                        self.at(st.span);
+                        last = self.expr(e)?;
+                    } else {
+                        self.stmt(st)?;
+                    }
+                }
+                _ => self.block_item(item)?,
+            }
+        }
+        self.scopes.pop();
+        // Keep the value if the following code could change what it reads.
+        if let Val::Int(v) = last {
+            last = Val::Int(self.materialize(v));
+        }
+        Ok(last)
+    }
+}

@@ -1,0 +1,155 @@
+//! The C front end: parses a C file (after the system preprocessor) and lowers it to a CFA.
+//!
+//! Semantics (see also [`types`] and [`arith`]):
+//! - data models ILP32 (default, as SV-COMP) and LP64; integer promotions, the usual arithmetic
+//!   conversions, and conversions at assignment, initialisation, return, argument and cast;
+//! - signed overflow wraps (two's complement) unless the property is `no-overflow`, where each
+//!   signed `+ - * / %`, unary `-`, `++`/`--`, compound assignment and `<<` has an edge to the
+//!   error location guarded by "the mathematical result is not representable" (sign-bit formulas
+//!   for `+ -`, a double-width product for `*`, `MIN / -1` and `MIN % -1`; see [`arith`]);
+//! - division and remainder by zero follow the SMT-LIB semantics of `bv` unless the property is
+//!   `div-by-zero`, where they lead to the error location; shifts by a negative amount or by at
+//!   least the width follow the `bv` semantics (0, or all sign bits for `>>` of a negative value);
+//! - an array access out of bounds leads to the error location under `valid-index` and to an
+//!   UNKNOWN sink under every other property (never a silent wrap);
+//! - `reach_error()`, `__VERIFIER_error()`, `__assert_fail()`, a failing `assert` or (built-in)
+//!   `__VERIFIER_assert` lead to the error location under `unreach-call` and end the execution
+//!   under the other properties (they abort in the compiled program);
+//! - globals and static locals are zero-initialised, then initialised, on the entry edges; a
+//!   local without initialiser is havocked at its declaration (indeterminate value);
+//! - functions are inlined at each call; recursion is unsupported; calls to functions without a
+//!   definition return a nondet value of their return type (with a warning).
+//!
+//! Unsupported constructs give `file:line:col: unsupported: <what>`; nothing is silently
+//! dropped. The library never prints: warnings are returned in [`Lowered::warnings`].
+
+pub mod arith;
+mod array;
+mod builder;
+mod builtins;
+mod call;
+mod cond;
+mod decl;
+mod expr;
+mod literal;
+mod lval;
+pub mod parse;
+mod stmt;
+pub mod types;
+
+use crate::cfa::{self, Cfa, DataModel, Property, SrcPos};
+use std::path::Path;
+
+/// Options of the lowering.
+#[derive(Clone, Debug)]
+pub struct FrontendOptions {
+    /// The property whose checks are built.
+    pub property: Property,
+    pub data_model: DataModel,
+    /// Apply large-block encoding to the result.
+    pub lbe: bool,
+    /// The largest number of elements of an array (arrays are expanded into scalars).
+    pub max_array_elements: u64,
+}
+
+impl Default for FrontendOptions {
+    fn default() -> FrontendOptions {
+        FrontendOptions {
+            property: Property::UnreachCall,
+            data_model: DataModel::Ilp32,
+            lbe: true,
+            max_array_elements: 4096,
+        }
+    }
+}
+
+/// The result of lowering a C program.
+#[derive(Debug)]
+pub struct Lowered {
+    pub cfa: Cfa,
+    /// Warnings for the user (e.g. calls to undefined functions), one line each.
+    pub warnings: Vec<String>,
+}
+
+/// Why a program could not be lowered. `Display` is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum FrontendError {
+    /// A construct outside the supported subset.
+    #[error("{pos}: unsupported: {what}")]
+    Unsupported { pos: SrcPos, what: String },
+    /// A syntax error (with the token) or a semantic error in the program.
+    #[error("{pos}: error: {msg}")]
+    Parse { pos: SrcPos, msg: String },
+    /// The file cannot be read.
+    #[error("{file}: error: {msg}")]
+    Input { file: String, msg: String },
+    /// The preprocessor failed.
+    #[error("preprocessor: {msg}")]
+    Preprocess { msg: String },
+    /// Neither `gcc` nor `cpp` is installed.
+    #[error("no C preprocessor found: bitmc needs `gcc` (or `cpp`) to preprocess C files")]
+    NoPreprocessor,
+    /// A bug in the front end, caught instead of a panic.
+    #[error("internal error in the C front end: {0}")]
+    Internal(String),
+}
+
+impl FrontendError {
+    /// Whether this is an `unsupported` error.
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, FrontendError::Unsupported { .. })
+    }
+}
+
+/// Preprocesses, parses and lowers a C file (`.c` or `.i`).
+pub fn lower_file(path: &Path, opts: &FrontendOptions) -> Result<Lowered, FrontendError> {
+    let text = parse::preprocess(path, opts.data_model)?;
+    let name = path.display().to_string();
+    lower_preprocessed(text, &name, opts)
+}
+
+/// Preprocesses, parses and lowers C source text; positions name `file_name`.
+pub fn lower_source(
+    text: &str,
+    file_name: &str,
+    opts: &FrontendOptions,
+) -> Result<Lowered, FrontendError> {
+    let pre = parse::preprocess_text(text, file_name, opts.data_model)?;
+    lower_preprocessed(pre, file_name, opts)
+}
+
+/// Parses and lowers already preprocessed text (no comments, `#` line markers allowed).
+pub fn lower_preprocessed(
+    text: String,
+    file_name: &str,
+    opts: &FrontendOptions,
+) -> Result<Lowered, FrontendError> {
+    // Parsing and lowering recurse over the syntax tree: run them on a thread with a large
+    // stack, and turn a panic (a bug) into an error rather than a crash.
+    let name = file_name.to_string();
+    let opts2 = opts.clone();
+    let handle = std::thread::Builder::new()
+        .name("bitmc-frontend".into())
+        .stack_size(512 << 20)
+        .spawn(move || -> Result<Lowered, FrontendError> {
+            let (parsed, map) = parse::parse(text, &name)?;
+            let mut lowered = builder::lower_unit(&parsed.unit, &map, &opts2)?;
+            lowered.cfa = cfa::remove_unreachable(&lowered.cfa);
+            if opts2.lbe {
+                lowered.cfa = cfa::large_block_encoding(&lowered.cfa);
+            }
+            Ok(lowered)
+        })
+        .map_err(|e| FrontendError::Internal(format!("cannot start the front-end thread: {e}")))?;
+    match handle.join() {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic".into());
+            Err(FrontendError::Internal(msg))
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Preprocessing and parsing.
+//!
+//! A file is always run through the system C preprocessor as `gcc -E -x c` (`-x c` makes gcc
+//! preprocess `.i` files too, and strips comments, which lang-c does not accept), with `-m32`
+//! for ILP32 when the compiler supports it (checked once; without it the 64-bit headers are
+//! used, which only matters for files with `#include`). When `gcc` is missing, `cpp` is tried;
+//! when neither exists, that is the error. The text is parsed with lang-c (GNU C11 flavour).
+//!
+//! Positions: lang-c spans are byte offsets into the preprocessed text; [`SourceMap`] follows
+//! the `# line "file"` markers to give the original file, line and column.
+
+use super::FrontendError;
+use crate::cfa::{DataModel, SrcPos};
+use lang_c::driver::{parse_preprocessed, Config, Flavor, Parse};
+use lang_c::span::Span;
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+/// Maps offsets of the preprocessed text to original positions.
+pub struct SourceMap {
+    pub text: String,
+    /// For each line of the preprocessed text: its start offset, file and original line.
+    lines: Vec<(usize, Arc<str>, u32)>,
+    /// The file name used when no marker applies.
+    pub main_file: Arc<str>,
+}
+
+impl SourceMap {
+    /// Builds the line table of a preprocessed text.
+    pub fn new(text: String, main_file: &str) -> SourceMap {
+        let main: Arc<str> = Arc::from(main_file);
+        let mut lines = Vec::new();
+        let mut file = main.clone();
+        let mut line: u32 = 1;
+        let mut off = 0usize;
+        for l in text.split_inclusive('\n') {
+            lines.push((off, file.clone(), line));
+            off += l.len();
+            match parse_marker(l) {
+                Some((n, f)) => {
+                    line = n;
+                    if let Some(f) = f {
+                        let f = if f == "<stdin>" { main_file } else { f };
+                        if *file != *f {
+                            file = Arc::from(f);
+                        }
+                    }
+                }
+                None => line = line.saturating_add(1),
+            }
+        }
+        SourceMap {
+            text,
+            lines,
+            main_file: main,
+        }
+    }
+
+    /// The original position of a byte offset.
+    pub fn pos(&self, offset: usize) -> SrcPos {
+        let i = self
+            .lines
+            .partition_point(|(o, _, _)| *o <= offset)
+            .saturating_sub(1);
+        match self.lines.get(i) {
+            Some((start, f, l)) => {
+                let col = self
+                    .text
+                    .get(*start..offset)
+                    .map(|s| s.chars().count())
+                    .unwrap_or(0);
+                SrcPos {
+                    file: f.clone(),
+                    line: *l,
+                    col: col as u32 + 1,
+                }
+            }
+            None => SrcPos {
+                file: self.main_file.clone(),
+                line: 1,
+                col: 1,
+            },
+        }
+    }
+
+    /// The position of the start of a span (the file's start when the span is undefined).
+    pub fn span_pos(&self, span: Span) -> SrcPos {
+        if span.is_none() {
+            return SrcPos {
+                file: self.main_file.clone(),
+                line: 0,
+                col: 0,
+            };
+        }
+        self.pos(span.start)
+    }
+
+    /// The text of a span on one line, shortened to about 80 characters.
+    pub fn snippet(&self, span: Span) -> String {
+        if span.is_none() {
+            return String::new();
+        }
+        let raw = self.text.get(span.start..span.end).unwrap_or("");
+        let mut out = String::new();
+        let mut space = false;
+        for line in raw.lines() {
+            if line.trim_start().starts_with('#') {
+                continue;
+            }
+            for c in line.chars() {
+                if c.is_whitespace() {
+                    space = !out.is_empty();
+                } else {
+                    if space {
+                        out.push(' ');
+                        space = false;
+                    }
+                    out.push(c);
+                }
+            }
+            space = !out.is_empty();
+        }
+        if out.chars().count() > 80 {
+            out = out.chars().take(77).collect::<String>() + "...";
+        }
+        out
+    }
+}
+
+/// Parses a line marker `# 12 "file" flags` (or `#line 12 "file"`).
+fn parse_marker(line: &str) -> Option<(u32, Option<&str>)> {
+    let rest = line.strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
+    let digits: &str = &rest[..rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len())];
+    let n: u32 = digits.parse().ok()?;
+    let after = rest[digits.len()..].trim_start();
+    let file = after
+        .strip_prefix('"')
+        .and_then(|s| s.find('"').map(|e| &s[..e]));
+    Some((n, file))
+}
+
+fn has_program(name: &str) -> bool {
+    Command::new(name)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// Whether `gcc -m32` can preprocess (checked once).
+fn m32_works(cpp: &str) -> bool {
+    static M32: OnceLock<bool> = OnceLock::new();
+    *M32.get_or_init(|| {
+        let Ok(dir) = tempdir_file("m32check.c", "#include <limits.h>\nint x;\n") else {
+            return false;
+        };
+        Command::new(cpp)
+            .args(["-E", "-x", "c", "-m32"])
+            .arg(&dir)
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    })
+}
+
+fn tempdir_file(name: &str, text: &str) -> std::io::Result<std::path::PathBuf> {
+    let p = std::env::temp_dir().join(format!("bitmc-{}-{name}", std::process::id()));
+    std::fs::write(&p, text)?;
+    Ok(p)
+}
+
+/// The preprocessor command to use: `gcc`, else `cpp`.
+fn preprocessor() -> Result<&'static str, FrontendError> {
+    static CPP: OnceLock<Option<&'static str>> = OnceLock::new();
+    CPP.get_or_init(|| ["gcc", "cpp"].into_iter().find(|c| has_program(c)))
+        .ok_or(FrontendError::NoPreprocessor)
+}
+
+/// Declares the name that `__float128` is renamed to (one line, before the first line marker).
+pub const FLOAT128_PRELUDE: &str = "typedef int __bitmc_float128;\n";
+
+/// Runs the preprocessor on a file.
+pub fn preprocess(path: &Path, dm: DataModel) -> Result<String, FrontendError> {
+    let file = path.display().to_string();
+    if !path.exists() {
+        return Err(FrontendError::Input {
+            file,
+            msg: "no such file".into(),
+        });
+    }
+    run_cpp(&file, dm, |cmd| {
+        cmd.arg(path);
+        cmd.output()
+    })
+}
+
+/// Runs the preprocessor on a text (given on standard input); markers name `<stdin>`.
+pub fn preprocess_text(
+    text: &str,
+    file_name: &str,
+    dm: DataModel,
+) -> Result<String, FrontendError> {
+    use std::io::Write;
+    run_cpp(file_name, dm, |cmd| {
+        cmd.arg("-");
+        cmd.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn()?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(text.as_bytes())?;
+        }
+        child.wait_with_output()
+    })
+}
+
+fn run_cpp(
+    file: &str,
+    dm: DataModel,
+    go: impl FnOnce(&mut Command) -> std::io::Result<std::process::Output>,
+) -> Result<String, FrontendError> {
+    let cpp = preprocessor()?;
+    let file = file.to_string();
+    let mut cmd = Command::new(cpp);
+    cmd.args(["-E", "-x", "c"]);
+    // lang-c does not know gcc's `__float128` keyword (used by the 32-bit `stddef.h`): make it
+    // a typedef name that the front end declares as unsupported (see `FLOAT128_PRELUDE`).
+    cmd.arg("-D__float128=__bitmc_float128");
+    if cpp == "gcc" && dm == DataModel::Ilp32 && m32_works(cpp) {
+        cmd.arg("-m32");
+    }
+    let out = go(&mut cmd).map_err(|e| FrontendError::Input {
+        file: file.clone(),
+        msg: e.to_string(),
+    })?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let first = err
+            .lines()
+            .find(|l| l.contains("error"))
+            .or_else(|| err.lines().next())
+            .unwrap_or("preprocessing failed")
+            .to_string();
+        return Err(FrontendError::Preprocess { msg: first });
+    }
+    let text = String::from_utf8(out.stdout).map_err(|_| FrontendError::Input {
+        file,
+        msg: "the preprocessed text is not UTF-8".into(),
+    })?;
+    Ok(format!("{FLOAT128_PRELUDE}{text}"))
+}
+
+/// Parses preprocessed text.
+pub fn parse(text: String, file_name: &str) -> Result<(Parse, SourceMap), FrontendError> {
+    let config = Config {
+        flavor: Flavor::GnuC11,
+        ..Config::default()
+    };
+    match parse_preprocessed(&config, text) {
+        Ok(p) => {
+            let map = SourceMap::new(p.source.clone(), file_name);
+            Ok((p, map))
+        }
+        Err(e) => {
+            let map = SourceMap::new(e.source.clone(), file_name);
+            let pos = map.pos(e.offset);
+            let token: String = e
+                .source
+                .get(e.offset..)
+                .unwrap_or("")
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .take(20)
+                .collect();
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort_unstable();
+            let exp = if expected.len() > 8 {
+                format!("{}, … ({} tokens)", expected[..8].join(" "), expected.len())
+            } else {
+                expected.join(" ")
+            };
+            let found = if token.is_empty() {
+                "end of input".to_string()
+            } else {
+                format!("`{token}`")
+            };
+            Err(FrontendError::Parse {
+                pos,
+                msg: format!("syntax error at {found} (expected {exp})"),
+            })
+        }
+    }
+}

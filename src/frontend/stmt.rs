@@ -1,0 +1,285 @@
+//! Statements: blocks, declarations, expression statements, `if`, loops, `switch`, `goto` and
+//! labels, `break`, `continue`, `return`.
+//!
+//! Loops have a head location (the condition is evaluated there, so its side effects happen
+//! on every iteration). `switch` evaluates its controlling expression once (promoted), lowers
+//! the body with a location per `case`/`default` label (fall-through is the edge from the
+//! previous statement), then adds the dispatch edges from the head: `value = c` to each case,
+//! and "no case matches" to `default` or past the switch.
+
+use super::builder::{Lower, RVal};
+use super::types::CInt;
+use super::FrontendError;
+use crate::cfa::Loc;
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+/// The `case` labels of the `switch` being lowered.
+pub struct SwitchCtx {
+    pub value: RVal,
+    pub cases: Vec<(u128, Loc)>,
+    pub default: Option<Loc>,
+}
+
+impl<'a> Lower<'a> {
+    /// Lowers a statement at the current location.
+    pub fn stmt(&mut self, s: &Node<Statement>) -> Result<(), FrontendError> {
+        match &s.node {
+            Statement::Compound(items) => {
+                self.scopes.push(Default::default());
+                let r = items.iter().try_for_each(|i| self.block_item(i));
+                self.scopes.pop();
+                r
+            }
+            Statement::Expression(e) => {
+                self.at(s.span);
+                match e {
+                    Some(e) => self.effect(e),
+                    None => Ok(()),
+                }
+            }
+            Statement::Labeled(l) => self.labeled(l),
+            Statement::If(i) => {
+                self.at(i.node.condition.span);
+                let c = self.cond(&i.node.condition)?;
+                let (t, e) = self.branch(c);
+                let join = self.new_loc("end if");
+                self.cur = t;
+                self.stmt(&i.node.then_statement)?;
+                self.goto_loc(join);
+                self.cur = e;
+                if let Some(el) = &i.node.else_statement {
+                    self.stmt(el)?;
+                }
+                self.goto_loc(join);
+                Ok(())
+            }
+            Statement::While(w) => {
+                self.at(w.node.expression.span);
+                let head = self.new_loc("while head");
+                self.goto_loc(head);
+                let c = self.cond(&w.node.expression)?;
+                let (body, exit) = self.branch(c);
+                self.cur = body;
+                self.loop_body(&w.node.statement, exit, head)?;
+                self.goto_loc(head);
+                self.cur = exit;
+                Ok(())
+            }
+            Statement::DoWhile(d) => {
+                let body = self.new_loc("do body");
+                self.goto_loc(body);
+                let cond_loc = self.new_loc("do condition");
+                let exit = self.new_loc("end do");
+                self.loop_body(&d.node.statement, exit, cond_loc)?;
+                self.goto_loc(cond_loc);
+                self.at(d.node.expression.span);
+                let c = self.cond(&d.node.expression)?;
+                self.edge_if(c, body, None);
+                let nc = self.cfa.tm.not(c);
+                self.edge_if(nc, exit, None);
+                self.cur = exit;
+                Ok(())
+            }
+            Statement::For(f) => {
+                self.scopes.push(Default::default());
+                let r = self.for_loop(f);
+                self.scopes.pop();
+                r
+            }
+            Statement::Goto(id) => {
+                self.at(s.span);
+                let l = self.label(&id.node.name)?;
+                self.jump(l);
+                Ok(())
+            }
+            Statement::Continue => match self.fctx()?.continues.last().copied() {
+                Some(l) => {
+                    self.jump(l);
+                    Ok(())
+                }
+                None => self.error(s.span, "`continue` outside a loop"),
+            },
+            Statement::Break => match self.fctx()?.breaks.last().copied() {
+                Some(l) => {
+                    self.jump(l);
+                    Ok(())
+                }
+                None => self.error(s.span, "`break` outside a loop or switch"),
+            },
+            Statement::Return(e) => {
+                self.at(s.span);
+                let ret = self.fctx()?.ret;
+                match (e, ret) {
+                    (Some(e), Some((v, ty))) => {
+                        let r = self.rval(e)?;
+                        let t = self.convert(r, ty);
+                        self.assign(v, t);
+                    }
+                    (Some(e), None) => self.effect(e)?,
+                    (None, _) => {}
+                }
+                let l = self.fctx()?.ret_loc;
+                self.jump(l);
+                Ok(())
+            }
+            Statement::Switch(sw) => self.switch(sw),
+            Statement::Asm(_) => self.unsupported(s.span, "inline assembly"),
+        }
+    }
+
+    /// An item of a block.
+    pub fn block_item(&mut self, i: &Node<BlockItem>) -> Result<(), FrontendError> {
+        match &i.node {
+            BlockItem::Declaration(d) => self.declaration(d, false),
+            BlockItem::StaticAssert(_) => Ok(()),
+            BlockItem::Statement(s) => self.stmt(s),
+        }
+    }
+
+    fn loop_body(
+        &mut self,
+        body: &Node<Statement>,
+        brk: Loc,
+        cont: Loc,
+    ) -> Result<(), FrontendError> {
+        self.fctx()?.breaks.push(brk);
+        self.fctx()?.continues.push(cont);
+        let r = self.stmt(body);
+        self.fctx()?.breaks.pop();
+        self.fctx()?.continues.pop();
+        r
+    }
+
+    fn for_loop(&mut self, f: &Node<ForStatement>) -> Result<(), FrontendError> {
+        match &f.node.initializer.node {
+            ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+            ForInitializer::Expression(e) => {
+                self.at(e.span);
+                self.effect(e)?;
+            }
+            ForInitializer::Declaration(d) => self.declaration(d, false)?,
+        }
+        let head = self.new_loc("for head");
+        self.goto_loc(head);
+        let (body, exit) = match &f.node.condition {
+            Some(c) => {
+                self.at(c.span);
+                let c = self.cond(c)?;
+                self.branch(c)
+            }
+            None => {
+                let t = self.cfa.tm.tru();
+                self.branch(t)
+            }
+        };
+        let step = self.new_loc("for step");
+        self.cur = body;
+        self.loop_body(&f.node.statement, exit, step)?;
+        self.goto_loc(step);
+        if let Some(s) = &f.node.step {
+            self.at(s.span);
+            self.effect(s)?;
+        }
+        self.goto_loc(head);
+        self.cur = exit;
+        Ok(())
+    }
+
+    /// The location of a label of the current function (created on first use).
+    fn label(&mut self, name: &str) -> Result<Loc, FrontendError> {
+        if let Some(l) = self.fctx()?.labels.get(name) {
+            return Ok(*l);
+        }
+        let l = self.new_loc(&format!("label {name}"));
+        self.fctx()?.labels.insert(name.to_string(), l);
+        Ok(l)
+    }
+
+    fn labeled(&mut self, l: &Node<LabeledStatement>) -> Result<(), FrontendError> {
+        match &l.node.label.node {
+            Label::Identifier(id) => {
+                let name = &id.node.name;
+                let pos = self.span_pos(id.span);
+                if self
+                    .fctx()?
+                    .defined_labels
+                    .insert(name.clone(), pos)
+                    .is_some()
+                {
+                    return self.error(id.span, format!("duplicate label `{name}`"));
+                }
+                let loc = self.label(name)?;
+                self.goto_loc(loc);
+            }
+            Label::Case(e) => {
+                let Some(sw) = self.fctx()?.switches.last() else {
+                    return self.error(l.span, "`case` outside a switch");
+                };
+                let ty = sw.value.ty;
+                let v = self.const_int(e)?;
+                let w = ty.width(self.dm());
+                let bits = crate::bv::value::from_signed(v, w);
+                let loc = self.new_loc("case");
+                self.goto_loc(loc);
+                if let Some(sw) = self.fctx()?.switches.last_mut() {
+                    if sw.cases.iter().any(|(c, _)| *c == bits) {
+                        return self.error(e.span, "duplicate case value");
+                    }
+                    sw.cases.push((bits, loc));
+                }
+            }
+            Label::CaseRange(r) => return self.unsupported(r.span, "case range"),
+            Label::Default => {
+                let loc = self.new_loc("default");
+                self.goto_loc(loc);
+                match self.fctx()?.switches.last_mut() {
+                    Some(sw) if sw.default.is_none() => sw.default = Some(loc),
+                    Some(_) => return self.error(l.span, "duplicate default label"),
+                    None => return self.error(l.span, "`default` outside a switch"),
+                }
+            }
+        }
+        self.stmt(&l.node.statement)
+    }
+
+    fn switch(&mut self, sw: &Node<SwitchStatement>) -> Result<(), FrontendError> {
+        self.at(sw.node.expression.span);
+        let v = self.rval(&sw.node.expression)?;
+        let ty: CInt = v.ty.promote();
+        let value = RVal {
+            t: self.convert(v, ty),
+            ty,
+        };
+        let head = self.cur;
+        let exit = self.new_loc("end switch");
+        self.cur = self.new_loc("switch body (unreachable before the first label)");
+        self.fctx()?.switches.push(SwitchCtx {
+            value,
+            cases: Vec::new(),
+            default: None,
+        });
+        self.fctx()?.breaks.push(exit);
+        let r = self.stmt(&sw.node.statement);
+        self.fctx()?.breaks.pop();
+        let ctx = self.fctx()?.switches.pop();
+        r?;
+        self.goto_loc(exit);
+        let Some(ctx) = ctx else {
+            return Err(FrontendError::Internal("switch context lost".into()));
+        };
+        self.cur = head;
+        let w = ty.width(self.dm());
+        let mut none = self.cfa.tm.tru();
+        for (c, loc) in &ctx.cases {
+            let k = self.cfa.tm.bv_const(*c, w);
+            let eq = self.cfa.tm.eq(value.t, k);
+            self.edge_if(eq, *loc, None);
+            let ne = self.cfa.tm.not(eq);
+            none = self.cfa.tm.and(none, ne);
+        }
+        self.edge_if(none, ctx.default.unwrap_or(exit), None);
+        self.cur = exit;
+        Ok(())
+    }
+}

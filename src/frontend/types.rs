@@ -1,0 +1,256 @@
+//! C types and the rules between them.
+//!
+//! Data models: ILP32 (`char` 8, `short` 16, `int` 32, `long` 32, `long long` 64, pointers 32
+//! bits) and LP64 (`long` and pointers 64 bits). Plain `char` is signed (as on x86). `_Bool` is
+//! a one-bit unsigned value. An enumerated type is `unsigned int` when no enumerator is negative
+//! and `int` otherwise (as gcc); enumeration constants have type `int`.
+//!
+//! Integer promotions: every type of rank below `int` (`_Bool`, `char`, `short`) becomes `int`
+//! (which represents all their values). Usual arithmetic conversions (C11 6.3.1.8) on promoted
+//! operands: equal types stay; same signedness gives the higher rank; an unsigned operand of
+//! rank ≥ the other's wins; a signed type wider than the unsigned one wins; otherwise the
+//! unsigned version of the signed type. Conversion to `_Bool` is `x != 0`; any other conversion
+//! truncates or extends (sign-extends from a signed source), which is gcc's implementation-defined
+//! behaviour for out-of-range signed results and is never an overflow.
+
+use crate::cfa::{DataModel, IntType};
+
+/// The integer conversion ranks (C11 6.3.1.1), lowest first.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum IntKind {
+    Bool,
+    Char,
+    Short,
+    Int,
+    Long,
+    LongLong,
+}
+
+/// A C integer type.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct CInt {
+    pub kind: IntKind,
+    pub signed: bool,
+}
+
+impl CInt {
+    pub const BOOL: CInt = CInt {
+        kind: IntKind::Bool,
+        signed: false,
+    };
+    pub const CHAR: CInt = CInt {
+        kind: IntKind::Char,
+        signed: true,
+    };
+    pub const INT: CInt = CInt {
+        kind: IntKind::Int,
+        signed: true,
+    };
+    pub const UINT: CInt = CInt {
+        kind: IntKind::Int,
+        signed: false,
+    };
+    pub const LONG: CInt = CInt {
+        kind: IntKind::Long,
+        signed: true,
+    };
+
+    /// The type with the given kind and signedness.
+    pub fn new(kind: IntKind, signed: bool) -> CInt {
+        CInt {
+            kind,
+            signed: signed && kind != IntKind::Bool,
+        }
+    }
+
+    /// The width in bits of a value of this type.
+    pub fn width(self, dm: DataModel) -> u32 {
+        match self.kind {
+            IntKind::Bool => 1,
+            IntKind::Char => 8,
+            IntKind::Short => 16,
+            IntKind::Int => 32,
+            IntKind::Long => match dm {
+                DataModel::Ilp32 => 32,
+                DataModel::Lp64 => 64,
+            },
+            IntKind::LongLong => 64,
+        }
+    }
+
+    /// `sizeof` in bytes.
+    pub fn size(self, dm: DataModel) -> u64 {
+        (u64::from(self.width(dm)) / 8).max(1)
+    }
+
+    /// The type of the CFA variable holding a value of this type.
+    pub fn int_type(self, dm: DataModel) -> IntType {
+        IntType {
+            width: self.width(dm),
+            signed: self.signed,
+        }
+    }
+
+    /// The same rank, unsigned.
+    pub fn to_unsigned(self) -> CInt {
+        CInt {
+            kind: self.kind,
+            signed: false,
+        }
+    }
+
+    /// The C name of the type.
+    pub fn name(self) -> &'static str {
+        match (self.kind, self.signed) {
+            (IntKind::Bool, _) => "_Bool",
+            (IntKind::Char, true) => "char",
+            (IntKind::Char, false) => "unsigned char",
+            (IntKind::Short, true) => "short",
+            (IntKind::Short, false) => "unsigned short",
+            (IntKind::Int, true) => "int",
+            (IntKind::Int, false) => "unsigned int",
+            (IntKind::Long, true) => "long",
+            (IntKind::Long, false) => "unsigned long",
+            (IntKind::LongLong, true) => "long long",
+            (IntKind::LongLong, false) => "unsigned long long",
+        }
+    }
+
+    /// The integer promotion of this type.
+    pub fn promote(self) -> CInt {
+        if self.kind < IntKind::Int {
+            CInt::INT
+        } else {
+            self
+        }
+    }
+
+    /// The smallest and largest value of the type.
+    pub fn range(self, dm: DataModel) -> (i128, i128) {
+        let w = self.width(dm);
+        if self.signed {
+            (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+        } else {
+            (0, (1i128 << w) - 1)
+        }
+    }
+}
+
+/// `size_t`: `unsigned int` (ILP32) or `unsigned long` (LP64).
+pub fn size_t(dm: DataModel) -> CInt {
+    match dm {
+        DataModel::Ilp32 => CInt::UINT,
+        DataModel::Lp64 => CInt::new(IntKind::Long, false),
+    }
+}
+
+/// The common type of the usual arithmetic conversions of two (unpromoted) operand types.
+pub fn usual_arithmetic(a: CInt, b: CInt, dm: DataModel) -> CInt {
+    let (a, b) = (a.promote(), b.promote());
+    if a == b {
+        return a;
+    }
+    if a.signed == b.signed {
+        return if a.kind >= b.kind { a } else { b };
+    }
+    let (s, u) = if a.signed { (a, b) } else { (b, a) };
+    if u.kind >= s.kind {
+        u
+    } else if s.width(dm) > u.width(dm) {
+        s
+    } else {
+        s.to_unsigned()
+    }
+}
+
+/// A C type as far as the front end supports it.
+#[derive(Clone, PartialEq, Debug)]
+pub enum CType {
+    Void,
+    Int(CInt),
+    /// An array of the element type with a length (`None` for `[]`, completed by an
+    /// initialiser or meaning "any length" for a parameter).
+    Array(Box<CType>, Option<u64>),
+    Pointer(Box<CType>),
+    /// A function type: return type and parameter types (`None`: unspecified, `()`).
+    Function(Box<CType>, Option<Vec<CType>>),
+    /// A type the front end does not support (struct, float, …): an error when used.
+    Unsupported(String),
+}
+
+impl CType {
+    /// The integer type, if this is one.
+    pub fn as_int(&self) -> Option<CInt> {
+        match self {
+            CType::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// `sizeof`, when defined.
+    pub fn size(&self, dm: DataModel) -> Option<u64> {
+        match self {
+            CType::Int(i) => Some(i.size(dm)),
+            CType::Array(e, Some(n)) => e.size(dm)?.checked_mul(*n),
+            CType::Pointer(_) => Some(match dm {
+                DataModel::Ilp32 => 4,
+                DataModel::Lp64 => 8,
+            }),
+            _ => None,
+        }
+    }
+
+    /// For an array of integers (of any dimension): the element type and the lengths.
+    pub fn array_shape(&self) -> Option<(CInt, Vec<Option<u64>>)> {
+        let mut dims = Vec::new();
+        let mut t = self;
+        while let CType::Array(e, n) = t {
+            dims.push(*n);
+            t = e;
+        }
+        match t {
+            CType::Int(i) if !dims.is_empty() => Some((*i, dims)),
+            _ => None,
+        }
+    }
+
+    /// A short description for error messages.
+    pub fn describe(&self) -> String {
+        match self {
+            CType::Void => "void".into(),
+            CType::Int(i) => i.name().into(),
+            CType::Array(e, Some(n)) => format!("{}[{n}]", e.describe()),
+            CType::Array(e, None) => format!("{}[]", e.describe()),
+            CType::Pointer(e) => format!("{}*", e.describe()),
+            CType::Function(r, _) => format!("function returning {}", r.describe()),
+            CType::Unsupported(w) => w.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        let dm = DataModel::Ilp32;
+        let ul = CInt::new(IntKind::Long, false);
+        let ll = CInt::new(IntKind::LongLong, true);
+        let c = CInt::CHAR;
+        assert_eq!(usual_arithmetic(c, c, dm), CInt::INT);
+        assert_eq!(usual_arithmetic(CInt::INT, CInt::UINT, dm), CInt::UINT);
+        // long (32 bits) cannot hold every unsigned int: unsigned long.
+        assert_eq!(usual_arithmetic(CInt::LONG, CInt::UINT, dm), ul);
+        assert_eq!(
+            usual_arithmetic(CInt::LONG, CInt::UINT, DataModel::Lp64),
+            CInt::LONG
+        );
+        assert_eq!(usual_arithmetic(ll, ul, dm), ll);
+        assert_eq!(usual_arithmetic(ll, ul, DataModel::Lp64), ll.to_unsigned());
+        assert_eq!(
+            usual_arithmetic(CInt::new(IntKind::Short, false), CInt::INT, dm),
+            CInt::INT
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! `bitmc cfa` through the binary: text and DOT output for every fixture (the DOT renders with
+//! Graphviz `dot -Tsvg` when it is installed), the location totals with and without large-block
+//! encoding, and the error exit code for unsupported programs.
+
+mod common;
+
+use common::{fixture_files, header};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn bitmc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_bitmc"))
+        .args(args)
+        .output()
+        .expect("bitmc runs")
+}
+
+fn locations(text: &str) -> Option<usize> {
+    let first = text.lines().next()?;
+    first
+        .strip_prefix("CFA: ")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn dot_available() -> bool {
+    Command::new("dot")
+        .arg("-V")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+fn renders(dot_text: &[u8]) -> Result<(), String> {
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    if let Some(mut i) = child.stdin.take() {
+        i.write_all(dot_text).map_err(|e| e.to_string())?;
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if out.status.success() && out.stdout.starts_with(b"<?xml") {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+#[test]
+fn cfa_command_on_every_fixture() {
+    let has_dot = dot_available();
+    if !has_dot {
+        eprintln!("NOTE: Graphviz `dot` is not installed: DOT output is not rendered");
+    }
+    let (mut with_lbe, mut without) = (0usize, 0usize);
+    let mut n = 0;
+    for f in fixture_files() {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let h = header(&text);
+        let path = f.to_string_lossy().to_string();
+        if h.unsupported {
+            let out = bitmc(&["cfa", &path]);
+            assert_eq!(out.status.code(), Some(1), "{path}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.starts_with("error: ") && err.contains(": unsupported: "),
+                "{path}: {err}"
+            );
+            continue;
+        }
+        n += 1;
+        let out = bitmc(&["cfa", &path]);
+        assert!(
+            out.status.success(),
+            "{path}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        with_lbe += locations(&String::from_utf8_lossy(&out.stdout)).expect("location count");
+        let out = bitmc(&["cfa", "--no-lbe", &path]);
+        assert!(out.status.success(), "{path}");
+        without += locations(&String::from_utf8_lossy(&out.stdout)).expect("location count");
+        for prop in ["unreach-call", "valid-index"] {
+            let out = bitmc(&["cfa", "--dot", "--property", prop, &path]);
+            assert!(out.status.success(), "{path} {prop}");
+            assert!(out.stdout.starts_with(b"digraph"), "{path}");
+            if has_dot && prop == "unreach-call" {
+                if let Err(e) = renders(&out.stdout) {
+                    panic!("{path}: dot -Tsvg failed: {e}");
+                }
+            }
+        }
+    }
+    eprintln!("{n} fixtures: {with_lbe} locations with large-block encoding, {without} without");
+    assert!(n == 0 || with_lbe < without);
+}
+
+#[test]
+fn missing_preprocessor_is_one_line() {
+    let f = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/control/loops.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_bitmc"))
+        .args(["cfa", &f.to_string_lossy()])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("bitmc runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no C preprocessor found"), "{err}");
+}
+
+#[test]
+fn usage_errors() {
+    let out = bitmc(&["cfa", "--property", "termination", "x.c"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = bitmc(&["cfa", "/nonexistent/file.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/nonexistent/file.c") && err.contains("no such file"),
+        "{err}"
+    );
+}
