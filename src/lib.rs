@@ -9,5 +9,7 @@ pub mod cnf;
 pub mod engine;
 pub mod frontend;
 pub mod sat;
+pub mod task;
 pub mod ts;
+pub mod verify;
 pub mod witness;

@@ -47,6 +47,9 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Verify a C program (.c, .i) or an SV-COMP task (.yml).
+    #[command(after_help = EXIT_CODES_HELP)]
+    Verify(verify::VerifyArgs),
     /// Solve a transition system given as DimSpec (.cnf, .spec, .dimspec) or AIGER (.aag, .aig).
     #[command(after_help = EXIT_CODES_HELP)]
     Solve(solve::SolveArgs),
@@ -63,6 +66,7 @@ pub enum Command {
 pub fn main() -> ! {
     let cli = Cli::parse();
     let result = match &cli.command {
+        Command::Verify(a) => verify::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Cfa(a) => cfa::run(a),
         Command::Dimspec(a) => export::run_dimspec(a),
@@ -85,3 +89,4 @@ pub mod cfa;
 pub mod common;
 pub mod export;
 pub mod solve;
+pub mod verify;

@@ -1,16 +1,21 @@
-//! k-induction with simple-path constraints.
+//! k-induction with simple-path constraints and a forward (recurrence-diameter) check.
 //!
 //! For `k = 0, 1, 2, …`:
 //! - **base**: is a goal state reachable in exactly `k` steps? (the incremental BMC query);
 //!   SAT gives a shortest counterexample;
-//! - **step**: is there a path `s_0 … s_k` (constraints `U` in every state, no initial-state
-//!   condition) with `¬G(s_0) … ¬G(s_{k-1})`, `G(s_k)`, and all states pairwise different?
-//!   UNSAT proves the goal unreachable, because the bases `0..=k` excluded every shorter
-//!   counterexample and a shortest counterexample is such a loop-free path.
+//! - **forward**: is there a loop-free path `s_0 … s_k` from an initial state whose first `k`
+//!   states avoid the goal? UNSAT proves the goal unreachable: every reachable state has a
+//!   loop-free path to it, whose prefixes the base queries `0..=k` have all excluded (this is
+//!   what makes k-induction complete on systems where every execution ends, e.g. programs with
+//!   bounded loops);
+//! - **step**: is there a loop-free path `s_0 … s_k` (constraints `U` in every state, no
+//!   initial-state condition) with `¬G(s_0) … ¬G(s_{k-1})` and `G(s_k)`? UNSAT proves the goal
+//!   unreachable, because the bases `0..=k` excluded every shorter counterexample and a
+//!   shortest counterexample is such a loop-free path.
 //!
 //! States are compared on [`System::simple_path_vars`] (latches and the variables `I`
-//! mentions). Simple-path constraints are added lazily: a step model in which two states are
-//! equal gets the constraint for that pair, and the query is repeated.
+//! mentions). Simple-path constraints are added lazily: a model in which two states are equal
+//! gets the constraint for that pair, and the query is repeated.
 
 use super::unroll::Unrolling;
 use super::{Certificate, Options, Progress, ProgressFn, Stats, Verdict};
@@ -26,10 +31,7 @@ struct Base<'s> {
 
 impl<'s> Base<'s> {
     fn new(sys: &'s System, opts: &Options) -> Base<'s> {
-        Base {
-            solver: opts.backend.create(&opts.interrupter),
-            un: Unrolling::new(sys),
-        }
+        Base { solver: opts.backend.create(&opts.interrupter), un: Unrolling::new(sys) }
     }
 
     /// Is the goal reachable in exactly `k = len()` steps?
@@ -42,9 +44,7 @@ impl<'s> Base<'s> {
         let a = s.new_var().pos();
         self.un.add_section_guarded(s, &sys.bad, k, a);
         match s.solve(&[!a]) {
-            SolveResult::Sat => Ok(Some(Plan {
-                states: self.un.extract_states(s, k),
-            })),
+            SolveResult::Sat => Ok(Some(Plan { states: self.un.extract_states(s, k) })),
             SolveResult::Unsat => {
                 s.add_clause(&[a]);
                 Ok(None)
@@ -54,34 +54,43 @@ impl<'s> Base<'s> {
     }
 }
 
-/// The inductive-step side.
-struct Step<'s> {
+/// A loop-free path whose states avoid the goal except possibly the last: the step query
+/// (without an initial condition, goal at the end) and the forward query (from an initial
+/// state, any last state).
+struct Path<'s> {
     solver: Box<dyn Solver>,
     un: Unrolling<'s>,
     goal: Vec<Lit>,
     vars: Vec<Var>,
+    from_init: bool,
 }
 
-enum StepAnswer {
-    Inductive,
-    NotInductive,
+enum Answer {
+    /// No such path: the goal is unreachable.
+    Proof,
+    /// Such a path exists.
+    Path,
     Interrupted,
 }
 
-impl<'s> Step<'s> {
-    fn new(sys: &'s System, opts: &Options) -> Step<'s> {
-        Step {
+impl<'s> Path<'s> {
+    fn new(sys: &'s System, opts: &Options, from_init: bool) -> Path<'s> {
+        Path {
             solver: opts.backend.create(&opts.interrupter),
             un: Unrolling::new(sys),
             goal: Vec::new(),
             vars: sys.simple_path_vars(),
+            from_init,
         }
     }
 
-    /// Extend the path to `k + 1 = len() + 1` states and ask the step query.
-    fn step(&mut self, sys: &System, lazy: bool) -> StepAnswer {
+    /// Extend the path to `k + 1 = len() + 1` states and ask the query.
+    fn extend(&mut self, sys: &System, lazy: bool) -> Answer {
         let s = self.solver.as_mut();
         let k = self.un.push_state(s);
+        if k == 0 && self.from_init {
+            self.un.add_section(s, &sys.init, 0);
+        }
         if k > 0 {
             s.add_clause(&[!self.goal[k - 1]]);
         }
@@ -92,16 +101,15 @@ impl<'s> Step<'s> {
                 add_distinct(s, &self.un, &self.vars, i, k);
             }
         }
+        let assumptions: &[Lit] = if self.from_init { &[] } else { &[g] };
         loop {
-            match s.solve(&[g]) {
-                SolveResult::Unsat => return StepAnswer::Inductive,
-                SolveResult::Interrupted => return StepAnswer::Interrupted,
+            match s.solve(assumptions) {
+                SolveResult::Unsat => return Answer::Proof,
+                SolveResult::Interrupted => return Answer::Interrupted,
                 SolveResult::Sat => {
                     let states = self.un.extract_states(s, k);
-                    let proj: Vec<Vec<bool>> = states
-                        .iter()
-                        .map(|st| self.vars.iter().map(|v| st[v.index()]).collect())
-                        .collect();
+                    let proj: Vec<Vec<bool>> =
+                        states.iter().map(|st| self.vars.iter().map(|v| st[v.index()]).collect()).collect();
                     let mut added = false;
                     for j in 1..=k {
                         for i in 0..j {
@@ -112,7 +120,7 @@ impl<'s> Step<'s> {
                         }
                     }
                     if !added {
-                        return StepAnswer::NotInductive;
+                        return Answer::Path;
                     }
                 }
             }
@@ -138,66 +146,68 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
     let start = Instant::now();
     let mut depth = 0;
     let v = search(sys, opts, progress, &mut depth);
-    let stats = vec![
-        ("depth", depth.to_string()),
-        ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
-    ];
+    let stats = vec![("depth", depth.to_string()), ("time", format!("{:.3} s", start.elapsed().as_secs_f64()))];
     (v, stats)
 }
 
 fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut usize) -> Verdict {
     let start = Instant::now();
     let mut base = Base::new(sys, opts);
-    let mut step = Step::new(sys, opts);
+    let mut forward = Path::new(sys, opts, true);
+    let mut step = Path::new(sys, opts, false);
+    let interrupted = || Verdict::Unknown("interrupted".into());
     let mut k = 0usize;
     loop {
         if opts.max_depth.is_some_and(|m| k > m) {
             return Verdict::Unknown(format!("not k-inductive for k up to {}", k - 1));
         }
         if opts.interrupter.is_interrupted() {
-            return Verdict::Unknown("interrupted".into());
+            return interrupted();
         }
         *depth = k;
         match base.step(sys) {
             Ok(Some(plan)) => return Verdict::Unsafe(plan),
             Ok(None) => {}
-            Err(()) => return Verdict::Unknown("interrupted".into()),
+            Err(()) => return interrupted(),
         }
-        match step.step(sys, true) {
-            StepAnswer::Inductive => return Verdict::Safe(Certificate::KInduction { k }),
-            StepAnswer::NotInductive => {}
-            StepAnswer::Interrupted => return Verdict::Unknown("interrupted".into()),
+        match forward.extend(sys, true) {
+            Answer::Proof => return Verdict::Safe(Certificate::Diameter { k }),
+            Answer::Path => {}
+            Answer::Interrupted => return interrupted(),
         }
-        progress(&Progress {
-            engine: "kind",
-            depth: k,
-            elapsed: start.elapsed(),
-        });
+        match step.extend(sys, true) {
+            Answer::Proof => return Verdict::Safe(Certificate::KInduction { k }),
+            Answer::Path => {}
+            Answer::Interrupted => return interrupted(),
+        }
+        progress(&Progress { engine: "kind", depth: k, elapsed: start.elapsed() });
         k += 1;
     }
 }
 
-/// Re-check a k-induction certificate from scratch with fresh solvers of `opts.backend`:
-/// every base query up to `k` and the step query at `k` with all simple-path constraints.
-/// Returns `Ok(true)` when the certificate holds, `Ok(false)` when it does not, and `Err` when
-/// the check was interrupted.
-pub fn check_certificate(sys: &System, k: usize, opts: &Options) -> Result<bool, ()> {
+/// Re-check a k-induction or diameter certificate from scratch with fresh solvers of
+/// `opts.backend`: every base query up to `k`, and the step (or forward) query at `k` with all
+/// simple-path constraints. `Ok(true)` when the certificate holds, `Ok(false)` when it does not,
+/// `Err` when the check was interrupted.
+pub fn check_certificate(sys: &System, cert: &Certificate, opts: &Options) -> Result<bool, ()> {
+    let (k, from_init) = match *cert {
+        Certificate::KInduction { k } => (k, false),
+        Certificate::Diameter { k } => (k, true),
+        _ => return Ok(false),
+    };
     let mut base = Base::new(sys, opts);
     for _ in 0..=k {
         if base.step(sys)?.is_some() {
             return Ok(false);
         }
     }
-    let mut step = Step::new(sys, opts);
-    for i in 0..=k {
-        let ans = step.step(sys, false);
-        match ans {
-            StepAnswer::Interrupted => return Err(()),
-            StepAnswer::Inductive if i == k => return Ok(true),
-            // Inductive at a smaller depth is fine: it is also inductive at k.
-            StepAnswer::Inductive => return Ok(true),
-            StepAnswer::NotInductive if i == k => return Ok(false),
-            StepAnswer::NotInductive => {}
+    let mut path = Path::new(sys, opts, from_init);
+    for _ in 0..=k {
+        match path.extend(sys, false) {
+            Answer::Interrupted => return Err(()),
+            // A proof at a smaller depth also holds at `k`.
+            Answer::Proof => return Ok(true),
+            Answer::Path => {}
         }
     }
     Ok(false)

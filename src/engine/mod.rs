@@ -44,6 +44,10 @@ pub enum Certificate {
     /// k-induction succeeded at depth `k`: no goal within `k` steps, and every loop-free path
     /// of `k + 1` states whose first `k` states avoid the goal also avoids it at the end.
     KInduction { k: usize },
+    /// No goal within `k` steps, and every path of `k + 1` states from an initial state whose
+    /// first `k` states avoid the goal repeats a state (so every reachable state is reachable
+    /// within `k` steps).
+    Diameter { k: usize },
     /// An inductive invariant: clauses over the current-state variables that hold initially,
     /// are preserved by every transition, and exclude every goal state.
     Invariant(Cnf),

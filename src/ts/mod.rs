@@ -15,6 +15,8 @@
 
 pub mod aiger;
 pub mod dimspec;
+pub mod model;
+pub mod program;
 
 use crate::cnf::Cnf;
 use crate::sat::Var;

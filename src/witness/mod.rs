@@ -9,6 +9,8 @@
 //!
 //! A failed check turns the verdict into UNKNOWN with an internal-error note.
 
+pub mod trace;
+
 use crate::cnf::Cnf;
 use crate::engine::unroll::{conjunction_literal, Unrolling};
 use crate::engine::{kind, Certificate, Options, Verdict};
@@ -51,7 +53,9 @@ pub fn check_bit_level(
                 interrupter: opts.interrupter.clone(),
             };
             let holds = match &cert {
-                Certificate::KInduction { k } => kind::check_certificate(sys, *k, &copts),
+                Certificate::KInduction { .. } | Certificate::Diameter { .. } => {
+                    kind::check_certificate(sys, &cert, &copts)
+                }
                 Certificate::Trivial => check_trivial(sys, checker, &copts),
                 Certificate::Invariant(inv) => {
                     check_invariant(sys, inv, checker, &copts).map(|r| r.is_ok())
@@ -90,6 +94,7 @@ fn describe(cert: &Certificate) -> String {
     match cert {
         Certificate::Trivial => "no goal state satisfies the constraints".into(),
         Certificate::KInduction { k } => format!("{k}-induction"),
+        Certificate::Diameter { k } => format!("every path from an initial state repeats a state within {k} steps"),
         Certificate::Invariant(inv) => format!("inductive invariant of {} clauses", inv.len()),
     }
 }

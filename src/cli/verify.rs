@@ -1,0 +1,225 @@
+//! `bitmc verify`: verify a C program or an SV-COMP task.
+
+use super::common::{self, EngineArg, SolverArg};
+use super::{EXIT_INTERNAL, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use bitmc::cfa::{DataModel, Property};
+use bitmc::frontend::{self, FrontendOptions};
+use bitmc::task;
+use bitmc::ts::program::PcEncoding;
+use bitmc::verify::{prepare, verify_cfa, ProgramVerdict, VerifyOptions};
+use bitmc::witness::trace::format_trace;
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Properties on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum PropertyArg {
+    /// No call of reach_error() (or __VERIFIER_error(), a failing assert) is reachable.
+    UnreachCall,
+    /// No signed integer overflow.
+    NoOverflow,
+    /// No integer division or remainder by zero.
+    DivByZero,
+    /// No array index out of bounds.
+    ValidIndex,
+}
+
+impl PropertyArg {
+    pub fn property(self) -> Property {
+        match self {
+            PropertyArg::UnreachCall => Property::UnreachCall,
+            PropertyArg::NoOverflow => Property::NoOverflow,
+            PropertyArg::DivByZero => Property::DivByZero,
+            PropertyArg::ValidIndex => Property::ValidIndex,
+        }
+    }
+}
+
+/// Data models on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum DataModelArg {
+    /// int, long and pointers 32 bits (the SV-COMP default).
+    Ilp32,
+    /// int 32 bits; long and pointers 64 bits.
+    Lp64,
+}
+
+impl DataModelArg {
+    pub fn data_model(self) -> DataModel {
+        match self {
+            DataModelArg::Ilp32 => DataModel::Ilp32,
+            DataModelArg::Lp64 => DataModel::Lp64,
+        }
+    }
+}
+
+/// Program-counter encodings on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum PcArg {
+    /// One binary number (as in seed 003's DimSpec encoding).
+    Binary,
+    /// One latch per location.
+    Onehot,
+}
+
+impl PcArg {
+    pub fn encoding(self) -> PcEncoding {
+        match self {
+            PcArg::Binary => PcEncoding::Binary,
+            PcArg::Onehot => PcEncoding::OneHot,
+        }
+    }
+}
+
+/// The options that select the program and how it is lowered (shared with the exports).
+#[derive(Args, Debug, Clone)]
+pub struct ProgramArgs {
+    /// The C program (.c, or preprocessed .i) or an SV-COMP task file (.yml).
+    pub file: PathBuf,
+    /// The property to check [default: unreach-call, or the task's].
+    #[arg(long, value_enum)]
+    pub property: Option<PropertyArg>,
+    /// The data model [default: ILP32, or the task's].
+    #[arg(long, value_enum)]
+    pub data_model: Option<DataModelArg>,
+    /// The encoding of the program counter.
+    #[arg(long, value_enum, default_value_t = PcArg::Binary)]
+    pub pc: PcArg,
+    /// Do not merge the CFA's edges into large blocks.
+    #[arg(long)]
+    pub no_lbe: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub program: ProgramArgs,
+    /// The engine: bmc finds counterexamples only; kind (k-induction) and pdr also prove.
+    #[arg(long, value_enum, default_value_t = EngineArg::Pdr)]
+    pub engine: EngineArg,
+    /// The SAT solver the engine uses.
+    #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
+    pub solver: SolverArg,
+    /// Stop after this many seconds of wall-clock time and answer UNKNOWN.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
+    #[arg(long, value_name = "K")]
+    pub max_depth: Option<usize>,
+    /// Print statistics and what was checked to stderr.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+/// The program to verify and its lowering options, from the command line and the task file.
+pub struct Resolved {
+    pub input: PathBuf,
+    pub options: FrontendOptions,
+}
+
+/// Resolve the input (a task file names the program, its properties and data model; the
+/// command line wins) and say which task properties are skipped.
+pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
+    let is_task = args.file.extension().and_then(|e| e.to_str()).is_some_and(|e| e == "yml" || e == "yaml");
+    let mut property = args.property.map(PropertyArg::property);
+    let mut data_model = args.data_model.map(DataModelArg::data_model);
+    let input = if is_task {
+        let t = task::read_task(&args.file)?;
+        for p in &t.properties {
+            if p.property.is_none() {
+                eprintln!("note: {}: property {} is not checked by bitmc; skipped", args.file.display(), p.name);
+            }
+        }
+        if property.is_none() {
+            let supported: Vec<Property> = t.properties.iter().filter_map(|p| p.property).collect();
+            property = supported.iter().copied().find(|&p| p == Property::UnreachCall).or(supported.first().copied());
+            if property.is_none() {
+                anyhow::bail!("{}: the task lists no property that bitmc checks", args.file.display());
+            }
+        }
+        data_model = data_model.or(t.data_model);
+        if !t.input.exists() {
+            anyhow::bail!("{}: the input file {} does not exist", args.file.display(), t.input.display());
+        }
+        t.input
+    } else {
+        args.file.clone()
+    };
+    if !input.exists() {
+        anyhow::bail!("{}: no such file", input.display());
+    }
+    let options = FrontendOptions {
+        property: property.unwrap_or(Property::UnreachCall),
+        data_model: data_model.unwrap_or_default(),
+        lbe: false,
+        ..FrontendOptions::default()
+    };
+    Ok(Resolved { input, options })
+}
+
+/// Lower the program to a prepared CFA, printing the front end's warnings.
+pub fn lower(args: &ProgramArgs) -> anyhow::Result<(Resolved, bitmc::cfa::Cfa)> {
+    let r = resolve(args)?;
+    let lowered = frontend::lower_file(Path::new(&r.input), &r.options)?;
+    for w in &lowered.warnings {
+        eprintln!("warning: {w}");
+    }
+    let cfa = prepare(&lowered.cfa, !args.no_lbe);
+    Ok((r, cfa))
+}
+
+pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
+    let start = Instant::now();
+    let (r, cfa) = lower(&args.program)?;
+    let property = r.options.property;
+    let opts = VerifyOptions {
+        engine: args.engine.kind(),
+        backend: args.solver.backend(),
+        max_depth: args.max_depth,
+        pc: args.program.pc.encoding(),
+        interrupter: Default::default(),
+    };
+    let _timer = args.timeout.map(|t| common::Timer::start(t, opts.interrupter.clone()));
+    let mut progress = common::progress_printer();
+    let result = verify_cfa(&cfa, &opts, &mut progress);
+    let secs = start.elapsed().as_secs_f64();
+    let engine = args.engine.kind().name();
+    if args.verbose {
+        eprintln!("program: {} ({}, {})", r.input.display(), property, r.options.data_model);
+        eprintln!("CFA: {} locations, {} edges, {} variables", cfa.locations.len(), cfa.edges.len(), cfa.vars.len());
+        eprintln!("engine: {engine} with {}", opts.backend);
+        for (k, v) in &result.stats {
+            eprintln!("{k}: {v}");
+        }
+        for n in &result.notes {
+            eprintln!("check: {n}");
+        }
+        eprintln!("total time: {secs:.3} s");
+    }
+    match &result.verdict {
+        ProgramVerdict::True => {
+            println!("SAFE ({engine}, {secs:.2} s)");
+            println!("TRUE");
+            Ok(EXIT_SAFE)
+        }
+        ProgramVerdict::False(p, trace) => {
+            println!("UNSAFE ({p}) ({engine}, {secs:.2} s)");
+            let seq: Vec<String> = trace.nondet.iter().map(|v| v.to_string()).collect();
+            println!("nondet values: [{}]", seq.join(", "));
+            print!("{}", format_trace(&cfa, &trace.steps, &trace.outcome));
+            println!("FALSE({p})");
+            Ok(EXIT_UNSAFE)
+        }
+        ProgramVerdict::Unknown(reason) => {
+            let reason = if reason == "interrupted" && args.timeout.is_some() {
+                format!("timeout after {secs:.1} s")
+            } else {
+                reason.clone()
+            };
+            println!("UNKNOWN ({reason}) ({engine}, {secs:.2} s)");
+            println!("UNKNOWN");
+            Ok(if reason.starts_with("internal error") { EXIT_INTERNAL } else { EXIT_UNKNOWN })
+        }
+    }
+}

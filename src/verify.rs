@@ -1,0 +1,131 @@
+//! Verifying a C program: from its CFA to a checked verdict.
+//!
+//! 1. The CFA is encoded as a transition system whose bad states are the error location and
+//!    the UNKNOWN sinks ([`crate::ts::program`]), and an engine runs on it.
+//! 2. The engine's verdict is checked on the bit-level system ([`crate::witness`]): a plan is
+//!    re-simulated, a certificate re-checked by another SAT backend.
+//! 3. A plan becomes a nondet sequence that the CFA interpreter replays from the initial
+//!    location. Only a replay that reaches the error location gives FALSE. A replay that reaches
+//!    a sink means the program can reach something bitmc cannot judge (e.g. an out-of-bounds
+//!    access under `unreach-call`); the error location alone is then checked again: FALSE if it
+//!    is reachable, otherwise UNKNOWN with the sink's reason.
+//! 4. SAFE for the system (error and sinks unreachable) gives TRUE.
+
+use crate::cfa::{self, interp, Cfa, LocKind, Property};
+use crate::engine::{EngineKind, Options, ProgressFn, Stats, Verdict};
+use crate::sat::{Backend, Interrupter};
+use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
+use crate::witness;
+
+/// Options of a verification run.
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    pub engine: EngineKind,
+    pub backend: Backend,
+    pub max_depth: Option<usize>,
+    pub pc: PcEncoding,
+    pub interrupter: Interrupter,
+}
+
+/// A counterexample: the nondet sequence and its replay on the interpreter.
+#[derive(Clone, Debug)]
+pub struct ProgramTrace {
+    pub nondet: Vec<u128>,
+    pub outcome: interp::Outcome,
+    pub steps: Vec<interp::Step>,
+}
+
+/// The verdict about a program.
+#[derive(Clone, Debug)]
+pub enum ProgramVerdict {
+    /// The property holds.
+    True,
+    /// The property is violated along this (replayed) trace.
+    False(Property, ProgramTrace),
+    /// No verdict, and why.
+    Unknown(String),
+}
+
+/// What a verification run produced.
+pub struct VerifyResult {
+    pub verdict: ProgramVerdict,
+    pub stats: Stats,
+    /// What was checked, one line each (for `-v`).
+    pub notes: Vec<String>,
+}
+
+/// Prepare a lowered CFA for encoding: slicing, propagation, dead-variable elimination, and
+/// large-block encoding (each pass keeps the program's behaviour).
+pub fn prepare(cfa: &Cfa, lbe: bool) -> Cfa {
+    let c = cfa::cone_of_influence(cfa);
+    let c = cfa::propagate_constants_and_copies(&c);
+    let c = cfa::eliminate_dead_variables(&c);
+    let c = cfa::remove_unreachable(&c);
+    if lbe {
+        cfa::large_block_encoding(&c)
+    } else {
+        c
+    }
+}
+
+enum Phase {
+    Violation(ProgramTrace),
+    Sink(String),
+    Safe,
+    Unknown(String),
+}
+
+fn run_phase(cfa: &Cfa, goal: Goal, opts: &VerifyOptions, progress: ProgressFn<'_>, out: &mut VerifyResult) -> Phase {
+    let ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
+    out.stats.push(("state bits", ps.sys.latch_vars().len().to_string()));
+    out.stats.push(("system variables", ps.sys.num_vars.to_string()));
+    let eopts = Options { backend: opts.backend, max_depth: opts.max_depth, interrupter: opts.interrupter.clone() };
+    let (v, stats) = opts.engine.run(&ps.sys, &eopts, progress);
+    out.stats.extend(stats);
+    let checked = witness::check_bit_level(&ps.sys, v, opts.backend, &eopts);
+    if !checked.note.is_empty() {
+        out.notes.push(checked.note);
+    }
+    match checked.verdict {
+        Verdict::Safe(_) => Phase::Safe,
+        Verdict::Unknown(r) => Phase::Unknown(r),
+        Verdict::Unsafe(plan) => {
+            let nondet = ps.nondet_sequence(&plan);
+            let limit = plan.states.len() + 16;
+            let (outcome, steps) = interp::run(cfa, &nondet, limit);
+            let trace = ProgramTrace { nondet, outcome: outcome.clone(), steps };
+            match outcome {
+                interp::Outcome::Error { .. } if goal != Goal::Sink => {
+                    out.notes.push(format!("trace of {} steps replayed on the interpreter", trace.steps.len()));
+                    Phase::Violation(trace)
+                }
+                interp::Outcome::Sink { reason, .. } if goal != Goal::Error => Phase::Sink(reason),
+                other => Phase::Unknown(format!(
+                    "internal error: the counterexample does not replay on the interpreter (it ends with {other:?})"
+                )),
+            }
+        }
+    }
+}
+
+/// Verify a prepared CFA.
+pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> VerifyResult {
+    let mut out = VerifyResult { verdict: ProgramVerdict::Unknown(String::new()), stats: Vec::new(), notes: Vec::new() };
+    let has_sinks = cfa.locations.iter().any(|l| matches!(l.kind, LocKind::Sink(_)));
+    let first = run_phase(cfa, if has_sinks { Goal::Any } else { Goal::Error }, opts, progress, &mut out);
+    out.verdict = match first {
+        Phase::Safe => ProgramVerdict::True,
+        Phase::Unknown(r) => ProgramVerdict::Unknown(r),
+        Phase::Violation(t) => ProgramVerdict::False(cfa.property, t),
+        Phase::Sink(reason) => {
+            out.notes.push(format!("a sink is reachable ({reason}); checking the error location alone"));
+            match run_phase(cfa, Goal::Error, opts, progress, &mut out) {
+                Phase::Violation(t) => ProgramVerdict::False(cfa.property, t),
+                Phase::Safe => ProgramVerdict::Unknown(reason),
+                Phase::Unknown(r) => ProgramVerdict::Unknown(format!("{reason}; {r}")),
+                Phase::Sink(_) => ProgramVerdict::Unknown("internal error: a sink reached under the error goal".into()),
+            }
+        }
+    };
+    out
+}
