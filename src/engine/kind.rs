@@ -85,7 +85,7 @@ impl<'s> Path<'s> {
     }
 
     /// Extend the path to `k + 1 = len() + 1` states and ask the query.
-    fn extend(&mut self, sys: &System, lazy: bool) -> Answer {
+    fn extend(&mut self, sys: &System) -> Answer {
         let s = self.solver.as_mut();
         let k = self.un.push_state(s);
         if k == 0 && self.from_init {
@@ -96,11 +96,6 @@ impl<'s> Path<'s> {
         }
         let g = self.un.section_literal(s, &sys.bad, k);
         self.goal.push(g);
-        if !lazy {
-            for i in 0..k {
-                add_distinct(s, &self.un, &self.vars, i, k);
-            }
-        }
         let assumptions: &[Lit] = if self.from_init { &[] } else { &[g] };
         loop {
             match s.solve(assumptions) {
@@ -170,12 +165,12 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
             Ok(None) => {}
             Err(()) => return interrupted(),
         }
-        match forward.extend(sys, true) {
+        match forward.extend(sys) {
             Answer::Proof => return Verdict::Safe(Certificate::Diameter { k }),
             Answer::Path => {}
             Answer::Interrupted => return interrupted(),
         }
-        match step.extend(sys, true) {
+        match step.extend(sys) {
             Answer::Proof => return Verdict::Safe(Certificate::KInduction { k }),
             Answer::Path => {}
             Answer::Interrupted => return interrupted(),
@@ -186,8 +181,9 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
 }
 
 /// Re-check a k-induction or diameter certificate from scratch with fresh solvers of
-/// `opts.backend`: every base query up to `k`, and the step (or forward) query at `k` with all
-/// simple-path constraints. `Ok(true)` when the certificate holds, `Ok(false)` when it does not,
+/// `opts.backend`: every base query up to `k`, and the step (or forward) query at `k`. (The
+/// simple-path constraints are added lazily here too: an UNSAT answer under some of them holds
+/// under all.) `Ok(true)` when the certificate holds, `Ok(false)` when it does not,
 /// `Err` when the check was interrupted.
 pub fn check_certificate(sys: &System, cert: &Certificate, opts: &Options) -> Result<bool, ()> {
     let (k, from_init) = match *cert {
@@ -203,7 +199,7 @@ pub fn check_certificate(sys: &System, cert: &Certificate, opts: &Options) -> Re
     }
     let mut path = Path::new(sys, opts, from_init);
     for _ in 0..=k {
-        match path.extend(sys, false) {
+        match path.extend(sys) {
             Answer::Interrupted => return Err(()),
             // A proof at a smaller depth also holds at `k`.
             Answer::Proof => return Ok(true),
