@@ -325,6 +325,9 @@ impl<'a> Lower<'a> {
                 CType::Array(..) if ty.array_shape().is_none() => {
                     Some(format!("array `{name}` of {}", ty.describe()))
                 }
+                CType::Array(_, None) if idecl.node.initializer.is_none() => {
+                    Some(format!("array `{name}` of unknown size"))
+                }
                 _ => None,
             };
             if let Some(why) = unsupported_type {
