@@ -538,7 +538,8 @@ impl Cfa {
         heads
     }
 
-    /// Checks the structural invariants; returns a description of the first violation.
+    /// Checks the invariants (see the module doc; not the determinism of guards); returns a
+    /// description of the first violation.
     pub fn check(&self) -> Result<(), String> {
         let n = self.locations.len();
         for (i, e) in self.edges.iter().enumerate() {
@@ -564,6 +565,9 @@ impl Cfa {
             if let Some(b) = bad {
                 return Err(format!("edge {i}: {b}"));
             }
+        }
+        if let Some(v) = uninitialized_reads(self).first() {
+            return Err(format!("`{}` may be read before it is written", self.var(*v).name));
         }
         Ok(())
     }
