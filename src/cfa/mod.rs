@@ -567,7 +567,10 @@ impl Cfa {
             }
         }
         if let Some(v) = uninitialized_reads(self).first() {
-            return Err(format!("`{}` may be read before it is written", self.var(*v).name));
+            return Err(format!(
+                "`{}` may be read before it is written",
+                self.var(*v).name
+            ));
         }
         Ok(())
     }

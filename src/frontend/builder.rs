@@ -22,6 +22,8 @@ pub enum Binding {
     Var(PVar, CInt),
     /// An array object (or a view of one, for array and pointer parameters).
     Array(super::array::ArrayView),
+    /// A pointer (or array parameter) bound to an array: `int *p = a;`, `f(a)` for `int a[]`.
+    PointerTo(super::array::ArrayView),
     /// A pointer bound to one scalar object (`int *p` with argument `&x`).
     Alias(super::lval::Lval),
     /// An enumeration constant (type `int`).
