@@ -41,6 +41,16 @@ pub use slice::{
 };
 
 use crate::bv::{Sort, TermId, TermManager, VarId};
+
+/// The passes in their useful order: constant and copy propagation, dead-variable elimination,
+/// cone of influence, large-block encoding. Keeps the reachability of the error location and
+/// of each sink (see [`cone_of_influence`]).
+pub fn optimize(cfa: &Cfa) -> Cfa {
+    let c = propagate_constants_and_copies(cfa);
+    let c = eliminate_dead_variables(&c);
+    let c = cone_of_influence(&c);
+    large_block_encoding(&c)
+}
 use std::fmt;
 use std::sync::Arc;
 
