@@ -81,7 +81,10 @@ fn unsupported_constructs() {
         "string literal",
     );
     unsupported("int main(){ double d = 1.0; return 0; }", "double");
-    unsupported("int main(){ unsigned __int128 x = 0; return 0; }", "__int128");
+    unsupported(
+        "int main(){ unsigned __int128 x = 0; return 0; }",
+        "__int128",
+    );
     unsupported(
         "int main(){ switch(1){ case 1 ... 3: break; } return 0; }",
         "case range",
