@@ -41,6 +41,9 @@ impl Gen {
     }
 
     fn literal(&mut self) -> String {
+        if self.rng.below(6) == 0 {
+            return self.pick(&["'a'", "'\\xff'", "'\\200'", "'\\n'", "'\\0'", "'~'"]).to_string();
+        }
         let v = match self.rng.below(4) {
             0 => self.rng.below(10),
             1 => self.rng.interesting() & 0xffff_ffff,
