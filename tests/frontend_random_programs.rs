@@ -42,7 +42,9 @@ impl Gen {
 
     fn literal(&mut self) -> String {
         if self.rng.below(6) == 0 {
-            return self.pick(&["'a'", "'\\xff'", "'\\200'", "'\\n'", "'\\0'", "'~'"]).to_string();
+            return self
+                .pick(&["'a'", "'\\xff'", "'\\200'", "'\\n'", "'\\0'", "'~'"])
+                .to_string();
         }
         let v = match self.rng.below(4) {
             0 => self.rng.below(10),
@@ -200,6 +202,9 @@ fn generated_programs_agree_with_gcc() {
             vars: Vec::new(),
         };
         let src = g.program();
+        if std::env::var("BITMC_DUMP").is_ok() {
+            eprintln!("{src}");
+        }
         let file = dir.join(format!("p{p}.c"));
         if std::fs::write(&file, &src).is_err() {
             continue;
