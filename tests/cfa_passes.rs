@@ -45,10 +45,7 @@ fn split_after_lbe(c: &Cfa) -> Cfa {
 }
 
 fn pipeline(c: &Cfa) -> Cfa {
-    let c = propagate_constants_and_copies(c);
-    let c = eliminate_dead_variables(&c);
-    let c = cone_of_influence(&c);
-    large_block_encoding(&c)
+    bitmc::cfa::optimize(c)
 }
 
 const PASSES: [Pass; 6] = [

@@ -27,7 +27,23 @@ fn unsupported(src: &str, what: &str) {
 
 #[test]
 fn unsupported_constructs() {
-    unsupported("int main(){ int x; int *p = &x; return 0; }", "pointer");
+    unsupported("int main(){ int x; int *p; p = &x; return 0; }", "pointer");
+    unsupported(
+        "int main(){ int x, y; int *p = &x; p = &y; return 0; }",
+        "assignment to a pointer",
+    );
+    unsupported(
+        "int main(){ int a[2]; int *p = a; p++; return 0; }",
+        "assignment to a pointer",
+    );
+    unsupported(
+        "void f(int a[]) { a++; } int main(){ int b[2]; f(b); return 0; }",
+        "assignment to a pointer",
+    );
+    unsupported(
+        "int main(){ int x; int *p = &x; return p == 0; }",
+        "pointer",
+    );
     unsupported(
         "struct s { int a; }; int main(){ struct s v; return 0; }",
         "struct",
@@ -60,11 +76,28 @@ fn unsupported_constructs() {
         "int f(void){return 1;} int main(){ int (*p)(void) = f; return 0; }",
         "pointer",
     );
-    unsupported("int main(){ char *s = \"abc\"; return 0; }", "pointer");
+    unsupported(
+        "int main(){ char *s = \"abc\"; return 0; }",
+        "string literal",
+    );
+    unsupported("int main(){ double d = 1.0; return 0; }", "double");
+    unsupported(
+        "int main(){ unsigned __int128 x = 0; return 0; }",
+        "__int128",
+    );
     unsupported(
         "int main(){ switch(1){ case 1 ... 3: break; } return 0; }",
         "case range",
     );
+}
+
+#[test]
+fn pointers_initialised_to_an_object_are_aliases() {
+    let src = "int g[3]; int main(){ int x = 1; int *p = &x; *p = 5; int *q = g; q[2] = x; \
+               if (g[2] == 5 && p[0] == 5) reach_error(); return 0; }";
+    let l = lower(src).expect("lowers");
+    let (o, _) = bitmc::cfa::run(&l.cfa, &[], 1000);
+    assert!(matches!(o, bitmc::cfa::Outcome::Error { .. }), "{o:?}");
 }
 
 #[test]

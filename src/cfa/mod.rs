@@ -41,6 +41,16 @@ pub use slice::{
 };
 
 use crate::bv::{Sort, TermId, TermManager, VarId};
+
+/// The passes in their useful order: constant and copy propagation, dead-variable elimination,
+/// cone of influence, large-block encoding. Keeps the reachability of the error location and
+/// of each sink (see [`cone_of_influence`]).
+pub fn optimize(cfa: &Cfa) -> Cfa {
+    let c = propagate_constants_and_copies(cfa);
+    let c = eliminate_dead_variables(&c);
+    let c = cone_of_influence(&c);
+    large_block_encoding(&c)
+}
 use std::fmt;
 use std::sync::Arc;
 
@@ -538,7 +548,8 @@ impl Cfa {
         heads
     }
 
-    /// Checks the structural invariants; returns a description of the first violation.
+    /// Checks the invariants (see the module doc; not the determinism of guards); returns a
+    /// description of the first violation.
     pub fn check(&self) -> Result<(), String> {
         let n = self.locations.len();
         for (i, e) in self.edges.iter().enumerate() {
@@ -564,6 +575,12 @@ impl Cfa {
             if let Some(b) = bad {
                 return Err(format!("edge {i}: {b}"));
             }
+        }
+        if let Some(v) = uninitialized_reads(self).first() {
+            return Err(format!(
+                "`{}` may be read before it is written",
+                self.var(*v).name
+            ));
         }
         Ok(())
     }

@@ -22,6 +22,8 @@ pub enum Binding {
     Var(PVar, CInt),
     /// An array object (or a view of one, for array and pointer parameters).
     Array(super::array::ArrayView),
+    /// A pointer (or array parameter) bound to an array: `int *p = a;`, `f(a)` for `int a[]`.
+    PointerTo(super::array::ArrayView),
     /// A pointer bound to one scalar object (`int *p` with argument `&x`).
     Alias(super::lval::Lval),
     /// An enumeration constant (type `int`).
@@ -342,13 +344,13 @@ pub fn lower_unit(
         last_elem: None,
         temp_count: 0,
     };
-    // A first edge so that the initial location has no incoming edge even if `main` starts
-    // with a loop.
     // The typedef names lang-c predefines.
     lw.bind(
         "__builtin_va_list",
         Binding::Typedef(CType::Unsupported("variable arguments".into())),
     );
+    // A first edge so that the initial location has no incoming edge even if `main` starts
+    // with a loop.
     lw.text = "global initialisation".into();
     lw.emit(Gcl::skip());
     lw.global_declarations(unit)?;
@@ -371,24 +373,7 @@ pub fn lower_unit(
     lw.goto_loc(exit);
     let si = lw.static_init;
     lw.cfa.add_edge(si, Gcl::skip(), main_start);
-    // A variable that can be read before it is written (a jump past its declaration) is
-    // havocked on the first edge, so that no behaviour depends on the initial valuation.
-    let cleaned = crate::cfa::remove_unreachable(&lw.cfa);
-    let unwritten = crate::cfa::uninitialized_reads(&cleaned);
-    if !unwritten.is_empty() {
-        let mut havocs = Vec::new();
-        for v in unwritten {
-            let o = lw
-                .cfa
-                .add_origin(lw.cfa.var(v).pos.clone(), "read before any write".into());
-            havocs.push(Gcl::Havoc(v, HavocKind::Uninitialized, o));
-        }
-        let init = lw.cfa.init;
-        if let Some(e) = lw.cfa.edges.iter_mut().find(|e| e.from == init) {
-            let cmd = std::mem::replace(&mut e.cmd, Gcl::skip());
-            e.cmd = Gcl::Seq(havocs).then(cmd);
-        }
-    }
+    havoc_unwritten(&mut lw.cfa);
     if let Err(e) = lw.cfa.check() {
         return Err(FrontendError::Internal(e));
     }
@@ -396,4 +381,23 @@ pub fn lower_unit(
         cfa: lw.cfa,
         warnings: lw.warnings,
     })
+}
+
+/// Havocs, on the first edge, every variable that can be read before it is written (after a
+/// jump past its declaration), so that no behaviour depends on the initial valuation.
+fn havoc_unwritten(cfa: &mut Cfa) {
+    let unwritten = crate::cfa::uninitialized_reads(&crate::cfa::remove_unreachable(cfa));
+    if unwritten.is_empty() {
+        return;
+    }
+    let mut havocs = Vec::new();
+    for v in unwritten {
+        let o = cfa.add_origin(cfa.var(v).pos.clone(), "read before any write".into());
+        havocs.push(Gcl::Havoc(v, HavocKind::Uninitialized, o));
+    }
+    let init = cfa.init;
+    if let Some(e) = cfa.edges.iter_mut().find(|e| e.from == init) {
+        let cmd = std::mem::replace(&mut e.cmd, Gcl::skip());
+        e.cmd = Gcl::Seq(havocs).then(cmd);
+    }
 }

@@ -254,7 +254,7 @@ impl<'a> Lower<'a> {
                     self.assign(pv, r.t);
                     self.bind(&pname, Binding::Var(pv, r.ty));
                 }
-                Val::Array(view) => self.bind(&pname, Binding::Array(view)),
+                Val::Array(view) => self.bind(&pname, Binding::PointerTo(view)),
                 Val::Ptr(lv) => self.bind(&pname, Binding::Alias(lv)),
                 Val::Void => {
                     let why = format!("parameter `{pname}` of `{name}` (pointers)");

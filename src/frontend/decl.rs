@@ -2,6 +2,7 @@
 //! local variables (with initialisers; uninitialised locals are havocked) and static locals.
 
 use super::builder::{Binding, Lower, RVal};
+use super::expr::Val;
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
 use crate::cfa::{HavocKind, VarKind};
@@ -96,8 +97,14 @@ impl<'a> Lower<'a> {
                 TypeSpecifier::Signed => signed += 1,
                 TypeSpecifier::Unsigned => unsigned += 1,
                 TypeSpecifier::Bool => boolean += 1,
-                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => {
-                    other = Some(CType::Unsupported("floating point".into()))
+                TypeSpecifier::Float => {
+                    other = Some(CType::Unsupported("floating point (float)".into()))
+                }
+                TypeSpecifier::Double => {
+                    other = Some(CType::Unsupported("floating point (double)".into()))
+                }
+                TypeSpecifier::TS18661Float(_) => {
+                    other = Some(CType::Unsupported("floating point (_FloatN)".into()))
                 }
                 TypeSpecifier::Complex => {
                     other = Some(CType::Unsupported("complex numbers".into()))
@@ -325,8 +332,21 @@ impl<'a> Lower<'a> {
                 CType::Array(..) if ty.array_shape().is_none() => {
                     Some(format!("array `{name}` of {}", ty.describe()))
                 }
+                CType::Array(_, None) if idecl.node.initializer.is_none() => {
+                    Some(format!("array `{name}` of unknown size"))
+                }
                 _ => None,
             };
+            if let (CType::Pointer(_), Some(init)) = (&ty, &idecl.node.initializer) {
+                // `int *p = &x;` / `int *p = a;`: a fixed alias (assigning `p` is unsupported).
+                if let Initializer::Expression(e) = &init.node {
+                    if !st.is_static {
+                        let b = self.pointer_alias(e)?;
+                        self.bind(&name, b);
+                        continue;
+                    }
+                }
+            }
             if let Some(why) = unsupported_type {
                 if global && idecl.node.initializer.is_none() {
                     // Declarations from headers (`extern FILE *stdin;`): an error only if used.
@@ -385,6 +405,25 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The binding of a pointer initialised with `&x`, `&a[i]` or an array.
+    fn pointer_alias(&mut self, e: &Node<Expression>) -> Result<Binding, FrontendError> {
+        match self.expr(e)? {
+            Val::Ptr(lv) => Ok(Binding::Alias(lv)),
+            Val::Array(mut view) => {
+                let base = RVal {
+                    t: view.base,
+                    ty: CInt::new(IntKind::LongLong, false),
+                };
+                view.base = self.materialize(base).t;
+                Ok(Binding::PointerTo(view))
+            }
+            _ => self.unsupported(
+                e.span,
+                "pointer initialised by something else than `&x` or an array",
+            ),
+        }
     }
 
     /// A variable with static storage: zero-initialised, then initialised.

@@ -228,7 +228,7 @@ impl<'a> Lower<'a> {
                 ty,
             })),
             Some(Binding::Enum(x)) => Ok(Val::Int(self.int_const(x, CInt::INT))),
-            Some(Binding::Array(view)) => Ok(Val::Array(view)),
+            Some(Binding::Array(view) | Binding::PointerTo(view)) => Ok(Val::Array(view)),
             Some(Binding::Alias(lv)) => Ok(Val::Ptr(lv)),
             Some(Binding::Function(_)) => self.unsupported(
                 span,
@@ -379,6 +379,19 @@ impl<'a> Lower<'a> {
                         Val::Array(v) => (v, l),
                         _ => return self.unsupported(b.span, "subscript of a non-array"),
                     },
+                    Val::Ptr(lv) => {
+                        // `p[0]` of a pointer to one object is the object.
+                        let i = self.rval(r)?;
+                        if self.cfa.tm.const_value(i.t) != Some(0) {
+                            return self.unsupported(
+                                b.span,
+                                "pointer arithmetic (subscript of a pointer to a scalar)",
+                            );
+                        }
+                        let v = self.read(&lv);
+                        self.last_elem = Some(lv);
+                        return Ok(Val::Int(v));
+                    }
                     _ => return self.unsupported(b.span, "subscript of a pointer"),
                 };
                 let i = self.rval(idx)?;

@@ -43,10 +43,12 @@ impl<'a> Lower<'a> {
                 Some(Binding::Var(v, ty)) => Ok(Lval::Var(v, ty)),
                 Some(Binding::Alias(_)) => self.unsupported(e.span, "assignment to a pointer"),
                 Some(Binding::Array(_)) => self.error(e.span, "assignment to an array"),
+                Some(Binding::PointerTo(_)) => self.unsupported(e.span, "assignment to a pointer"),
                 Some(_) => self.error(e.span, format!("`{}` is not assignable", id.node.name)),
                 None => self.error(e.span, format!("undeclared identifier `{}`", id.node.name)),
             },
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                self.last_elem = None;
                 match self.expr(e)? {
                     Val::Int(_) => self.last_lval(e.span),
                     _ => self.error(e.span, "assignment to an array"),
@@ -57,6 +59,7 @@ impl<'a> Lower<'a> {
                     Val::Ptr(lv) => Ok(lv),
                     Val::Array(view) => {
                         let zero = self.int_const(0, CInt::INT);
+                        self.last_elem = None;
                         self.index_value(&view, zero)?;
                         self.last_lval(e.span)
                     }

@@ -20,8 +20,19 @@
 //! - functions are inlined at each call; recursion is unsupported; calls to functions without a
 //!   definition return a nondet value of their return type (with a warning).
 //!
-//! Unsupported constructs give `file:line:col: unsupported: <what>`; nothing is silently
-//! dropped. The library never prints: warnings are returned in [`Lowered::warnings`].
+//! - fixed-size integer arrays (local, global, multi-dimensional, with initialisers including
+//!   designators and string literals for `char` arrays) are expanded into one variable per
+//!   element (see the `array` module); they are passed to inlined functions by reference;
+//! - pointers only as fixed aliases: a pointer parameter bound to `&x` or to an array, and a
+//!   pointer variable initialised with `&x`, `&a[i]` or an array (`*p`, `p[0]`, `q[i]`).
+//!
+//! Unsupported constructs give `file:line:col: unsupported: <what>`: pointer assignment and
+//! arithmetic, pointers to pointers, function pointers, string values, heap functions,
+//! structs and unions, floating point, recursion, threads, variable-length arrays, inline
+//! assembly, `_Atomic`, arrays of more than [`FrontendOptions::max_array_elements`] elements.
+//! Declarations of unsupported types that are never used (e.g. from system headers) are
+//! accepted. Nothing is silently dropped. The library never prints: warnings are returned in
+//! [`Lowered::warnings`].
 
 pub mod arith;
 mod array;

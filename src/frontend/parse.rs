@@ -288,10 +288,52 @@ pub fn parse(text: String, file_name: &str) -> Result<(Parse, SourceMap), Fronte
             } else {
                 format!("`{token}`")
             };
+            // GNU extensions the parser does not know are outside the supported subset anyway:
+            // when the line of the error has one, report it as unsupported.
+            let line_start = e
+                .source
+                .get(..e.offset)
+                .and_then(|t| t.rfind('\n'))
+                .map_or(0, |i| i + 1);
+            let line_end = e
+                .source
+                .get(e.offset..)
+                .and_then(|t| t.find('\n'))
+                .map_or(e.source.len(), |i| e.offset + i);
+            let line = e.source.get(line_start..line_end).unwrap_or("");
+            for (word, what) in [
+                ("__int128", "128-bit integers (__int128)"),
+                ("__thread", "thread-local storage"),
+                ("__label__", "local labels"),
+            ] {
+                if let Some(i) = find_word(line, word) {
+                    let pos = map.pos(line_start + i);
+                    return Err(FrontendError::Unsupported {
+                        pos,
+                        what: what.into(),
+                    });
+                }
+            }
             Err(FrontendError::Parse {
                 pos,
                 msg: format!("syntax error at {found} (expected {exp})"),
             })
         }
     }
+}
+
+/// The byte offset of `word` in `line` as a whole identifier.
+fn find_word(line: &str, word: &str) -> Option<usize> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(i) = line.get(from..).and_then(|t| t.find(word)) {
+        let at = from + i;
+        let before = line[..at].chars().next_back();
+        let after = line[at + word.len()..].chars().next();
+        if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
+            return Some(at);
+        }
+        from = at + word.len();
+    }
+    None
 }
