@@ -1,7 +1,10 @@
 //! `bitmc dimspec` and `bitmc aiger`: write a transition system in the other formats.
 
+use super::verify::{lower, ProgramArgs};
 use super::EXIT_SAFE;
 use anyhow::Context;
+use bitmc::cfa::{Cfa, LocKind};
+use bitmc::ts::program::{encode, EncodeOptions, Goal, ProgramSystem};
 use bitmc::aig::aiger::{self, Format};
 use bitmc::ts::aiger::{from_aiger, to_aiger};
 use bitmc::ts::{dimspec as ts_dimspec, System};
@@ -10,12 +13,66 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// The input: DimSpec (.cnf, .spec, .dimspec) or AIGER (.aag, .aig).
-    pub file: PathBuf,
+    /// The input: a C program (.c, .i) or SV-COMP task (.yml), DimSpec (.cnf, .spec, .dimspec) or
+    /// AIGER (.aag, .aig). The property, data model and encoding options apply to C input.
+    #[command(flatten)]
+    pub program: ProgramArgs,
     /// The output file. For `aiger`, the extension chooses the encoding: `.aag` ASCII, `.aig`
     /// binary.
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
+}
+
+/// The comment lines that describe a program's system: its source, its property, and which
+/// variables hold which bit of the program counter and of each program variable.
+fn program_comments(path: &Path, cfa: &Cfa, ps: &ProgramSystem, dimspec_numbering: bool) -> Vec<String> {
+    let base = if dimspec_numbering { 1 } else { 0 };
+    let mut c = vec![
+        format!("bitmc system of {}", path.display()),
+        format!("property {}, data model {}", cfa.property, cfa.data_model),
+        "goal: the program counter at the error location".to_string(),
+    ];
+    let vars = |latches: &[usize]| -> String {
+        let v: Vec<String> = latches
+            .iter()
+            .map(|&j| ps.latch_var[j].map_or("-".to_string(), |v| (v.0 + base).to_string()))
+            .collect();
+        v.join(" ")
+    };
+    let code = |l: bitmc::cfa::Loc| l.index();
+    let done = cfa.locations.len();
+    c.push(format!(
+        "pc ({:?}; bit 0 first): {} ; init location code {}, error location code {}, terminated code {}",
+        ps.pc,
+        vars(&ps.pc_latches),
+        code(cfa.init),
+        code(cfa.error),
+        done
+    ));
+    for (v, latches) in &ps.state {
+        let info = cfa.var(*v);
+        c.push(format!("var {} ({}; bit 0 first): {}", info.name, info.ty, vars(latches)));
+    }
+    c
+}
+
+fn is_c_input(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    matches!(ext.as_str(), "c" | "i" | "yml" | "yaml")
+}
+
+/// Encode a C program (for export: the goal is the error location alone).
+fn program_system(args: &ProgramArgs) -> anyhow::Result<(Cfa, ProgramSystem)> {
+    let (_, cfa) = lower(args)?;
+    let sinks = cfa.locations.iter().filter(|l| matches!(l.kind, LocKind::Sink(_))).count();
+    if sinks > 0 {
+        eprintln!(
+            "warning: the export encodes only the error location; {sinks} UNKNOWN sink(s) (e.g. out-of-bounds \
+             accesses under a property other than valid-index) are not goals of the exported system"
+        );
+    }
+    let ps = encode(&cfa, EncodeOptions { pc: args.pc.encoding(), goal: Goal::Error });
+    Ok((cfa, ps))
 }
 
 /// Read any supported transition-system file into a system.
@@ -45,7 +102,13 @@ pub fn load_system(path: &Path) -> anyhow::Result<(System, Vec<String>)> {
 }
 
 pub fn run_dimspec(args: &ExportArgs) -> anyhow::Result<u8> {
-    let (sys, comments) = load_system(&args.file)?;
+    let (sys, comments) = if is_c_input(&args.program.file) {
+        let (cfa, ps) = program_system(&args.program)?;
+        let comments = program_comments(&args.program.file, &cfa, &ps, true);
+        (ps.sys, comments)
+    } else {
+        load_system(&args.program.file)?
+    };
     let problem = ts_dimspec::to_problem(&sys, comments);
     let out = std::fs::File::create(&args.output).with_context(|| format!("cannot create {}", args.output.display()))?;
     let mut w = std::io::BufWriter::new(out);
@@ -60,8 +123,14 @@ pub fn run_aiger(args: &ExportArgs) -> anyhow::Result<u8> {
         "aig" => Format::Binary,
         _ => anyhow::bail!("{}: the output must end in .aag (ASCII) or .aig (binary)", args.output.display()),
     };
-    let (sys, comments) = load_system(&args.file)?;
-    let file = to_aiger(&sys, comments);
+    let file = if is_c_input(&args.program.file) {
+        let (cfa, ps) = program_system(&args.program)?;
+        let comments = program_comments(&args.program.file, &cfa, &ps, false);
+        ps.model.to_aiger(comments)
+    } else {
+        let (sys, comments) = load_system(&args.program.file)?;
+        to_aiger(&sys, comments)
+    };
     let bytes = file.to_bytes(format).map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::write(&args.output, bytes).with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(EXIT_SAFE)
