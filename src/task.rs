@@ -41,7 +41,10 @@ pub struct Task {
 #[derive(Debug, thiserror::Error)]
 pub enum TaskError {
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{}: not a valid YAML file: {msg}", path.display())]
     Yaml { path: PathBuf, msg: String },
     #[error("{}: {msg}", path.display())]
@@ -65,9 +68,18 @@ fn property_of_text(text: &str) -> Option<&'static str> {
 
 /// Read a task file.
 pub fn read_task(path: &Path) -> Result<Task, TaskError> {
-    let text = std::fs::read_to_string(path).map_err(|e| TaskError::Io { path: path.into(), source: e })?;
-    let docs = YamlLoader::load_from_str(&text).map_err(|e| TaskError::Yaml { path: path.into(), msg: e.to_string() })?;
-    let invalid = |msg: &str| TaskError::Invalid { path: path.into(), msg: msg.to_string() };
+    let text = std::fs::read_to_string(path).map_err(|e| TaskError::Io {
+        path: path.into(),
+        source: e,
+    })?;
+    let docs = YamlLoader::load_from_str(&text).map_err(|e| TaskError::Yaml {
+        path: path.into(),
+        msg: e.to_string(),
+    })?;
+    let invalid = |msg: &str| TaskError::Invalid {
+        path: path.into(),
+        msg: msg.to_string(),
+    };
     let doc = docs.first().ok_or_else(|| invalid("the file is empty"))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let input = match &doc["input_files"] {
@@ -85,8 +97,14 @@ pub fn read_task(path: &Path) -> Result<Task, TaskError> {
             let Some(file) = p["property_file"].as_str() else {
                 return Err(invalid("a property has no `property_file`"));
             };
-            let stem = Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or(file).to_string();
-            let from_text = std::fs::read_to_string(dir.join(file)).ok().and_then(|t| property_of_text(&t));
+            let stem = Path::new(file)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or(file)
+                .to_string();
+            let from_text = std::fs::read_to_string(dir.join(file))
+                .ok()
+                .and_then(|t| property_of_text(&t));
             let name = from_text.map(str::to_string).unwrap_or(stem);
             let expected = p["expected_verdict"].as_bool();
             let subproperty = p["subproperty"].as_str().map(str::to_string);
@@ -100,10 +118,17 @@ pub fn read_task(path: &Path) -> Result<Task, TaskError> {
         }
     }
     let data_model = match doc["options"]["data_model"].as_str() {
-        Some(s) => Some(DataModel::from_name(s).ok_or_else(|| invalid(&format!("unknown data model `{s}`")))?),
+        Some(s) => Some(
+            DataModel::from_name(s).ok_or_else(|| invalid(&format!("unknown data model `{s}`")))?,
+        ),
         None => None,
     };
-    Ok(Task { path: path.into(), input: dir.join(input), properties, data_model })
+    Ok(Task {
+        path: path.into(),
+        input: dir.join(input),
+        properties,
+        data_model,
+    })
 }
 
 #[cfg(test)]
@@ -114,7 +139,11 @@ mod tests {
     fn reads_a_task() {
         let dir = std::env::temp_dir().join(format!("bitmc-task-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("props")).unwrap();
-        std::fs::write(dir.join("props/unreach-call.prp"), "CHECK( init(main()), LTL(G ! call(reach_error())) )\n").unwrap();
+        std::fs::write(
+            dir.join("props/unreach-call.prp"),
+            "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+        )
+        .unwrap();
         let yml = "format_version: '2.0'\ninput_files: 'prog.c'\nproperties:\n  - property_file: props/unreach-call.prp\n    expected_verdict: false\n  - property_file: props/termination.prp\n    expected_verdict: true\noptions:\n  language: C\n  data_model: LP64\n";
         std::fs::write(dir.join("t.yml"), yml).unwrap();
         let t = read_task(&dir.join("t.yml")).unwrap();
@@ -126,8 +155,14 @@ mod tests {
         assert_eq!(t.properties[1].name, "termination");
         assert_eq!(t.properties[1].property, None);
         std::fs::write(dir.join("bad.yml"), "input_files: [\n").unwrap();
-        assert!(matches!(read_task(&dir.join("bad.yml")), Err(TaskError::Yaml { .. })));
+        assert!(matches!(
+            read_task(&dir.join("bad.yml")),
+            Err(TaskError::Yaml { .. })
+        ));
         std::fs::write(dir.join("none.yml"), "properties: []\n").unwrap();
-        assert!(matches!(read_task(&dir.join("none.yml")), Err(TaskError::Invalid { .. })));
+        assert!(matches!(
+            read_task(&dir.join("none.yml")),
+            Err(TaskError::Invalid { .. })
+        ));
     }
 }

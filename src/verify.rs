@@ -75,11 +75,23 @@ enum Phase {
     Unknown(String),
 }
 
-fn run_phase(cfa: &Cfa, goal: Goal, opts: &VerifyOptions, progress: ProgressFn<'_>, out: &mut VerifyResult) -> Phase {
+fn run_phase(
+    cfa: &Cfa,
+    goal: Goal,
+    opts: &VerifyOptions,
+    progress: ProgressFn<'_>,
+    out: &mut VerifyResult,
+) -> Phase {
     let ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
-    out.stats.push(("state bits", ps.sys.latch_vars().len().to_string()));
-    out.stats.push(("system variables", ps.sys.num_vars.to_string()));
-    let eopts = Options { backend: opts.backend, max_depth: opts.max_depth, interrupter: opts.interrupter.clone() };
+    out.stats
+        .push(("state bits", ps.sys.latch_vars().len().to_string()));
+    out.stats
+        .push(("system variables", ps.sys.num_vars.to_string()));
+    let eopts = Options {
+        backend: opts.backend,
+        max_depth: opts.max_depth,
+        interrupter: opts.interrupter.clone(),
+    };
     let (v, stats) = opts.engine.run(&ps.sys, &eopts, progress);
     out.stats.extend(stats);
     let checked = witness::check_bit_level(&ps.sys, v, opts.backend, &eopts);
@@ -93,7 +105,11 @@ fn run_phase(cfa: &Cfa, goal: Goal, opts: &VerifyOptions, progress: ProgressFn<'
             let nondet = ps.nondet_sequence(&plan);
             let limit = plan.states.len() + 16;
             let (outcome, steps) = interp::run(cfa, &nondet, limit);
-            let trace = ProgramTrace { nondet, outcome: outcome.clone(), steps };
+            let trace = ProgramTrace {
+                nondet,
+                outcome: outcome.clone(),
+                steps,
+            };
             match outcome {
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
                     out.notes.push(format!("trace of {} steps replayed on the interpreter", trace.steps.len()));
@@ -110,20 +126,37 @@ fn run_phase(cfa: &Cfa, goal: Goal, opts: &VerifyOptions, progress: ProgressFn<'
 
 /// Verify a prepared CFA.
 pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> VerifyResult {
-    let mut out = VerifyResult { verdict: ProgramVerdict::Unknown(String::new()), stats: Vec::new(), notes: Vec::new() };
-    let has_sinks = cfa.locations.iter().any(|l| matches!(l.kind, LocKind::Sink(_)));
-    let first = run_phase(cfa, if has_sinks { Goal::Any } else { Goal::Error }, opts, progress, &mut out);
+    let mut out = VerifyResult {
+        verdict: ProgramVerdict::Unknown(String::new()),
+        stats: Vec::new(),
+        notes: Vec::new(),
+    };
+    let has_sinks = cfa
+        .locations
+        .iter()
+        .any(|l| matches!(l.kind, LocKind::Sink(_)));
+    let first = run_phase(
+        cfa,
+        if has_sinks { Goal::Any } else { Goal::Error },
+        opts,
+        progress,
+        &mut out,
+    );
     out.verdict = match first {
         Phase::Safe => ProgramVerdict::True,
         Phase::Unknown(r) => ProgramVerdict::Unknown(r),
         Phase::Violation(t) => ProgramVerdict::False(cfa.property, t),
         Phase::Sink(reason) => {
-            out.notes.push(format!("a sink is reachable ({reason}); checking the error location alone"));
+            out.notes.push(format!(
+                "a sink is reachable ({reason}); checking the error location alone"
+            ));
             match run_phase(cfa, Goal::Error, opts, progress, &mut out) {
                 Phase::Violation(t) => ProgramVerdict::False(cfa.property, t),
                 Phase::Safe => ProgramVerdict::Unknown(reason),
                 Phase::Unknown(r) => ProgramVerdict::Unknown(format!("{reason}; {r}")),
-                Phase::Sink(_) => ProgramVerdict::Unknown("internal error: a sink reached under the error goal".into()),
+                Phase::Sink(_) => ProgramVerdict::Unknown(
+                    "internal error: a sink reached under the error goal".into(),
+                ),
             }
         }
     };

@@ -4,9 +4,9 @@
 
 mod aig_support;
 
+use aig_support::{random_aiger, ref_lit, reference_eval, Rng};
 use bitmc::aig::aiger::{self, AigerError, AigerFile, ErrorKind, Format, Pos};
 use bitmc::aig::{Aig, AigLit};
-use aig_support::{random_aiger, ref_lit, reference_eval, Rng};
 use std::path::Path;
 
 const BENCH: &str = "/work/shared/bench/aiger";

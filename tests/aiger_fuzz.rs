@@ -14,9 +14,9 @@
 
 mod aig_support;
 
+use aig_support::{random_aiger, Rng};
 use bitmc::aig::aiger::{self, AigerError, Format};
 use bitmc::aig::Aig;
-use aig_support::{random_aiger, Rng};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};

@@ -24,7 +24,10 @@ fn bundled_example_plan() {
     assert_eq!(r.code, UNSAFE, "{}", r.stderr);
     assert_eq!(r.last_line(), "UNSAFE");
     assert!(r.stdout.contains("plan of 4 states"), "{}", r.stdout);
-    let r = solve("examples/counter.cnf", &["--engine", "bmc", "--plan-format", "incplan"]);
+    let r = solve(
+        "examples/counter.cnf",
+        &["--engine", "bmc", "--plan-format", "incplan"],
+    );
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines[0], "solution 2 4");
     assert_eq!(&lines[1..5], &["-1 -2", "1 -2", "-1 2", "1 2"]);
@@ -32,7 +35,9 @@ fn bundled_example_plan() {
 
 #[test]
 fn dimspec_bench_expected_verdicts() {
-    let Some(dir) = bench_dir("dimspec") else { return };
+    let Some(dir) = bench_dir("dimspec") else {
+        return;
+    };
     for row in read_tsv(&dir.join("EXPECTED.tsv")) {
         let file = dir.join(&row["file"]);
         let file = file.to_str().unwrap();
@@ -43,8 +48,11 @@ fn dimspec_bench_expected_verdicts() {
             assert!(r.stderr.contains("test1.spec:1:1:"), "{}", r.stderr);
             continue;
         }
-        let engines: &[&str] =
-            if row["file"] == "freecell.spec" { &["bmc", "kind"] } else { &["bmc", "kind", "pdr"] };
+        let engines: &[&str] = if row["file"] == "freecell.spec" {
+            &["bmc", "kind"]
+        } else {
+            &["bmc", "kind", "pdr"]
+        };
         for engine in engines {
             let reachable = row["goal_reachable"] == "yes";
             if !reachable && *engine == "bmc" {
@@ -54,10 +62,18 @@ fn dimspec_bench_expected_verdicts() {
             }
             let r = solve(file, &["--engine", engine, "--timeout", "120"]);
             let expected = if reachable { UNSAFE } else { SAFE };
-            assert_eq!(r.code, expected, "{file} {engine}: {}{}", r.stdout, r.stderr);
+            assert_eq!(
+                r.code, expected,
+                "{file} {engine}: {}{}",
+                r.stdout, r.stderr
+            );
             if reachable && *engine != "pdr" {
                 if let Ok(k) = row["shortest_plan_states"].parse::<usize>() {
-                    assert!(r.stdout.contains(&format!("plan of {k} states")), "{file} {engine}: {}", r.stdout);
+                    assert!(
+                        r.stdout.contains(&format!("plan of {k} states")),
+                        "{file} {engine}: {}",
+                        r.stdout
+                    );
                 }
             }
         }
@@ -66,14 +82,28 @@ fn dimspec_bench_expected_verdicts() {
 
 #[test]
 fn aiger_bench_quick_verdicts() {
-    let Some(dir) = bench_dir("aiger") else { return };
-    let cases = [("a.aig", "bmc", UNSAFE), ("b.aig", "bmc", UNSAFE), ("b.aig", "kind", UNSAFE), ("c.aig", "pdr", SAFE)];
+    let Some(dir) = bench_dir("aiger") else {
+        return;
+    };
+    let cases = [
+        ("a.aig", "bmc", UNSAFE),
+        ("b.aig", "bmc", UNSAFE),
+        ("b.aig", "kind", UNSAFE),
+        ("c.aig", "pdr", SAFE),
+    ];
     let out = temp_dir("aiger-witness");
     for (name, engine, expected) in cases {
         let file = dir.join(name);
         let w = out.join(format!("{name}.{engine}.wit"));
-        let r = solve(file.to_str().unwrap(), &["--engine", engine, "--witness", w.to_str().unwrap()]);
-        assert_eq!(r.code, expected, "{name} {engine}: {}{}", r.stdout, r.stderr);
+        let r = solve(
+            file.to_str().unwrap(),
+            &["--engine", engine, "--witness", w.to_str().unwrap()],
+        );
+        assert_eq!(
+            r.code, expected,
+            "{name} {engine}: {}{}",
+            r.stdout, r.stderr
+        );
         if expected == UNSAFE {
             let wit = std::fs::read_to_string(&w).expect("witness written");
             let lines: Vec<&str> = wit.lines().collect();
@@ -89,7 +119,10 @@ fn exports_keep_verdicts() {
     let out = temp_dir("exports");
     let mut inputs = vec![("examples/counter.cnf".to_string(), UNSAFE)];
     if let Some(dir) = bench_dir("dimspec") {
-        inputs.push((dir.join("unsat_small.spec").to_str().unwrap().to_string(), SAFE));
+        inputs.push((
+            dir.join("unsat_small.spec").to_str().unwrap().to_string(),
+            SAFE,
+        ));
         inputs.push((dir.join("test3.spec").to_str().unwrap().to_string(), UNSAFE));
     }
     if let Some(dir) = bench_dir("aiger") {
@@ -103,8 +136,15 @@ fn exports_keep_verdicts() {
             let cmd = if ext == "cnf" { "dimspec" } else { "aiger" };
             let r = bitmc(&[cmd, input, "-o", target.to_str().unwrap()]);
             assert_eq!(r.code, 0, "{cmd} {input}: {}", r.stderr);
-            let r = solve(target.to_str().unwrap(), &["--engine", engine, "--timeout", "120"]);
-            assert_eq!(r.code, *expected, "{input} via {ext}: {}{}", r.stdout, r.stderr);
+            let r = solve(
+                target.to_str().unwrap(),
+                &["--engine", engine, "--timeout", "120"],
+            );
+            assert_eq!(
+                r.code, *expected,
+                "{input} via {ext}: {}{}",
+                r.stdout, r.stderr
+            );
         }
     }
 }
@@ -128,9 +168,18 @@ fn malformed_inputs_give_one_line_errors() {
         std::fs::write(&p, content).unwrap();
         let r = solve(p.to_str().unwrap(), &[]);
         assert_eq!(r.code, ERROR, "{name}: {}{}", r.stdout, r.stderr);
-        assert_eq!(r.stderr.lines().count(), 1, "{name}: not one line: {}", r.stderr);
+        assert_eq!(
+            r.stderr.lines().count(),
+            1,
+            "{name}: not one line: {}",
+            r.stderr
+        );
         assert!(r.stderr.starts_with("error: "), "{name}: {}", r.stderr);
-        assert!(r.stderr.contains(needle), "{name}: {} lacks {needle}", r.stderr);
+        assert!(
+            r.stderr.contains(needle),
+            "{name}: {} lacks {needle}",
+            r.stderr
+        );
         assert!(!r.stderr.contains("panicked"), "{name}: {}", r.stderr);
     }
     let r = solve(dir.join("missing.cnf").to_str().unwrap(), &[]);
@@ -139,10 +188,15 @@ fn malformed_inputs_give_one_line_errors() {
 
 #[test]
 fn timeout_gives_unknown() {
-    let Some(dir) = bench_dir("dimspec") else { return };
+    let Some(dir) = bench_dir("dimspec") else {
+        return;
+    };
     let file = dir.join("unsat_small.spec");
     let start = std::time::Instant::now();
-    let r = solve(file.to_str().unwrap(), &["--engine", "bmc", "--timeout", "1"]);
+    let r = solve(
+        file.to_str().unwrap(),
+        &["--engine", "bmc", "--timeout", "1"],
+    );
     assert_eq!(r.code, UNKNOWN);
     assert_eq!(r.last_line(), "UNKNOWN");
     assert!(r.stderr.contains("timeout"), "{}", r.stderr);

@@ -3,8 +3,8 @@
 //! every verdict must carry evidence that the independent checks accept.
 
 use bitmc::cnf::Cnf;
-use bitmc::engine::{Certificate, EngineKind, Options, Verdict};
 use bitmc::engine::pdr::{self, PdrOptions};
+use bitmc::engine::{Certificate, EngineKind, Options, Verdict};
 use bitmc::sat::{Backend, Lit, Var};
 use bitmc::ts::System;
 use bitmc::witness;
@@ -24,7 +24,9 @@ impl Rng {
 }
 
 fn random_clause(rng: &mut Rng, vars: u32, len: usize) -> Vec<Lit> {
-    (0..len).map(|_| Lit::new(Var(rng.below(vars as u64) as u32), rng.below(2) == 0)).collect()
+    (0..len)
+        .map(|_| Lit::new(Var(rng.below(vars as u64) as u32), rng.below(2) == 0))
+        .collect()
 }
 
 fn random_cnf(rng: &mut Rng, vars: u32, clauses: usize, max_len: usize) -> Cnf {
@@ -39,7 +41,10 @@ fn random_cnf(rng: &mut Rng, vars: u32, clauses: usize, max_len: usize) -> Cnf {
 /// A random system with `n` variables whose transition relation tends to be functional in
 /// part of the variables (so that paths are long enough to be interesting).
 fn random_system(rng: &mut Rng, n: u32) -> System {
-    let mut sys = System { num_vars: n, ..System::default() };
+    let mut sys = System {
+        num_vars: n,
+        ..System::default()
+    };
     let ni = rng.below(n as u64 + 1) as usize;
     sys.init = random_cnf(rng, n, ni, 2);
     let nu = rng.below(2) as usize;
@@ -73,7 +78,9 @@ fn explicit_search(sys: &System) -> Option<usize> {
     let bit = |s: u32, v: Var| (s >> v.0) & 1 == 1;
     let ok = |s: u32| sys.constraints.satisfied_by(|v| bit(s, v));
     let mut dist = vec![usize::MAX; states as usize];
-    let mut frontier: Vec<u32> = (0..states).filter(|&s| ok(s) && sys.init.satisfied_by(|v| bit(s, v))).collect();
+    let mut frontier: Vec<u32> = (0..states)
+        .filter(|&s| ok(s) && sys.init.satisfied_by(|v| bit(s, v)))
+        .collect();
     for &s in &frontier {
         dist[s as usize] = 0;
     }
@@ -89,7 +96,13 @@ fn explicit_search(sys: &System) -> Option<usize> {
             for t in 0..states {
                 if dist[t as usize] == usize::MAX
                     && ok(t)
-                    && sys.trans.satisfied_by(|v| if v.0 < n { bit(s, v) } else { bit(t, Var(v.0 - n)) })
+                    && sys.trans.satisfied_by(|v| {
+                        if v.0 < n {
+                            bit(s, v)
+                        } else {
+                            bit(t, Var(v.0 - n))
+                        }
+                    })
                 {
                     dist[t as usize] = d + 1;
                     next.push(t);
@@ -102,12 +115,25 @@ fn explicit_search(sys: &System) -> Option<usize> {
     None
 }
 
-fn check(sys: &System, expected: Option<usize>, name: &str, v: Verdict, backend: Backend, complete: bool) {
-    let opts = Options { backend, ..Options::default() };
+fn check(
+    sys: &System,
+    expected: Option<usize>,
+    name: &str,
+    v: Verdict,
+    backend: Backend,
+    complete: bool,
+) {
+    let opts = Options {
+        backend,
+        ..Options::default()
+    };
     let checked = witness::check_bit_level(sys, v, backend, &opts);
     match (&checked.verdict, expected) {
         (Verdict::Unsafe(plan), Some(d)) => {
-            assert!(plan.states.len() > d, "{name}: plan shorter than the shortest path");
+            assert!(
+                plan.states.len() > d,
+                "{name}: plan shorter than the shortest path"
+            );
         }
         (Verdict::Safe(_), None) => {}
         (Verdict::Unknown(r), _) if !complete && !r.starts_with("internal") => {}
@@ -119,8 +145,8 @@ fn check(sys: &System, expected: Option<usize>, name: &str, v: Verdict, backend:
 fn engines_agree_with_explicit_search() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut counts = [0usize; 2];
-    for case in 0..300 {
-        let n = 2 + (case % 5) as u32;
+    for case in 0..1000 {
+        let n = 2 + (case % 7) as u32;
         let sys = random_system(&mut rng, n);
         let expected = explicit_search(&sys);
         counts[expected.is_some() as usize] += 1;
@@ -132,27 +158,54 @@ fn engines_agree_with_explicit_search() {
             _ => &[Backend::Batsat],
         };
         for &backend in backends {
-            let opts = Options { backend, max_depth: bound, ..Options::default() };
+            let opts = Options {
+                backend,
+                max_depth: bound,
+                ..Options::default()
+            };
             let name = format!("case {case} (n = {n})");
             // BMC is complete for reachability within the bound (2^n steps suffice).
             let (v, _) = EngineKind::Bmc.run(&sys, &opts, &mut |_| {});
             if expected.is_some() {
                 match &v {
-                    Verdict::Unsafe(plan) => assert_eq!(plan.states.len(), expected.unwrap() + 1, "{name}: bmc is not shortest"),
+                    Verdict::Unsafe(plan) => assert_eq!(
+                        plan.states.len(),
+                        expected.unwrap() + 1,
+                        "{name}: bmc is not shortest"
+                    ),
                     other => panic!("{name}: bmc missed the goal: {other:?}"),
                 }
             }
             check(&sys, expected, &format!("{name} bmc"), v, backend, false);
             let (v, _) = EngineKind::Kind.run(&sys, &opts, &mut |_| {});
             check(&sys, expected, &format!("{name} kind"), v, backend, true);
-            for popts in [PdrOptions::default(), PdrOptions { ctg: false, lift: false, ..PdrOptions::default() }] {
-                let (v, _) = pdr::run_with(&sys, &Options { max_depth: None, ..opts.clone() }, popts, &mut |_| {});
+            for popts in [
+                PdrOptions::default(),
+                PdrOptions {
+                    ctg: false,
+                    lift: false,
+                    ..PdrOptions::default()
+                },
+            ] {
+                let (v, _) = pdr::run_with(
+                    &sys,
+                    &Options {
+                        max_depth: None,
+                        ..opts.clone()
+                    },
+                    popts,
+                    &mut |_| {},
+                );
                 check(&sys, expected, &format!("{name} pdr"), v, backend, true);
             }
         }
     }
+    eprintln!("reachable/unreachable: {counts:?}");
     // The generator must produce both kinds of systems.
-    assert!(counts[0] > 30 && counts[1] > 30, "unbalanced sample: {counts:?}");
+    assert!(
+        counts[0] > 30 && counts[1] > 30,
+        "unbalanced sample: {counts:?}"
+    );
 }
 
 #[test]
@@ -167,8 +220,13 @@ fn corrupted_invariants_are_rejected() {
         }
         let opts = Options::default();
         let (v, _) = pdr::run(&sys, &opts, &mut |_| {});
-        let Verdict::Safe(Certificate::Invariant(inv)) = v else { continue };
-        assert_eq!(witness::check_invariant(&sys, &inv, Backend::Batsat, &opts), Ok(Ok(())));
+        let Verdict::Safe(Certificate::Invariant(inv)) = v else {
+            continue;
+        };
+        assert_eq!(
+            witness::check_invariant(&sys, &inv, Backend::Batsat, &opts),
+            Ok(Ok(()))
+        );
         // Drop each clause and flip each literal: whenever the corrupted formula is not an
         // inductive invariant (decided by explicit search below), the checker must say so.
         let mut variants = Vec::new();
@@ -194,11 +252,18 @@ fn corrupted_invariants_are_rejected() {
             tried += 1;
             let truth = is_inductive_invariant(&sys, &c);
             let verdict = witness::check_invariant(&sys, &c, Backend::Cadical, &opts).unwrap();
-            assert_eq!(verdict.is_ok(), truth, "checker disagrees with explicit evaluation");
+            assert_eq!(
+                verdict.is_ok(),
+                truth,
+                "checker disagrees with explicit evaluation"
+            );
             rejected += (!truth) as usize;
         }
     }
-    assert!(tried > 20 && rejected > 5, "too few corrupted invariants exercised ({tried}, {rejected})");
+    assert!(
+        tried > 20 && rejected > 5,
+        "too few corrupted invariants exercised ({tried}, {rejected})"
+    );
 }
 
 fn is_inductive_invariant(sys: &System, inv: &Cnf) -> bool {
@@ -217,7 +282,13 @@ fn is_inductive_invariant(sys: &System, inv: &Cnf) -> bool {
         }
         if holds(inv, s) {
             for t in 0..(1u32 << n) {
-                let step = sys.trans.satisfied_by(|v| if v.0 < n { bit(s, v) } else { bit(t, Var(v.0 - n)) });
+                let step = sys.trans.satisfied_by(|v| {
+                    if v.0 < n {
+                        bit(s, v)
+                    } else {
+                        bit(t, Var(v.0 - n))
+                    }
+                });
                 if step && holds(&sys.constraints, t) && !holds(inv, t) {
                     return false;
                 }

@@ -4,9 +4,9 @@
 
 mod aig_support;
 
+use aig_support::Rng;
 use bitmc::aig::sim::{Ternary, TernarySim};
 use bitmc::aig::{Aig, AigLit, AigNode};
-use aig_support::Rng;
 
 /// A random AIG over `n` inputs with `gates` AND attempts; returns the graph and its inputs.
 fn random_aig(rng: &mut Rng, n: usize, gates: usize) -> (Aig, Vec<u32>) {

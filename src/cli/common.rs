@@ -1,8 +1,8 @@
 //! Pieces shared by the subcommands: engine and solver names, the timeout timer, progress.
 
+use bitmc::engine::pdr::PdrOptions;
 use bitmc::engine::{EngineKind, Progress};
 use bitmc::sat::{Backend, Interrupter};
-use bitmc::engine::pdr::PdrOptions;
 use clap::{Args, ValueEnum};
 use crossbeam_channel::{bounded, Sender};
 use std::time::{Duration, Instant};
@@ -110,6 +110,11 @@ pub struct PdrArgs {
 
 impl PdrArgs {
     pub fn options(&self) -> PdrOptions {
-        PdrOptions { ctg: !self.no_ctg, ctg_max: self.ctg_max, ctg_depth: self.ctg_depth, lift: !self.no_lift }
+        PdrOptions {
+            ctg: !self.no_ctg,
+            ctg_max: self.ctg_max,
+            ctg_depth: self.ctg_depth,
+            lift: !self.no_lift,
+        }
     }
 }

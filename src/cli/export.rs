@@ -3,10 +3,10 @@
 use super::verify::{lower, ProgramArgs};
 use super::EXIT_SAFE;
 use anyhow::Context;
-use bitmc::cfa::{Cfa, LocKind};
-use bitmc::ts::program::{encode, EncodeOptions, Goal, ProgramSystem};
 use bitmc::aig::aiger::{self, Format};
+use bitmc::cfa::{Cfa, LocKind};
 use bitmc::ts::aiger::{from_aiger, to_aiger};
+use bitmc::ts::program::{encode, EncodeOptions, Goal, ProgramSystem};
 use bitmc::ts::{dimspec as ts_dimspec, System};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -25,7 +25,12 @@ pub struct ExportArgs {
 
 /// The comment lines that describe a program's system: its source, its property, and which
 /// variables hold which bit of the program counter and of each program variable.
-fn program_comments(path: &Path, cfa: &Cfa, ps: &ProgramSystem, dimspec_numbering: bool) -> Vec<String> {
+fn program_comments(
+    path: &Path,
+    cfa: &Cfa,
+    ps: &ProgramSystem,
+    dimspec_numbering: bool,
+) -> Vec<String> {
     let base = if dimspec_numbering { 1 } else { 0 };
     let mut c = vec![
         format!("bitmc system of {}", path.display()),
@@ -51,33 +56,56 @@ fn program_comments(path: &Path, cfa: &Cfa, ps: &ProgramSystem, dimspec_numberin
     ));
     for (v, latches) in &ps.state {
         let info = cfa.var(*v);
-        c.push(format!("var {} ({}; bit 0 first): {}", info.name, info.ty, vars(latches)));
+        c.push(format!(
+            "var {} ({}; bit 0 first): {}",
+            info.name,
+            info.ty,
+            vars(latches)
+        ));
     }
     c
 }
 
 fn is_c_input(path: &Path) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     matches!(ext.as_str(), "c" | "i" | "yml" | "yaml")
 }
 
 /// Encode a C program (for export: the goal is the error location alone).
 fn program_system(args: &ProgramArgs) -> anyhow::Result<(Cfa, ProgramSystem)> {
     let (_, cfa) = lower(args)?;
-    let sinks = cfa.locations.iter().filter(|l| matches!(l.kind, LocKind::Sink(_))).count();
+    let sinks = cfa
+        .locations
+        .iter()
+        .filter(|l| matches!(l.kind, LocKind::Sink(_)))
+        .count();
     if sinks > 0 {
         eprintln!(
             "warning: the export encodes only the error location; {sinks} UNKNOWN sink(s) (e.g. out-of-bounds \
              accesses under a property other than valid-index) are not goals of the exported system"
         );
     }
-    let ps = encode(&cfa, EncodeOptions { pc: args.pc.encoding(), goal: Goal::Error });
+    let ps = encode(
+        &cfa,
+        EncodeOptions {
+            pc: args.pc.encoding(),
+            goal: Goal::Error,
+        },
+    );
     Ok((cfa, ps))
 }
 
 /// Read any supported transition-system file into a system.
 pub fn load_system(path: &Path) -> anyhow::Result<(System, Vec<String>)> {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     match ext.as_str() {
         "aag" | "aig" => {
             let file = aiger::read_path(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -110,18 +138,28 @@ pub fn run_dimspec(args: &ExportArgs) -> anyhow::Result<u8> {
         load_system(&args.program.file)?
     };
     let problem = ts_dimspec::to_problem(&sys, comments);
-    let out = std::fs::File::create(&args.output).with_context(|| format!("cannot create {}", args.output.display()))?;
+    let out = std::fs::File::create(&args.output)
+        .with_context(|| format!("cannot create {}", args.output.display()))?;
     let mut w = std::io::BufWriter::new(out);
-    dimspec::write(&problem, &mut w).with_context(|| format!("cannot write {}", args.output.display()))?;
+    dimspec::write(&problem, &mut w)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(EXIT_SAFE)
 }
 
 pub fn run_aiger(args: &ExportArgs) -> anyhow::Result<u8> {
-    let ext = args.output.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let ext = args
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     let format = match ext.as_str() {
         "aag" => Format::Ascii,
         "aig" => Format::Binary,
-        _ => anyhow::bail!("{}: the output must end in .aag (ASCII) or .aig (binary)", args.output.display()),
+        _ => anyhow::bail!(
+            "{}: the output must end in .aag (ASCII) or .aig (binary)",
+            args.output.display()
+        ),
     };
     let file = if is_c_input(&args.program.file) {
         let (cfa, ps) = program_system(&args.program)?;
@@ -132,6 +170,7 @@ pub fn run_aiger(args: &ExportArgs) -> anyhow::Result<u8> {
         to_aiger(&sys, comments)
     };
     let bytes = file.to_bytes(format).map_err(|e| anyhow::anyhow!("{e}"))?;
-    std::fs::write(&args.output, bytes).with_context(|| format!("cannot write {}", args.output.display()))?;
+    std::fs::write(&args.output, bytes)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(EXIT_SAFE)
 }

@@ -104,7 +104,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let engine = args.engine.kind();
     let mut progress = common::progress_printer();
     let (verdict, stats) = match engine {
-        bitmc::engine::EngineKind::Pdr => bitmc::engine::pdr::run_with(sys, &opts, args.pdr.options(), &mut progress),
+        bitmc::engine::EngineKind::Pdr => {
+            bitmc::engine::pdr::run_with(sys, &opts, args.pdr.options(), &mut progress)
+        }
         _ => engine.run(sys, &opts, &mut progress),
     };
     let checked = witness::check_bit_level(sys, verdict, backend, &opts);
@@ -137,7 +139,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
                 (Input::Aiger(a), Some(t)) => {
                     print_aiger_trace(a, t);
                     if let Some(w) = &args.witness {
-                        std::fs::write(w, t.witness(a.props_are_outputs))
+                        std::fs::write(w, t.witness())
                             .with_context(|| format!("cannot write {}", w.display()))?;
                     }
                 }
@@ -224,5 +226,5 @@ fn print_aiger_trace(a: &AigerSystem, t: &bitmc::ts::aiger::AigerTrace) {
             bits(&t.inputs[i])
         );
     }
-    print!("{}", t.witness(a.props_are_outputs));
+    print!("{}", t.witness());
 }

@@ -121,26 +121,45 @@ pub struct Resolved {
 /// Resolve the input (a task file names the program, its properties and data model; the
 /// command line wins) and say which task properties are skipped.
 pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
-    let is_task = args.file.extension().and_then(|e| e.to_str()).is_some_and(|e| e == "yml" || e == "yaml");
+    let is_task = args
+        .file
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e == "yml" || e == "yaml");
     let mut property = args.property.map(PropertyArg::property);
     let mut data_model = args.data_model.map(DataModelArg::data_model);
     let input = if is_task {
         let t = task::read_task(&args.file)?;
         for p in &t.properties {
             if p.property.is_none() {
-                eprintln!("note: {}: property {} is not checked by bitmc; skipped", args.file.display(), p.name);
+                eprintln!(
+                    "note: {}: property {} is not checked by bitmc; skipped",
+                    args.file.display(),
+                    p.name
+                );
             }
         }
         if property.is_none() {
             let supported: Vec<Property> = t.properties.iter().filter_map(|p| p.property).collect();
-            property = supported.iter().copied().find(|&p| p == Property::UnreachCall).or(supported.first().copied());
+            property = supported
+                .iter()
+                .copied()
+                .find(|&p| p == Property::UnreachCall)
+                .or(supported.first().copied());
             if property.is_none() {
-                anyhow::bail!("{}: the task lists no property that bitmc checks", args.file.display());
+                anyhow::bail!(
+                    "{}: the task lists no property that bitmc checks",
+                    args.file.display()
+                );
             }
         }
         data_model = data_model.or(t.data_model);
         if !t.input.exists() {
-            anyhow::bail!("{}: the input file {} does not exist", args.file.display(), t.input.display());
+            anyhow::bail!(
+                "{}: the input file {} does not exist",
+                args.file.display(),
+                t.input.display()
+            );
         }
         t.input
     } else {
@@ -180,14 +199,26 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         pc: args.program.pc.encoding(),
         interrupter: Default::default(),
     };
-    let _timer = args.timeout.map(|t| common::Timer::start(t, opts.interrupter.clone()));
+    let _timer = args
+        .timeout
+        .map(|t| common::Timer::start(t, opts.interrupter.clone()));
     let mut progress = common::progress_printer();
     let result = verify_cfa(&cfa, &opts, &mut progress);
     let secs = start.elapsed().as_secs_f64();
     let engine = args.engine.kind().name();
     if args.verbose {
-        eprintln!("program: {} ({}, {})", r.input.display(), property, r.options.data_model);
-        eprintln!("CFA: {} locations, {} edges, {} variables", cfa.locations.len(), cfa.edges.len(), cfa.vars.len());
+        eprintln!(
+            "program: {} ({}, {})",
+            r.input.display(),
+            property,
+            r.options.data_model
+        );
+        eprintln!(
+            "CFA: {} locations, {} edges, {} variables",
+            cfa.locations.len(),
+            cfa.edges.len(),
+            cfa.vars.len()
+        );
         eprintln!("engine: {engine} with {}", opts.backend);
         for (k, v) in &result.stats {
             eprintln!("{k}: {v}");
@@ -219,7 +250,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             };
             println!("UNKNOWN ({reason}) ({engine}, {secs:.2} s)");
             println!("UNKNOWN");
-            Ok(if reason.starts_with("internal error") { EXIT_INTERNAL } else { EXIT_UNKNOWN })
+            Ok(if reason.starts_with("internal error") {
+                EXIT_INTERNAL
+            } else {
+                EXIT_UNKNOWN
+            })
         }
     }
 }

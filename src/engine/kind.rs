@@ -31,7 +31,10 @@ struct Base<'s> {
 
 impl<'s> Base<'s> {
     fn new(sys: &'s System, opts: &Options) -> Base<'s> {
-        Base { solver: opts.backend.create(&opts.interrupter), un: Unrolling::new(sys) }
+        Base {
+            solver: opts.backend.create(&opts.interrupter),
+            un: Unrolling::new(sys),
+        }
     }
 
     /// Is the goal reachable in exactly `k = len()` steps?
@@ -44,7 +47,9 @@ impl<'s> Base<'s> {
         let a = s.new_var().pos();
         self.un.add_section_guarded(s, &sys.bad, k, a);
         match s.solve(&[!a]) {
-            SolveResult::Sat => Ok(Some(Plan { states: self.un.extract_states(s, k) })),
+            SolveResult::Sat => Ok(Some(Plan {
+                states: self.un.extract_states(s, k),
+            })),
             SolveResult::Unsat => {
                 s.add_clause(&[a]);
                 Ok(None)
@@ -103,8 +108,10 @@ impl<'s> Path<'s> {
                 SolveResult::Interrupted => return Answer::Interrupted,
                 SolveResult::Sat => {
                     let states = self.un.extract_states(s, k);
-                    let proj: Vec<Vec<bool>> =
-                        states.iter().map(|st| self.vars.iter().map(|v| st[v.index()]).collect()).collect();
+                    let proj: Vec<Vec<bool>> = states
+                        .iter()
+                        .map(|st| self.vars.iter().map(|v| st[v.index()]).collect())
+                        .collect();
                     let mut added = false;
                     for j in 1..=k {
                         for i in 0..j {
@@ -141,7 +148,10 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
     let start = Instant::now();
     let mut depth = 0;
     let v = search(sys, opts, progress, &mut depth);
-    let stats = vec![("depth", depth.to_string()), ("time", format!("{:.3} s", start.elapsed().as_secs_f64()))];
+    let stats = vec![
+        ("depth", depth.to_string()),
+        ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
+    ];
     (v, stats)
 }
 
@@ -175,7 +185,11 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
             Answer::Path => {}
             Answer::Interrupted => return interrupted(),
         }
-        progress(&Progress { engine: "kind", depth: k, elapsed: start.elapsed() });
+        progress(&Progress {
+            engine: "kind",
+            depth: k,
+            elapsed: start.elapsed(),
+        });
         k += 1;
     }
 }

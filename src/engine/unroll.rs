@@ -49,11 +49,21 @@ impl<'s> Unrolling<'s> {
     /// state and its transition are only in force while `¬guard` is assumed. `U` is left out of
     /// the new state when `with_u` is false (sound only when [`System::u_total`] holds and
     /// nothing reads the gates `U` defines in that state).
-    pub fn push_state_guarded(&mut self, solver: &mut dyn Solver, guard: Lit, with_u: bool) -> usize {
+    pub fn push_state_guarded(
+        &mut self,
+        solver: &mut dyn Solver,
+        guard: Lit,
+        with_u: bool,
+    ) -> usize {
         self.push_state_inner(solver, Some(guard), with_u)
     }
 
-    fn push_state_inner(&mut self, solver: &mut dyn Solver, guard: Option<Lit>, with_u: bool) -> usize {
+    fn push_state_inner(
+        &mut self,
+        solver: &mut dyn Solver,
+        guard: Option<Lit>,
+        with_u: bool,
+    ) -> usize {
         let k = self.frames.len();
         let vars: Vec<Lit> = (0..self.sys.num_vars)
             .map(|_| solver.new_var().pos())

@@ -60,19 +60,16 @@ pub struct AigerTrace {
 }
 
 impl AigerTrace {
-    /// The trace in the AIGER witness format (ends with the line `.`).
-    pub fn witness(&self, props_are_outputs: bool) -> String {
+    /// The trace in the AIGER witness format (ends with the line `.`). Outputs checked as bad
+    /// states (files without a bad section) are numbered as bad properties, as aigsim does.
+    pub fn witness(&self) -> String {
         let bits = |v: &[bool]| {
             v.iter()
                 .map(|&b| if b { '1' } else { '0' })
                 .collect::<String>()
         };
         let mut s = String::from("1\n");
-        s.push_str(&format!(
-            "{}{}\n",
-            if props_are_outputs { 'o' } else { 'b' },
-            self.prop
-        ));
+        s.push_str(&format!("b{}\n", self.prop));
         s.push_str(&bits(&self.init));
         s.push('\n');
         for i in &self.inputs {
@@ -99,7 +96,10 @@ pub fn from_aiger(file: &AigerFile) -> Result<AigerSystem, AigerSystemError> {
     }
     let bad = aig.or_all(props.iter().copied());
     let name = |kind: SymbolKind, index: usize| {
-        file.symbols.iter().find(|s| s.kind == kind && s.index as usize == index).map(|s| s.name.clone())
+        file.symbols
+            .iter()
+            .find(|s| s.kind == kind && s.index as usize == index)
+            .map(|s| s.name.clone())
     };
     let latches = file
         .latches
@@ -112,12 +112,38 @@ pub fn from_aiger(file: &AigerFile) -> Result<AigerSystem, AigerSystemError> {
             name: name(SymbolKind::Latch, j),
         })
         .collect();
-    let inputs =
-        map.inputs.iter().enumerate().map(|(k, &node)| ModelInput { node, name: name(SymbolKind::Input, k) }).collect();
-    let model = Model { aig, latches, inputs, constraints: map.constraints.clone(), bad };
-    let ModelSystem { sys, latch_var, input_var } = model.to_system();
+    let inputs = map
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, &node)| ModelInput {
+            node,
+            name: name(SymbolKind::Input, k),
+        })
+        .collect();
+    let model = Model {
+        aig,
+        latches,
+        inputs,
+        constraints: map.constraints.clone(),
+        bad,
+    };
+    let ModelSystem {
+        sys,
+        latch_var,
+        input_var,
+    } = model.to_system();
     let ignored_liveness = file.justice.len() + file.fairness.len();
-    Ok(AigerSystem { model, map, props, props_are_outputs, sys, latch_var, input_var, ignored_liveness })
+    Ok(AigerSystem {
+        model,
+        map,
+        props,
+        props_are_outputs,
+        sys,
+        latch_var,
+        input_var,
+        ignored_liveness,
+    })
 }
 
 impl AigerSystem {
@@ -127,15 +153,31 @@ impl AigerSystem {
     /// a property is violated in the last one.
     pub fn replay(&self, plan: &Plan) -> Result<AigerTrace, String> {
         let first = plan.states.first().ok_or("empty plan")?;
-        let value = |st: &[bool], v: Option<Var>, default: bool| v.map_or(default, |v| st[v.index()]);
+        let value =
+            |st: &[bool], v: Option<Var>, default: bool| v.map_or(default, |v| st[v.index()]);
         let mut latches: Vec<bool> = (0..self.map.latches.len())
-            .map(|j| value(first, self.latch_var[j], self.model.latches[j].reset.unwrap_or(false)))
+            .map(|j| {
+                value(
+                    first,
+                    self.latch_var[j],
+                    self.model.latches[j].reset.unwrap_or(false),
+                )
+            })
             .collect();
-        let mut trace = AigerTrace { prop: 0, init: latches.clone(), inputs: Vec::new(), latches: Vec::new() };
+        let mut trace = AigerTrace {
+            prop: 0,
+            init: latches.clone(),
+            inputs: Vec::new(),
+            latches: Vec::new(),
+        };
         let aig = &self.model.aig;
         let mut node_inputs = vec![false; aig.num_vars() as usize];
         for (step, st) in plan.states.iter().enumerate() {
-            let ins: Vec<bool> = self.input_var.iter().map(|&v| value(st, v, false)).collect();
+            let ins: Vec<bool> = self
+                .input_var
+                .iter()
+                .map(|&v| value(st, v, false))
+                .collect();
             for (j, x) in self.map.latches.iter().enumerate() {
                 node_inputs[x.var() as usize] = latches[j];
             }
@@ -143,7 +185,12 @@ impl AigerSystem {
                 node_inputs[x.var() as usize] = ins[k];
             }
             let vals = aig.eval_all(&node_inputs);
-            if let Some(c) = self.map.constraints.iter().position(|&c| !Aig::lit_value(&vals, c)) {
+            if let Some(c) = self
+                .map
+                .constraints
+                .iter()
+                .position(|&c| !Aig::lit_value(&vals, c))
+            {
                 return Err(format!("constraint {c} is violated in step {step}"));
             }
             trace.inputs.push(ins);
@@ -157,7 +204,12 @@ impl AigerSystem {
                     None => Err(format!("no property is violated in the last step ({step})")),
                 };
             }
-            latches = self.map.next.iter().map(|&f| Aig::lit_value(&vals, f)).collect();
+            latches = self
+                .map
+                .next
+                .iter()
+                .map(|&f| Aig::lit_value(&vals, f))
+                .collect();
         }
         Err("empty plan".into())
     }
@@ -182,13 +234,42 @@ pub fn to_aiger(sys: &System, comments: Vec<String>) -> AigerFile {
     let p: Vec<AigLit> = (0..n).map(|_| aig.input()).collect();
     let init = cnf_to_aig(&mut aig, &sys.init, |v| x[v.index()]);
     let univ = cnf_to_aig(&mut aig, &sys.constraints, |v| x[v.index()]);
-    let trans = cnf_to_aig(&mut aig, &sys.trans, |v| if v.index() < n { p[v.index()] } else { x[v.index() - n] });
+    let trans = cnf_to_aig(&mut aig, &sys.trans, |v| {
+        if v.index() < n {
+            p[v.index()]
+        } else {
+            x[v.index() - n]
+        }
+    });
     let bad = cnf_to_aig(&mut aig, &sys.bad, |v| x[v.index()]);
     let first = aig.ite(f, init, trans);
     let constraint = aig.and(first, univ);
-    let inputs = x.iter().enumerate().map(|(k, &node)| ModelInput { node, name: sys.names.get(k).cloned().flatten() }).collect();
-    let mut latches = vec![ModelLatch { node: f, next: AigLit::FALSE, reset: Some(true), name: Some("first".into()) }];
-    latches.extend(p.iter().zip(&x).map(|(&node, &next)| ModelLatch { node, next, reset: Some(false), name: None }));
-    let model = Model { aig, latches, inputs, constraints: vec![constraint], bad };
+    let inputs = x
+        .iter()
+        .enumerate()
+        .map(|(k, &node)| ModelInput {
+            node,
+            name: sys.names.get(k).cloned().flatten(),
+        })
+        .collect();
+    let mut latches = vec![ModelLatch {
+        node: f,
+        next: AigLit::FALSE,
+        reset: Some(true),
+        name: Some("first".into()),
+    }];
+    latches.extend(p.iter().zip(&x).map(|(&node, &next)| ModelLatch {
+        node,
+        next,
+        reset: Some(false),
+        name: None,
+    }));
+    let model = Model {
+        aig,
+        latches,
+        inputs,
+        constraints: vec![constraint],
+        bad,
+    };
     model.to_aiger(comments)
 }

@@ -60,8 +60,18 @@ impl Model {
     /// The latches and inputs in the cone of influence of the bad literal and the constraints,
     /// following latches through their next-state functions.
     fn cone_of_influence(&self) -> (Vec<bool>, Vec<bool>) {
-        let latch_of: HashMap<u32, usize> = self.latches.iter().enumerate().map(|(j, l)| (l.node.var(), j)).collect();
-        let input_of: HashMap<u32, usize> = self.inputs.iter().enumerate().map(|(k, i)| (i.node.var(), k)).collect();
+        let latch_of: HashMap<u32, usize> = self
+            .latches
+            .iter()
+            .enumerate()
+            .map(|(j, l)| (l.node.var(), j))
+            .collect();
+        let input_of: HashMap<u32, usize> = self
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(k, i)| (i.node.var(), k))
+            .collect();
         let mut in_latch = vec![false; self.latches.len()];
         let mut in_input = vec![false; self.inputs.len()];
         let mut pending: Vec<AigLit> = self.constraints.clone();
@@ -85,8 +95,12 @@ impl Model {
 
     /// Whether the constraints depend on latches only (then predecessor lifting stays sound).
     fn constraints_on_latches_only(&self) -> bool {
-        let inputs: std::collections::HashSet<u32> = self.inputs.iter().map(|i| i.node.var()).collect();
-        self.aig.cone(&self.constraints).iter().all(|v| !inputs.contains(v))
+        let inputs: std::collections::HashSet<u32> =
+            self.inputs.iter().map(|i| i.node.var()).collect();
+        self.aig
+            .cone(&self.constraints)
+            .iter()
+            .all(|v| !inputs.contains(v))
     }
 
     /// The bit-level system of the model (see the module documentation).
@@ -118,10 +132,18 @@ impl Model {
                 next.push((v, ts.encode(&self.aig, &mut defs, l.next)));
             }
         }
-        let constraints: Vec<Lit> = self.constraints.iter().map(|&c| ts.encode(&self.aig, &mut defs, c)).collect();
+        let constraints: Vec<Lit> = self
+            .constraints
+            .iter()
+            .map(|&c| ts.encode(&self.aig, &mut defs, c))
+            .collect();
         let bad = ts.encode(&self.aig, &mut defs, self.bad);
         let n = defs.num_vars();
-        let mut sys = System { num_vars: n, names: vec![None; n as usize], ..System::default() };
+        let mut sys = System {
+            num_vars: n,
+            names: vec![None; n as usize],
+            ..System::default()
+        };
         sys.constraints = defs;
         for &c in &constraints {
             sys.constraints.push(&[c]);
@@ -151,9 +173,16 @@ impl Model {
             }
         }
         sys.u_total = constraints.is_empty();
-        sys.lift_inputs =
-            if self.constraints_on_latches_only() { Some(input_var.iter().flatten().copied().collect()) } else { None };
-        ModelSystem { sys, latch_var, input_var }
+        sys.lift_inputs = if self.constraints_on_latches_only() {
+            Some(input_var.iter().flatten().copied().collect())
+        } else {
+            None
+        };
+        ModelSystem {
+            sys,
+            latch_var,
+            input_var,
+        }
     }
 
     /// The model as an AIGER file (inputs, then latches, then gates in topological order), with
@@ -162,11 +191,18 @@ impl Model {
         let mut file_var: HashMap<u32, u32> = HashMap::new();
         file_var.insert(0, 0);
         let mut next_var = 1;
-        for node in self.inputs.iter().map(|i| i.node).chain(self.latches.iter().map(|l| l.node)) {
+        for node in self
+            .inputs
+            .iter()
+            .map(|i| i.node)
+            .chain(self.latches.iter().map(|l| l.node))
+        {
             file_var.insert(node.var(), next_var);
             next_var += 1;
         }
-        let mapped = |fv: &HashMap<u32, u32>, l: AigLit| 2 * fv.get(&l.var()).copied().unwrap_or(0) + l.is_negated() as u32;
+        let mapped = |fv: &HashMap<u32, u32>, l: AigLit| {
+            2 * fv.get(&l.var()).copied().unwrap_or(0) + l.is_negated() as u32
+        };
         let mut ands = Vec::new();
         let mut roots: Vec<AigLit> = self.latches.iter().map(|l| l.next).collect();
         roots.extend(self.constraints.iter().copied());
@@ -178,7 +214,11 @@ impl Model {
             if let AigNode::And(a, b) = self.aig.node(v) {
                 let (fa, fb) = (mapped(&file_var, a), mapped(&file_var, b));
                 file_var.insert(v, next_var);
-                ands.push(AndGate { lhs: 2 * next_var, rhs0: fa.max(fb), rhs1: fa.min(fb) });
+                ands.push(AndGate {
+                    lhs: 2 * next_var,
+                    rhs0: fa.max(fb),
+                    rhs1: fa.min(fb),
+                });
                 next_var += 1;
             }
         }
@@ -191,27 +231,47 @@ impl Model {
                     Some(b) => b as u32,
                     None => lit,
                 };
-                Latch { lit, next: mapped(&file_var, l.next), reset }
+                Latch {
+                    lit,
+                    next: mapped(&file_var, l.next),
+                    reset,
+                }
             })
             .collect();
         let mut symbols = Vec::new();
         for (k, i) in self.inputs.iter().enumerate() {
             if let Some(name) = &i.name {
-                symbols.push(Symbol { kind: SymbolKind::Input, index: k as u32, name: name.clone() });
+                symbols.push(Symbol {
+                    kind: SymbolKind::Input,
+                    index: k as u32,
+                    name: name.clone(),
+                });
             }
         }
         for (j, l) in self.latches.iter().enumerate() {
             if let Some(name) = &l.name {
-                symbols.push(Symbol { kind: SymbolKind::Latch, index: j as u32, name: name.clone() });
+                symbols.push(Symbol {
+                    kind: SymbolKind::Latch,
+                    index: j as u32,
+                    name: name.clone(),
+                });
             }
         }
         AigerFile {
             max_var: next_var - 1,
-            inputs: self.inputs.iter().map(|i| mapped(&file_var, i.node)).collect(),
+            inputs: self
+                .inputs
+                .iter()
+                .map(|i| mapped(&file_var, i.node))
+                .collect(),
             latches,
             outputs: Vec::new(),
             bad: vec![mapped(&file_var, self.bad)],
-            constraints: self.constraints.iter().map(|&c| mapped(&file_var, c)).collect(),
+            constraints: self
+                .constraints
+                .iter()
+                .map(|&c| mapped(&file_var, c))
+                .collect(),
             justice: Vec::new(),
             fairness: Vec::new(),
             ands,

@@ -111,14 +111,19 @@ struct Encoder<'c> {
 
 impl Encoder<'_> {
     fn value(&self, env: &HashMap<PVar, TermId>, v: PVar) -> TermId {
-        env.get(&v).copied().unwrap_or(self.cfa.vars[v.index()].term)
+        env.get(&v)
+            .copied()
+            .unwrap_or(self.cfa.vars[v.index()].term)
     }
 
     fn subst(&mut self, t: TermId, env: &HashMap<PVar, TermId>) -> TermId {
         if env.is_empty() {
             return t;
         }
-        let map: HashMap<TermId, TermId> = env.iter().map(|(v, &x)| (self.cfa.vars[v.index()].term, x)).collect();
+        let map: HashMap<TermId, TermId> = env
+            .iter()
+            .map(|(v, &x)| (self.cfa.vars[v.index()].term, x))
+            .collect();
         self.tm.substitute(t, &map)
     }
 
@@ -127,13 +132,21 @@ impl Encoder<'_> {
         match g {
             Gcl::Assume(c, _) => {
                 let guard = self.subst(*c, &env);
-                Exec { guard, env, havocs: Vec::new() }
+                Exec {
+                    guard,
+                    env,
+                    havocs: Vec::new(),
+                }
             }
             Gcl::Assign(v, t, _) => {
                 let x = self.subst(*t, &env);
                 let mut env = env;
                 env.insert(*v, x);
-                Exec { guard: tru, env, havocs: Vec::new() }
+                Exec {
+                    guard: tru,
+                    env,
+                    havocs: Vec::new(),
+                }
             }
             Gcl::Havoc(v, _, _) => {
                 let w = self.cfa.vars[v.index()].ty.width;
@@ -142,10 +155,18 @@ impl Encoder<'_> {
                 self.inputs.push((edge, *v, t));
                 let mut env = env;
                 env.insert(*v, t);
-                Exec { guard: tru, env, havocs: vec![(*v, t, tru)] }
+                Exec {
+                    guard: tru,
+                    env,
+                    havocs: vec![(*v, t, tru)],
+                }
             }
             Gcl::Seq(gs) => {
-                let mut acc = Exec { guard: tru, env, havocs: Vec::new() };
+                let mut acc = Exec {
+                    guard: tru,
+                    env,
+                    havocs: Vec::new(),
+                };
                 for g in gs {
                     let r = self.exec(g, edge, std::mem::take(&mut acc.env));
                     acc.guard = self.tm.and(acc.guard, r.guard);
@@ -156,9 +177,13 @@ impl Encoder<'_> {
             }
             Gcl::Choice(alts) => {
                 let base = env;
-                let results: Vec<Exec> = alts.iter().map(|a| self.exec(a, edge, base.clone())).collect();
+                let results: Vec<Exec> = alts
+                    .iter()
+                    .map(|a| self.exec(a, edge, base.clone()))
+                    .collect();
                 let guard = self.tm.or_all(results.iter().map(|r| r.guard));
-                let changed: HashSet<PVar> = results.iter().flat_map(|r| r.env.keys().copied()).collect();
+                let changed: HashSet<PVar> =
+                    results.iter().flat_map(|r| r.env.keys().copied()).collect();
                 let mut env = base.clone();
                 let mut changed: Vec<PVar> = changed.into_iter().collect();
                 changed.sort();
@@ -196,7 +221,11 @@ fn bits_needed(max: u128) -> u32 {
 
 /// Encode a CFA as a transition system.
 pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
-    let mut enc = Encoder { cfa, tm: cfa.tm.clone(), inputs: Vec::new() };
+    let mut enc = Encoder {
+        cfa,
+        tm: cfa.tm.clone(),
+        inputs: Vec::new(),
+    };
     let nl = cfa.locations.len();
     let done = nl as u128;
     // Symbolic execution of every edge.
@@ -205,7 +234,12 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         edges.push(enc.exec(&e.cmd, EdgeId(i as u32), HashMap::new()));
     }
     // State variables: the cone of influence of the guards.
-    let var_of: HashMap<TermId, PVar> = cfa.vars.iter().enumerate().map(|(i, v)| (v.term, PVar(i as u32))).collect();
+    let var_of: HashMap<TermId, PVar> = cfa
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.term, PVar(i as u32)))
+        .collect();
     let mut state: HashSet<PVar> = HashSet::new();
     let mut pending: Vec<TermId> = edges.iter().map(|x| x.guard).collect();
     for x in &edges {
@@ -239,7 +273,11 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         PcEncoding::OneHot => {
             let at: Vec<TermId> = (0..=nl)
                 .map(|l| {
-                    let name = if l == nl { "pc:done".to_string() } else { format!("pc:L{l}") };
+                    let name = if l == nl {
+                        "pc:done".to_string()
+                    } else {
+                        format!("pc:L{l}")
+                    };
                     tm.var(name, Sort::Bool)
                 })
                 .collect();
@@ -299,7 +337,12 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
             for (b, &node) in bits.iter().enumerate() {
                 pc_latches.push(latches.len());
                 let reset = Some((init >> b) & 1 == 1);
-                latches.push(ModelLatch { node, next: AigLit::FALSE, reset, name: Some(format!("pc[{b}]")) });
+                latches.push(ModelLatch {
+                    node,
+                    next: AigLit::FALSE,
+                    reset,
+                    name: Some(format!("pc[{b}]")),
+                });
             }
         }
         PcEncoding::OneHot => {
@@ -307,15 +350,29 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
                 let into = if l == nl {
                     tm.not(any_taken)
                 } else {
-                    let ins: Vec<TermId> =
-                        (0..cfa.edges.len()).filter(|&i| cfa.edges[i].to.index() == l).map(|i| taken[i]).collect();
+                    let ins: Vec<TermId> = (0..cfa.edges.len())
+                        .filter(|&i| cfa.edges[i].to.index() == l)
+                        .map(|i| taken[i])
+                        .collect();
                     tm.or_all(ins)
                 };
                 pc_next.push(into);
-                let node = bl.var_bits_or_fresh(tm, &mut aig, tm.as_var(at_l).expect("pc bit is a variable"))[0];
+                let node = bl.var_bits_or_fresh(
+                    tm,
+                    &mut aig,
+                    tm.as_var(at_l).expect("pc bit is a variable"),
+                )[0];
                 pc_latches.push(latches.len());
-                let name = tm.var_info(tm.as_var(at_l).expect("pc bit is a variable")).name.clone();
-                latches.push(ModelLatch { node, next: AigLit::FALSE, reset: Some(l == cfa.init.index()), name: Some(name) });
+                let name = tm
+                    .var_info(tm.as_var(at_l).expect("pc bit is a variable"))
+                    .name
+                    .clone();
+                latches.push(ModelLatch {
+                    node,
+                    next: AigLit::FALSE,
+                    reset: Some(l == cfa.init.index()),
+                    name: Some(name),
+                });
             }
         }
     }
@@ -327,7 +384,12 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         let mut idx = Vec::new();
         for (b, &bit) in bits.iter().enumerate() {
             idx.push(latches.len());
-            latches.push(ModelLatch { node: bit, next: AigLit::FALSE, reset: None, name: Some(format!("{}[{b}]", info.name)) });
+            latches.push(ModelLatch {
+                node: bit,
+                next: AigLit::FALSE,
+                reset: None,
+                name: Some(format!("{}[{b}]", info.name)),
+            });
         }
         state_bits.push((v, idx));
     }
@@ -335,14 +397,30 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     let mut havocs = Vec::new();
     for (i, ex) in edges.iter().enumerate() {
         for &(v, t, c) in &ex.havocs {
-            let bits = bl.var_bits_or_fresh(tm, &mut aig, tm.as_var(t).expect("havoc input is a variable"));
+            let bits = bl.var_bits_or_fresh(
+                tm,
+                &mut aig,
+                tm.as_var(t).expect("havoc input is a variable"),
+            );
             let mut idx = Vec::new();
-            let name = tm.var_info(tm.as_var(t).expect("havoc input is a variable")).name.clone();
+            let name = tm
+                .var_info(tm.as_var(t).expect("havoc input is a variable"))
+                .name
+                .clone();
             for (b, &node) in bits.iter().enumerate() {
                 idx.push(inputs.len());
-                inputs.push(ModelInput { node, name: Some(format!("{name}[{b}]")) });
+                inputs.push(ModelInput {
+                    node,
+                    name: Some(format!("{name}[{b}]")),
+                });
             }
-            havocs.push(HavocInput { edge: EdgeId(i as u32), pvar: v, term: t, cond: c, inputs: idx });
+            havocs.push(HavocInput {
+                edge: EdgeId(i as u32),
+                pvar: v,
+                term: t,
+                cond: c,
+                inputs: idx,
+            });
         }
     }
     // Next-state functions, blasted.
@@ -379,8 +457,18 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     }
     let bad_t = tm.or_all(bad_locs);
     let bad = bl.blast_bool(tm, &mut aig, bad_t);
-    let model = Model { aig, latches, inputs, constraints, bad };
-    let ModelSystem { sys, latch_var, input_var } = model.to_system();
+    let model = Model {
+        aig,
+        latches,
+        inputs,
+        constraints,
+        bad,
+    };
+    let ModelSystem {
+        sys,
+        latch_var,
+        input_var,
+    } = model.to_system();
     let tm = enc.tm;
     ProgramSystem {
         tm,
@@ -407,7 +495,9 @@ impl ProgramSystem {
     }
 
     fn word(bits: &[usize], f: impl Fn(usize) -> bool) -> u128 {
-        bits.iter().enumerate().fold(0u128, |acc, (b, &j)| acc | ((f(j) as u128) << b))
+        bits.iter()
+            .enumerate()
+            .fold(0u128, |acc, (b, &j)| acc | ((f(j) as u128) << b))
     }
 
     /// The nondet sequence of a path: for every step, the values of the havocs that completed
@@ -443,7 +533,9 @@ impl ProgramSystem {
                     ev.set(v, Self::word(&h.inputs, |k| self.input_value(st, k)));
                 }
             }
-            let Some(e) = self.taken.iter().position(|&t| ev.eval_bool(t)) else { break };
+            let Some(e) = self.taken.iter().position(|&t| ev.eval_bool(t)) else {
+                break;
+            };
             for h in self.havocs.iter().filter(|h| h.edge.index() == e) {
                 if ev.eval_bool(h.cond) {
                     seq.push(ev.eval(h.term));

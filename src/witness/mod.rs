@@ -94,7 +94,9 @@ fn describe(cert: &Certificate) -> String {
     match cert {
         Certificate::Trivial => "no goal state satisfies the constraints".into(),
         Certificate::KInduction { k } => format!("{k}-induction"),
-        Certificate::Diameter { k } => format!("every path from an initial state repeats a state within {k} steps"),
+        Certificate::Diameter { k } => {
+            format!("every path from an initial state repeats a state within {k} steps")
+        }
         Certificate::Invariant(inv) => format!("inductive invariant of {} clauses", inv.len()),
     }
 }

@@ -35,7 +35,13 @@ pub fn format_trace(cfa: &Cfa, steps: &[interp::Step], outcome: &interp::Outcome
     for (i, step) in steps.iter().enumerate() {
         let edge = cfa.edge(step.edge);
         let atoms = writing_atoms(&edge.cmd);
-        let _ = writeln!(s, "step {}: {} -> {}", i + 1, cfa.loc_label(edge.from), cfa.loc_label(edge.to));
+        let _ = writeln!(
+            s,
+            "step {}: {} -> {}",
+            i + 1,
+            cfa.loc_label(edge.from),
+            cfa.loc_label(edge.to)
+        );
         // Match each write to the next atom writing the same variable (atoms execute in order).
         let mut next_atom = 0;
         for &(v, value) in &step.writes {
@@ -73,7 +79,11 @@ pub fn format_trace(cfa: &Cfa, steps: &[interp::Step], outcome: &interp::Outcome
                     let _ = writeln!(s, "    {function}() = {val}  -> {}", info.name);
                 }
                 Some(HavocKind::UndefinedCall { function, .. }) => {
-                    let _ = writeln!(s, "    {function}() (undefined, nondet) = {val}  -> {}", info.name);
+                    let _ = writeln!(
+                        s,
+                        "    {function}() (undefined, nondet) = {val}  -> {}",
+                        info.name
+                    );
                 }
                 Some(HavocKind::Uninitialized) => {
                     let _ = writeln!(s, "    {} = {val}  (uninitialised, nondet)", info.name);
@@ -87,7 +97,11 @@ pub fn format_trace(cfa: &Cfa, steps: &[interp::Step], outcome: &interp::Outcome
     }
     match outcome {
         interp::Outcome::Error { property, loc } => {
-            let where_ = cfa.locations[loc.index()].pos.as_ref().map(|p| format!(" at line {}", p.line)).unwrap_or_default();
+            let where_ = cfa.locations[loc.index()]
+                .pos
+                .as_ref()
+                .map(|p| format!(" at line {}", p.line))
+                .unwrap_or_default();
             let _ = writeln!(s, "violation of {property}{where_}");
         }
         other => {

@@ -1,0 +1,267 @@
+//! `verify` on every C fixture against the verdicts in its header: BMC must find every
+//! violation, k-induction must give the expected verdict, no engine may ever give a wrong one;
+//! and the DimSpec and AIGER exports of every program must give the same verdict as the program.
+//!
+//! Each run has a time limit (raise it with `BITMC_FIXTURE_SECS`); a run that hits it counts as
+//! unsolved, and each test states how many it must solve.
+
+mod common;
+
+use bitmc::cfa::{Cfa, DataModel, Property};
+use bitmc::engine::{EngineKind, Options, Verdict};
+use bitmc::frontend::{lower_file, FrontendOptions};
+use bitmc::sat::{Backend, Interrupter};
+use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
+use bitmc::verify::{prepare, verify_cfa, ProgramVerdict, VerifyOptions};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+fn secs(default: f64) -> f64 {
+    std::env::var("BITMC_FIXTURE_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Every (fixture, property, expected verdict) under ILP32.
+fn tasks(filter: impl Fn(Property, bool) -> bool) -> Vec<(PathBuf, Property, bool)> {
+    let mut out = Vec::new();
+    for f in common::fixture_files() {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let h = common::header(&text);
+        if h.unsupported {
+            continue;
+        }
+        for p in Property::ALL {
+            if let Some(v) = h.verdict(p, DataModel::Ilp32) {
+                if filter(p, v) {
+                    out.push((f.clone(), p, v));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn lower(f: &PathBuf, p: Property) -> Cfa {
+    let opts = FrontendOptions {
+        property: p,
+        lbe: false,
+        ..FrontendOptions::default()
+    };
+    let l = lower_file(f, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    prepare(&l.cfa, true)
+}
+
+/// Run `f` on every task on two threads.
+fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = Mutex::new(0usize);
+    let out: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                out.lock().unwrap().push((i, r));
+            });
+        }
+    });
+    let mut v = out.into_inner().unwrap();
+    v.sort_by_key(|x| x.0);
+    v.into_iter().map(|x| x.1).collect()
+}
+
+/// Verify with a time limit; `Some(true)` TRUE, `Some(false)` FALSE, `None` UNKNOWN.
+fn verify(cfa: &Cfa, engine: EngineKind, limit: f64) -> (Option<bool>, String) {
+    let intr = Interrupter::new();
+    let opts = VerifyOptions {
+        engine,
+        backend: Backend::Cadical,
+        max_depth: None,
+        pc: PcEncoding::Binary,
+        interrupter: intr.clone(),
+    };
+    let r = std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        s.spawn(move || {
+            if rx.recv_timeout(Duration::from_secs_f64(limit)).is_err() {
+                intr.interrupt();
+            }
+        });
+        let r = verify_cfa(cfa, &opts, &mut |_| {});
+        drop(tx);
+        r
+    });
+    match r.verdict {
+        ProgramVerdict::True => (Some(true), String::new()),
+        ProgramVerdict::False(..) => (Some(false), String::new()),
+        ProgramVerdict::Unknown(reason) => (None, reason),
+    }
+}
+
+struct Tally {
+    solved: usize,
+    unknown: Vec<String>,
+}
+
+fn check(engine: EngineKind, tasks: &[(PathBuf, Property, bool)], limit: f64) -> Tally {
+    let results = parallel(tasks, |(f, p, expected)| {
+        let cfa = lower(f, *p);
+        let (got, reason) = verify(&cfa, engine, limit);
+        (f.clone(), *p, *expected, got, reason)
+    });
+    let mut t = Tally {
+        solved: 0,
+        unknown: Vec::new(),
+    };
+    for (f, p, expected, got, reason) in results {
+        match got {
+            Some(v) => {
+                assert_eq!(
+                    v,
+                    expected,
+                    "WRONG verdict by {} on {} ({p})",
+                    engine.name(),
+                    f.display()
+                );
+                t.solved += 1;
+            }
+            None => {
+                assert!(
+                    !reason.starts_with("internal error"),
+                    "{} ({p}): {reason}",
+                    f.display()
+                );
+                t.unknown.push(format!("{} ({p}): {reason}", f.display()));
+            }
+        }
+    }
+    eprintln!("{}: {} of {} solved", engine.name(), t.solved, tasks.len());
+    for u in &t.unknown {
+        eprintln!("  unsolved: {u}");
+    }
+    t
+}
+
+#[test]
+fn bmc_finds_the_violations() {
+    let tasks = tasks(|_, v| !v);
+    assert!(
+        tasks.len() > 50,
+        "too few violating fixtures: {}",
+        tasks.len()
+    );
+    let t = check(EngineKind::Bmc, &tasks, secs(10.0));
+    // A few fixtures need hundreds or thousands of loop iterations before the violation; with
+    // the default limit BMC may not get there.
+    assert!(
+        t.unknown.len() <= 6,
+        "bmc missed {} violations",
+        t.unknown.len()
+    );
+}
+
+#[test]
+fn kind_gives_the_expected_verdicts() {
+    let tasks = tasks(|_, _| true);
+    let t = check(EngineKind::Kind, &tasks, secs(2.0));
+    assert!(
+        t.solved * 100 >= tasks.len() * 85,
+        "k-induction solved only {} of {}",
+        t.solved,
+        tasks.len()
+    );
+}
+
+#[test]
+fn exports_agree_with_the_program() {
+    let tasks = tasks(|p, _| p == Property::UnreachCall);
+    let limit = secs(2.0);
+    let results = parallel(&tasks, |(f, p, expected)| {
+        let cfa = lower(f, *p);
+        if cfa
+            .locations
+            .iter()
+            .any(|l| matches!(l.kind, bitmc::cfa::LocKind::Sink(_)))
+        {
+            return None;
+        }
+        let ps = encode(
+            &cfa,
+            EncodeOptions {
+                pc: PcEncoding::Binary,
+                goal: Goal::Error,
+            },
+        );
+        // Through the writers and readers of both formats.
+        let problem = bitmc::ts::dimspec::to_problem(&ps.sys, vec!["export".into()]);
+        let bytes = dimspec::to_bytes(&problem).expect("DimSpec written");
+        let from_dimspec =
+            bitmc::ts::dimspec::from_problem(&dimspec::parse(&bytes).expect("DimSpec read back"));
+        let aag = ps
+            .model
+            .to_aiger(Vec::new())
+            .to_bytes(bitmc::aig::aiger::Format::Binary)
+            .expect("AIGER written");
+        let file = bitmc::aig::aiger::parse(&aag).expect("AIGER read back");
+        let from_aiger = bitmc::ts::aiger::from_aiger(&file)
+            .expect("AIGER system")
+            .sys;
+        let mut verdicts = Vec::new();
+        for sys in [&ps.sys, &from_dimspec, &from_aiger] {
+            let intr = Interrupter::new();
+            let opts = Options {
+                backend: Backend::Cadical,
+                max_depth: None,
+                interrupter: intr.clone(),
+            };
+            let v = std::thread::scope(|s| {
+                let (tx, rx) = std::sync::mpsc::channel::<()>();
+                s.spawn(move || {
+                    if rx.recv_timeout(Duration::from_secs_f64(limit)).is_err() {
+                        intr.interrupt();
+                    }
+                });
+                let v = EngineKind::Kind.run(sys, &opts, &mut |_| {}).0;
+                drop(tx);
+                v
+            });
+            verdicts.push(match v {
+                Verdict::Safe(_) => Some(true),
+                Verdict::Unsafe(_) => Some(false),
+                Verdict::Unknown(_) => None,
+            });
+        }
+        Some((f.clone(), *expected, verdicts))
+    });
+    let mut compared = 0;
+    for (f, expected, verdicts) in results.into_iter().flatten() {
+        for v in verdicts.iter().flatten() {
+            assert_eq!(
+                *v,
+                expected,
+                "{}: an export gives a wrong verdict ({verdicts:?})",
+                f.display()
+            );
+        }
+        if verdicts.iter().all(|v| v.is_some()) {
+            compared += 1;
+        }
+    }
+    eprintln!(
+        "exports: {compared} of {} programs decided in all three forms",
+        tasks.len()
+    );
+    assert!(
+        compared * 100 >= tasks.len() * 75,
+        "too few exports decided: {compared}"
+    );
+}
