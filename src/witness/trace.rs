@@ -32,6 +32,7 @@ fn writing_atoms(g: &Gcl) -> Vec<&Gcl> {
 pub fn format_trace(cfa: &Cfa, steps: &[interp::Step], outcome: &interp::Outcome) -> String {
     let mut s = String::new();
     let mut last_line: Option<(String, u32)> = None;
+    let mut known: std::collections::HashMap<PVar, u128> = std::collections::HashMap::new();
     for (i, step) in steps.iter().enumerate() {
         let edge = cfa.edge(step.edge);
         let atoms = writing_atoms(&edge.cmd);
@@ -62,6 +63,13 @@ pub fn format_trace(cfa: &Cfa, steps: &[interp::Step], outcome: &interp::Outcome
                     }
                     _ => {}
                 }
+            }
+            // Assignments that leave a value unchanged (e.g. the untouched elements of an
+            // array written at a symbolic index) are not shown.
+            let unchanged = nondet.is_none() && known.get(&v) == Some(&value);
+            known.insert(v, value);
+            if unchanged {
+                continue;
             }
             if let Some(o) = origin {
                 if let Some(pos) = &o.pos {
