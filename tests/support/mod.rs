@@ -22,10 +22,7 @@ impl Run {
 
 /// Run `bitmc` with the given arguments.
 pub fn bitmc(args: &[&str]) -> Run {
-    let out: Output = Command::new(env!("CARGO_BIN_EXE_bitmc"))
-        .args(args)
-        .output()
-        .expect("the bitmc binary runs");
+    let out: Output = Command::new(env!("CARGO_BIN_EXE_bitmc")).args(args).output().expect("the bitmc binary runs");
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -35,16 +32,11 @@ pub fn bitmc(args: &[&str]) -> Run {
 
 /// The directory of the public benchmark inputs, if present.
 pub fn bench_dir(sub: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/bench")
-        .join(sub);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench").join(sub);
     if p.is_dir() {
         Some(p)
     } else {
-        eprintln!(
-            "note: {} is absent; skipping the tests that use it",
-            p.display()
-        );
+        eprintln!("note: {} is absent; skipping the tests that use it", p.display());
         None
     }
 }
@@ -61,20 +53,9 @@ pub fn temp_dir(name: &str) -> PathBuf {
 pub fn read_tsv(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
     let text = std::fs::read_to_string(path).expect("readable TSV");
     let mut lines = text.lines();
-    let header: Vec<String> = lines
-        .next()
-        .unwrap_or("")
-        .split('\t')
-        .map(String::from)
-        .collect();
+    let header: Vec<String> = lines.next().unwrap_or("").split('\t').map(String::from).collect();
     lines
         .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split('\t').map(String::from))
-                .collect()
-        })
+        .map(|l| header.iter().cloned().zip(l.split('\t').map(String::from)).collect())
         .collect()
 }
