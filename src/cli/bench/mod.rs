@@ -40,6 +40,12 @@ Tasks:
   A directory is searched recursively; a LIST names one task or directory per line,
   relative to the list's directory (# starts a comment).
 
+Verdicts: the last line of a run's stdout (TRUE, FALSE(p), SAFE, UNSAFE, UNKNOWN), which
+  must agree with its exit code (0, 10, 20); TIMEOUT when stopped at the time limit,
+  OUT OF MEMORY when it failed to allocate under the memory limit, ERROR otherwise (the
+  note is the first error line of its stderr). Status: correct, wrong, unknown, timeout,
+  memout, error, or no-expectation (a verdict for a task without an expected verdict).
+
 Outputs in --out: results.csv, summary.md, cactus.svg, logs/CONFIG/TASK.{out,err}.
 
 Exit codes:
