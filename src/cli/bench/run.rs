@@ -88,7 +88,13 @@ const MEMORY_MARKERS: &[&str] = &[
     "cannot allocate",
     "memory exhausted",
     "memoryerror",
+    // A C++ exception (std::bad_alloc from a SAT solver) unwinding into Rust code.
+    "cannot catch foreign exceptions",
 ];
+
+/// An abnormal end with a peak resident set above this share of the memory limit is taken to
+/// be out of memory even without a message saying so.
+const MEMORY_NEAR_LIMIT: f64 = 0.9;
 
 /// Run `program args` with its output in `log.out` / `log.err`, under `limits`; stop early
 /// (with [`Outcome::Cancelled`]) when `cancel` is raised.
@@ -156,7 +162,11 @@ pub fn run(
     let (outcome, note) = match stopped {
         Some(Stop::Cancel) => (Outcome::Cancelled, String::new()),
         Some(Stop::Timeout) => (Outcome::Timeout, format!("stopped after {wall:.1} s")),
-        None => classify(status, &out_path, &err_path),
+        None => {
+            let near_limit =
+                limits.memory_mb > 0 && peak_mb >= MEMORY_NEAR_LIMIT * limits.memory_mb as f64;
+            classify(status, &out_path, &err_path, near_limit)
+        }
     };
     Measured {
         outcome,
@@ -235,16 +245,15 @@ fn signal_group(pgid: libc::pid_t, sig: libc::c_int) {
     }
 }
 
-/// What a child that ended by itself said.
-fn classify(status: libc::c_int, out: &Path, err: &Path) -> (Outcome, String) {
+/// What a child that ended by itself said; `near_limit`: its peak memory was close to the limit.
+fn classify(status: libc::c_int, out: &Path, err: &Path, near_limit: bool) -> (Outcome, String) {
     let last = last_line(out);
     let (first_err, err_tail) = stderr_summary(err);
-    let memout = MEMORY_MARKERS
-        .iter()
-        .any(|m| err_tail.to_ascii_lowercase().contains(m))
-        || MEMORY_MARKERS
-            .iter()
-            .any(|m| first_err.to_ascii_lowercase().contains(m));
+    let said = |text: &str| {
+        let text = text.to_ascii_lowercase();
+        MEMORY_MARKERS.iter().any(|m| text.contains(m))
+    };
+    let memout = near_limit || said(&err_tail) || said(&first_err);
     let wrong_line =
         |code: i32| format!("exit code {code} but the last line of stdout is `{last}`");
     if libc::WIFSIGNALED(status) {
@@ -337,12 +346,29 @@ fn stderr_summary(path: &Path) -> (String, String) {
         let _ = f.take(4096).read_to_end(&mut buf);
         head = String::from_utf8_lossy(&buf).into_owned();
     }
-    let lines = || head.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines()
-        .find(|l| l.starts_with("error"))
-        .or_else(|| lines().next())
-        .unwrap_or("");
-    (clip(first), read_tail(path, 4096))
+    (clip(&first_error(&head)), read_tail(path, 4096))
+}
+
+/// The line of standard error that says what went wrong: the first line that mentions an error
+/// or a panic (with the panic's message, which is on the next line), else the first line.
+fn first_error(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with("thread '") && l.contains("panicked") {
+            return match lines.get(i + 1) {
+                Some(msg) => format!("{l} {msg}"),
+                None => l.to_string(),
+            };
+        }
+        if l.contains("error") {
+            return l.to_string();
+        }
+    }
+    lines.first().map(|l| l.to_string()).unwrap_or_default()
 }
 
 fn read_tail(path: &Path, n: u64) -> String {
@@ -416,6 +442,30 @@ mod tests {
         );
         assert_eq!(parse_violation("FALSE(x"), None);
         assert_eq!(parse_violation("TRUE"), None);
+    }
+
+    #[test]
+    fn first_error_lines() {
+        assert_eq!(
+            first_error("[pdr] depth 1\nerror: x.c:1:2: bad\nmore\n"),
+            "error: x.c:1:2: bad"
+        );
+        assert_eq!(
+            first_error("thread 'main' panicked at src/a.rs:1:2:\nindex out of bounds\n"),
+            "thread 'main' panicked at src/a.rs:1:2: index out of bounds"
+        );
+        assert_eq!(
+            first_error("[pdr] depth 1\nunknown: internal error: bad plan\n"),
+            "unknown: internal error: bad plan"
+        );
+        assert_eq!(first_error("\nwarning: w\n"), "warning: w");
+        assert_eq!(
+            first_error(
+                "[bmc] depth 49\nfatal runtime error: Rust cannot catch foreign exceptions\n"
+            ),
+            "fatal runtime error: Rust cannot catch foreign exceptions"
+        );
+        assert_eq!(first_error(""), "");
     }
 
     #[test]
