@@ -340,7 +340,7 @@ pub fn summary_md(d: &SummaryDoc) -> String {
         .filter(|r| matches!(r.status, Status::Error | Status::Memout))
         .collect();
     if !errors.is_empty() {
-        s.push_str("\n## Errors\n\n");
+        s.push_str("\n## Errors and out-of-memory runs\n\n");
         for r in errors {
             let prop = if r.property.is_empty() {
                 String::new()
