@@ -177,6 +177,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
         }
     }
     let program = match &args.bitmc {
+        // A bare name is looked up in PATH when the first run starts.
+        Some(p) if p.components().count() > 1 && !p.is_file() => {
+            bail!("--bitmc {}: no such file", p.display())
+        }
         Some(p) => p.clone(),
         None => {
             std::env::current_exe().context("cannot find the running executable; give --bitmc")?
@@ -200,13 +204,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
         grace: Duration::from_secs(1),
         memory_mb: args.memory,
     };
+    let memory = match args.memory {
+        0 => "none".to_string(),
+        mb => format!("{mb} MiB"),
+    };
     eprintln!(
-        "bench: {} tasks x {} configurations = {} runs; time limit {} s, memory limit {} MiB, {} job{}; logs in {}",
+        "bench: {} tasks x {} configurations = {} runs; time limit {} s, memory limit {memory}, {} job{}; logs in {}",
         found.tasks.len(),
         configs.len(),
         jobs.len(),
         args.timeout,
-        args.memory,
         args.jobs,
         if args.jobs == 1 { "" } else { "s" },
         logs.display()

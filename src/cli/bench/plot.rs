@@ -8,6 +8,20 @@ use anyhow::anyhow;
 use plotters::prelude::*;
 use std::path::Path;
 
+/// Line colours, one per configuration (cycled): dark enough to read on white.
+const PALETTE: [(u8, u8, u8); 10] = [
+    (31, 119, 180),
+    (214, 39, 40),
+    (44, 160, 44),
+    (255, 127, 14),
+    (148, 103, 189),
+    (140, 86, 75),
+    (227, 119, 194),
+    (127, 127, 127),
+    (188, 189, 34),
+    (23, 190, 207),
+];
+
 /// Write the cactus plot of `series` (configuration name, wall times of its solved runs).
 pub fn cactus(path: &Path, series: &[(String, Vec<f64>)], timeout: f64) -> anyhow::Result<()> {
     draw(path, series, timeout).map_err(|e| anyhow!("cannot draw {}: {e}", path.display()))
@@ -56,7 +70,8 @@ fn draw(
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], limit_style));
 
     for (i, (name, times)) in series.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
+        let (r, g, b) = PALETTE[i % PALETTE.len()];
+        let color = RGBColor(r, g, b);
         let mut sorted = times.clone();
         sorted.sort_by(f64::total_cmp);
         let points: Vec<(i64, f64)> = sorted

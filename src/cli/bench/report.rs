@@ -288,6 +288,17 @@ pub struct SummaryDoc<'a> {
     pub interrupted: bool,
 }
 
+/// An argument as a shell would need it written: as it is when that is safe, else in single
+/// quotes.
+fn shell_quote(a: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_=./:,+@%".contains(c);
+    if !a.is_empty() && a.chars().all(plain) {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
 /// The text of `summary.md`.
 pub fn summary_md(d: &SummaryDoc) -> String {
     let mut s = String::from("# bitmc bench\n\n");
@@ -308,16 +319,13 @@ pub fn summary_md(d: &SummaryDoc) -> String {
     );
     s.push_str("Configurations:\n\n");
     for c in d.configs {
-        let _ = writeln!(
-            s,
-            "- `{}`: `{}`",
-            c.name,
-            if c.args.is_empty() {
-                "(no extra arguments)".to_string()
-            } else {
-                c.args.join(" ")
-            }
-        );
+        let args = if c.args.is_empty() {
+            "no extra arguments".to_string()
+        } else {
+            let quoted: Vec<String> = c.args.iter().map(|a| shell_quote(a)).collect();
+            format!("`{}`", quoted.join(" "))
+        };
+        let _ = writeln!(s, "- `{}`: {args}", c.name);
     }
     s.push('\n');
     s.push_str(&table(d.sums));
@@ -433,6 +441,14 @@ mod tests {
             (Status::Timeout, 0)
         );
         assert_eq!(status(None, E::Holds, Outcome::Memout), (Status::Memout, 0));
+    }
+
+    #[test]
+    fn shell_quoting() {
+        assert_eq!(shell_quote("--engine=bmc"), "--engine=bmc");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote(""), "''");
     }
 
     #[test]
