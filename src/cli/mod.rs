@@ -60,6 +60,9 @@ pub enum Command {
     /// Print the control-flow automaton of a C program (text or Graphviz DOT).
     #[command(after_help = EXIT_CODES_HELP)]
     Cfa(cfa::CfaArgs),
+    /// Run a benchmark set: every task under every configuration in its own process, with a
+    /// time and a memory limit; writes a CSV, a markdown summary and a cactus plot.
+    Bench(bench::BenchArgs),
 }
 
 /// Parse the command line, run the command, and exit with its code.
@@ -71,6 +74,7 @@ pub fn main() -> ! {
         Command::Cfa(a) => cfa::run(a),
         Command::Dimspec(a) => export::run_dimspec(a),
         Command::Aiger(a) => export::run_aiger(a),
+        Command::Bench(a) => bench::run(a),
     };
     let code = match result {
         Ok(code) => code,
@@ -85,6 +89,7 @@ pub fn main() -> ! {
     std::process::exit(code as i32)
 }
 
+pub mod bench;
 pub mod cfa;
 pub mod common;
 pub mod export;

@@ -1,0 +1,484 @@
+//! `bitmc bench`: runs every task of a benchmark set once per configuration, each in its own
+//! child process under a time and a memory limit, and writes `results.csv`, `summary.md` and
+//! `cactus.svg` (see [`report`] and [`plot`] for their contents).
+//!
+//! The driver: discover the tasks ([`tasks`]), run (task × configuration) on `--jobs` worker
+//! threads, each run one child process ([`run`]), judge every run against its expectation, show
+//! progress on stderr, write the reports and print the table. Ctrl-C stops the running children
+//! and writes the reports of the runs that finished.
+
+pub mod plot;
+pub mod report;
+pub mod run;
+pub mod tasks;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Exit code of a bench with at least one wrong answer.
+pub const EXIT_WRONG: u8 = 4;
+/// Exit code of a bench stopped by SIGINT / SIGTERM (after writing the partial reports).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+const BENCH_HELP: &str = "\
+Tasks:
+  C file (.c, .i) with a `// expect: p=true|false ...` header: one task per property,
+      run as `bitmc verify FILE --property P ARGS` (`// expect(lp64):` applies when ARGS
+      select `--data-model lp64`; `error=unsupported` expects exit code 1)
+  SV-COMP task (.yml): one task per supported property (unreach-call, no-overflow),
+      run as `bitmc verify TASK.yml --property P ARGS`
+  DimSpec (.cnf, .spec, .dimspec), AIGER (.aag, .aig): run as `bitmc solve FILE ARGS`;
+      expected verdict from EXPECTED.tsv beside the file (columns file and
+      goal_reachable yes/no, or verdict unsafe/safe), if any
+  A directory is searched recursively; a LIST names one task or directory per line,
+  relative to the list's directory (# starts a comment).
+
+Verdicts: the last line of a run's stdout (TRUE, FALSE(p), SAFE, UNSAFE, UNKNOWN), which
+  must agree with its exit code (0, 10, 20); TIMEOUT when stopped at the time limit,
+  OUT OF MEMORY when it failed to allocate under the memory limit, ERROR otherwise (the
+  note is the first error line of its stderr). Status: correct, wrong, unknown, timeout,
+  memout, error, or no-expectation (a verdict for a task without an expected verdict).
+
+Outputs in --out: results.csv, summary.md, cactus.svg, logs/CONFIG/TASK.{out,err}.
+
+Exit codes:
+  0    no wrong answer
+  4    at least one wrong answer (listed in summary.md and on stdout)
+  1    error (no tasks, unreadable list, bad option, cannot write the outputs)
+  2    command-line usage error
+  130  interrupted (the reports of the finished runs are written)";
+
+#[derive(Args, Debug)]
+#[command(after_help = BENCH_HELP)]
+pub struct BenchArgs {
+    /// Task lists, directories or single task files.
+    #[arg(required = true, value_name = "LIST|DIR")]
+    pub inputs: Vec<PathBuf>,
+    /// Wall-clock time limit of one run, in seconds (SIGTERM, then SIGKILL 1 s later).
+    #[arg(long, value_name = "S")]
+    pub timeout: f64,
+    /// A configuration: a name and the extra arguments given to every run, split like a shell
+    /// would (e.g. `--config bmc='--engine bmc --max-depth 50'`). Repeatable; every task runs
+    /// once per configuration. Default: one configuration `default` without extra arguments.
+    #[arg(long = "config", value_name = "NAME='ARGS'")]
+    pub configs: Vec<String>,
+    /// Runs in parallel. Timings are only comparable when runs do not share cores: keep the
+    /// default of 1 on a machine with few cores.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+    /// Memory limit of one run in MiB, enforced as an address-space limit (RLIMIT_AS); 0 for none.
+    #[arg(long, value_name = "MB", default_value_t = 8000)]
+    pub memory: u64,
+    /// Directory of the outputs (created if needed; earlier outputs are overwritten).
+    #[arg(long, value_name = "DIR", default_value = "bench-out")]
+    pub out: PathBuf,
+    /// The bitmc executable to run (default: this one).
+    #[arg(long, value_name = "PATH")]
+    pub bitmc: Option<PathBuf>,
+    /// Run only the tasks whose name contains SUBSTRING.
+    #[arg(long, value_name = "SUBSTRING")]
+    pub filter: Option<String>,
+}
+
+/// A named configuration: the extra arguments of every run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub name: String,
+    pub args: Vec<String>,
+    /// The arguments select `--data-model lp64` (C expectations use `expect(lp64)`).
+    pub lp64: bool,
+}
+
+/// Parse `NAME=ARGS` (or a bare `NAME`, without arguments).
+pub fn parse_config(s: &str) -> anyhow::Result<Config> {
+    let (name, rest) = s.split_once('=').unwrap_or((s, ""));
+    let name = name.trim();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+    {
+        bail!("--config {s}: the name must be non-empty and use only letters, digits and . _ + -");
+    }
+    let Some(args) = shlex::split(rest) else {
+        bail!("--config {s}: unbalanced quotes or a trailing backslash in the arguments");
+    };
+    let lp64 = args
+        .windows(2)
+        .any(|w| w[0] == "--data-model" && w[1].eq_ignore_ascii_case("lp64"))
+        || args
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case("--data-model=lp64"));
+    Ok(Config {
+        name: name.to_string(),
+        args,
+        lp64,
+    })
+}
+
+/// Raised by SIGINT / SIGTERM.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    // A second signal ends bench at once (the children die with it: PR_SET_PDEATHSIG).
+    // SAFETY: signal() is async-signal-safe.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+    }
+}
+
+fn install_signal_handlers() {
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores to an atomic and resets its own disposition.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+/// One run to do: a task under a configuration, and where its logs go.
+struct Job {
+    task: usize,
+    config: usize,
+    log: PathBuf,
+}
+
+pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    if args.jobs == 0 {
+        bail!("--jobs must be at least 1");
+    }
+    let mut configs = args
+        .configs
+        .iter()
+        .map(|c| parse_config(c))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if configs.is_empty() {
+        configs.push(Config {
+            name: "default".into(),
+            args: vec![],
+            lp64: false,
+        });
+    }
+    let mut names = HashSet::new();
+    for c in &configs {
+        if !names.insert(c.name.as_str()) {
+            bail!("--config: the name {} is used twice", c.name);
+        }
+    }
+    let program = match &args.bitmc {
+        // A bare name is looked up in PATH when the first run starts.
+        Some(p) if p.components().count() > 1 && !p.is_file() => {
+            bail!("--bitmc {}: no such file", p.display())
+        }
+        Some(p) => p.clone(),
+        None => {
+            std::env::current_exe().context("cannot find the running executable; give --bitmc")?
+        }
+    };
+    let mut found = tasks::discover(&args.inputs)?;
+    if let Some(f) = &args.filter {
+        found.tasks.retain(|t| t.name.contains(f.as_str()));
+    }
+    if found.tasks.is_empty() {
+        bail!("no tasks to run (notes: {})", found.notes.join("; "));
+    }
+    let logs = args.out.join("logs");
+    for c in &configs {
+        let d = logs.join(&c.name);
+        std::fs::create_dir_all(&d).with_context(|| format!("cannot create {}", d.display()))?;
+    }
+    let jobs = plan_jobs(&found.tasks, &configs, &logs);
+    let limits = run::Limits {
+        timeout: Duration::from_secs_f64(args.timeout),
+        grace: Duration::from_secs(1),
+        memory_mb: args.memory,
+    };
+    let memory = match args.memory {
+        0 => "none".to_string(),
+        mb => format!("{mb} MiB"),
+    };
+    eprintln!(
+        "bench: {} tasks x {} configurations = {} runs; time limit {} s, memory limit {memory}, {} job{}; logs in {}",
+        found.tasks.len(),
+        configs.len(),
+        jobs.len(),
+        args.timeout,
+        args.jobs,
+        if args.jobs == 1 { "" } else { "s" },
+        logs.display()
+    );
+    install_signal_handlers();
+
+    let mut progress = Progress::new(jobs.len());
+    let (job_tx, job_rx) = crossbeam_channel::unbounded::<usize>();
+    let (res_tx, res_rx) = crossbeam_channel::unbounded::<(usize, run::Measured)>();
+    for i in 0..jobs.len() {
+        let _ = job_tx.send(i);
+    }
+    drop(job_tx);
+    let mut rows: Vec<(usize, report::Row)> = Vec::with_capacity(jobs.len());
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.min(jobs.len()) {
+            let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
+            let (jobs, found, configs, program, limits) =
+                (&jobs, &found, &configs, &program, &limits);
+            scope.spawn(move || {
+                while let Ok(i) = job_rx.recv() {
+                    if INTERRUPTED.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let j = &jobs[i];
+                    let argv = command_args(&found.tasks[j.task], &configs[j.config]);
+                    let m = run::run(program, &argv, &j.log, limits, &INTERRUPTED);
+                    if res_tx.send((i, m)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(res_tx);
+        for (i, m) in res_rx.iter() {
+            if m.outcome == run::Outcome::Cancelled {
+                continue;
+            }
+            let j = &jobs[i];
+            let (task, config) = (&found.tasks[j.task], &configs[j.config]);
+            let row = report::judge(task, task.expected(config.lp64), config, &m);
+            progress.finished(&row);
+            rows.push((i, row));
+        }
+    });
+    progress.done();
+    rows.sort_by_key(|(i, _)| *i);
+    let rows: Vec<report::Row> = rows.into_iter().map(|(_, r)| r).collect();
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    write_reports(args, &rows, &configs, &found.notes, interrupted)
+}
+
+/// Every (task, configuration) in task order, each with a log path of its own.
+fn plan_jobs(tasks: &[tasks::Task], configs: &[Config], logs: &Path) -> Vec<Job> {
+    let mut used = HashSet::new();
+    let mut jobs = Vec::with_capacity(tasks.len() * configs.len());
+    for (ti, t) in tasks.iter().enumerate() {
+        for (ci, c) in configs.iter().enumerate() {
+            let mut stem: String = t
+                .name
+                .replace('/', "__")
+                .chars()
+                .map(|ch| {
+                    if ch.is_ascii_alphanumeric() || "._-+".contains(ch) {
+                        ch
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            if let Some(p) = &t.property {
+                stem = format!("{stem}.{p}");
+            }
+            let mut log = logs.join(&c.name).join(&stem);
+            let mut n = 2;
+            while !used.insert(log.clone()) {
+                log = logs.join(&c.name).join(format!("{stem}-{n}"));
+                n += 1;
+            }
+            jobs.push(Job {
+                task: ti,
+                config: ci,
+                log,
+            });
+        }
+    }
+    jobs
+}
+
+/// The arguments of the child: `verify FILE --property P ARGS` or `solve FILE ARGS`.
+fn command_args(task: &tasks::Task, config: &Config) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = Vec::new();
+    match task.kind {
+        tasks::Kind::Verify => {
+            argv.push("verify".into());
+            argv.push(task.path.clone().into());
+            if let Some(p) = &task.property {
+                argv.push("--property".into());
+                argv.push(p.into());
+            }
+        }
+        tasks::Kind::Solve => {
+            argv.push("solve".into());
+            argv.push(task.path.clone().into());
+        }
+    }
+    argv.extend(config.args.iter().map(OsString::from));
+    argv
+}
+
+fn write_reports(
+    args: &BenchArgs,
+    rows: &[report::Row],
+    configs: &[Config],
+    notes: &[String],
+    interrupted: bool,
+) -> anyhow::Result<u8> {
+    let write = |name: &str, text: &str| {
+        let p = args.out.join(name);
+        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
+    };
+    write("results.csv", &report::csv(rows))?;
+    let sums = report::summarize(rows, configs, args.timeout);
+    let doc = report::SummaryDoc {
+        sums: &sums,
+        rows,
+        configs,
+        timeout: args.timeout,
+        memory_mb: args.memory,
+        jobs: args.jobs,
+        notes,
+        interrupted,
+    };
+    write("summary.md", &report::summary_md(&doc))?;
+    let series: Vec<(String, Vec<f64>)> = configs
+        .iter()
+        .map(|c| {
+            let times = rows
+                .iter()
+                .filter(|r| r.config == c.name && r.solved())
+                .map(|r| r.wall)
+                .collect();
+            (c.name.clone(), times)
+        })
+        .collect();
+    plot::cactus(&args.out.join("cactus.svg"), &series, args.timeout)?;
+
+    print!("{}", report::table(&sums));
+    println!();
+    print!("{}", report::wrong_section(&sums));
+    eprintln!(
+        "wrote {0}/results.csv, {0}/summary.md, {0}/cactus.svg",
+        args.out.display()
+    );
+    let wrong = sums.iter().any(|s| !s.wrong.is_empty());
+    if interrupted {
+        eprintln!(
+            "bench: interrupted; the reports cover the {} finished runs",
+            rows.len()
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(if wrong { EXIT_WRONG } else { 0 })
+}
+
+/// Progress on stderr: a bar on a terminal, one line per finished run otherwise. Wrong answers
+/// are printed as they happen in both cases.
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    done: usize,
+    correct: usize,
+    wrong: usize,
+    other: usize,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total as u64);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} [{elapsed_precise}, eta {eta}] {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(500));
+            bar
+        });
+        Progress {
+            bar,
+            total,
+            done: 0,
+            correct: 0,
+            wrong: 0,
+            other: 0,
+        }
+    }
+
+    fn finished(&mut self, r: &report::Row) {
+        self.done += 1;
+        match r.status {
+            report::Status::Correct => self.correct += 1,
+            report::Status::Wrong => self.wrong += 1,
+            _ => self.other += 1,
+        }
+        let prop = if r.property.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", r.property)
+        };
+        let status = if r.status == report::Status::Wrong {
+            "WRONG".to_string()
+        } else {
+            r.status.as_str().to_string()
+        };
+        let line = format!(
+            "[{:>w$}/{}] {status:<14} {:>8.2} s  {}  {}{prop}  {}",
+            self.done,
+            self.total,
+            r.wall,
+            r.config,
+            r.task,
+            r.verdict,
+            w = self.total.to_string().len()
+        );
+        match &self.bar {
+            Some(bar) => {
+                if r.status == report::Status::Wrong {
+                    bar.println(format!("{line}   <-- WRONG, expected {}", r.expected));
+                }
+                bar.set_message(format!(
+                    "{} correct, {} wrong, {} other",
+                    self.correct, self.wrong, self.other
+                ));
+                bar.inc(1);
+            }
+            None if r.status == report::Status::Wrong => {
+                eprintln!("{line}   <-- WRONG, expected {}", r.expected)
+            }
+            None => eprintln!("{line}"),
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configs() {
+        let c = parse_config("bmc=--engine bmc --max-depth '20'").unwrap();
+        assert_eq!(c.name, "bmc");
+        assert_eq!(c.args, ["--engine", "bmc", "--max-depth", "20"]);
+        assert!(!c.lp64);
+        assert!(parse_config("x=--data-model LP64").unwrap().lp64);
+        assert!(parse_config("x=--data-model=lp64").unwrap().lp64);
+        assert_eq!(parse_config("plain").unwrap().args, Vec::<String>::new());
+        assert!(parse_config("=--engine bmc").is_err());
+        assert!(parse_config("a b=x").is_err());
+        assert!(parse_config("x='unbalanced").is_err());
+    }
+}
