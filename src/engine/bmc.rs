@@ -21,6 +21,14 @@ use std::time::Instant;
 /// The depth from which goal windows are used.
 pub const WINDOW_FROM: usize = 32;
 
+/// The largest window.
+pub const MAX_WINDOW: usize = 1024;
+
+/// The estimated solver memory (bytes) the unrolling may use; beyond it BMC answers UNKNOWN
+/// rather than exhausting the machine. The estimate counts 200 bytes per variable and 12 per
+/// literal occurrence (CaDiCaL's footprint, measured roughly).
+pub const MAX_UNROLLED_BYTES: usize = 1_500_000_000;
+
 struct Bmc<'s> {
     sys: &'s System,
     solver: Box<dyn Solver>,
@@ -111,7 +119,7 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
 
 fn search(b: &mut Bmc<'_>, opts: &Options, progress: ProgressFn<'_>) -> Verdict {
     let start = Instant::now();
-    let interrupted = || Verdict::Unknown("interrupted".into());
+    let interrupted = || super::stopped(opts);
     let mut checked = 0usize; // steps 0..checked are known not to reach the goal
     loop {
         if opts.interrupter.is_interrupted() {
@@ -124,9 +132,14 @@ fn search(b: &mut Bmc<'_>, opts: &Options, progress: ProgressFn<'_>) -> Verdict 
         let window = if checked < WINDOW_FROM {
             1
         } else {
-            checked / 8
+            (checked / 8).min(MAX_WINDOW)
         };
         let hi = (checked + window - 1).min(max);
+        let lits = b.sys.trans.num_lits() + b.sys.constraints.num_lits() + b.sys.bad.num_lits() + 1;
+        let per_step = 200 * (b.sys.n() + 1) + 12 * lits;
+        if (hi + 1).saturating_mul(per_step) > MAX_UNROLLED_BYTES {
+            return Verdict::Unknown(format!("the unrolling became too large (depth {checked})"));
+        }
         while b.un.len() <= hi {
             b.push();
         }

@@ -160,7 +160,7 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
     let mut base = Base::new(sys, opts);
     let mut forward = Path::new(sys, opts, true);
     let mut step = Path::new(sys, opts, false);
-    let interrupted = || Verdict::Unknown("interrupted".into());
+    let interrupted = || super::stopped(opts);
     let mut k = 0usize;
     loop {
         if opts.max_depth.is_some_and(|m| k > m) {

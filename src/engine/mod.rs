@@ -88,6 +88,16 @@ impl Default for Options {
     }
 }
 
+/// The verdict of an engine whose solver stopped: `interrupted` when the run was cancelled,
+/// otherwise the backend gave up on its own (a resource limit or a failure it reported).
+pub fn stopped(opts: &Options) -> Verdict {
+    if opts.interrupter.is_interrupted() {
+        Verdict::Unknown("interrupted".into())
+    } else {
+        Verdict::Unknown(format!("the SAT backend {} gave up", opts.backend))
+    }
+}
+
 /// A progress callback.
 pub type ProgressFn<'a> = &'a mut dyn FnMut(&Progress);
 

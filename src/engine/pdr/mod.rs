@@ -370,7 +370,7 @@ impl<'s> Pdr<'s> {
         };
         match bmc::run(self.sys, &opts, &mut |_| {}).0 {
             v @ Verdict::Unsafe(_) => v,
-            Verdict::Unknown(r) if r == "interrupted" => Verdict::Unknown(r),
+            Verdict::Unknown(r) if !r.starts_with("no goal") => Verdict::Unknown(r),
             _ => Verdict::Unknown(format!(
                 "internal error: PDR found a counterexample of depth {depth} that BMC does not confirm"
             )),
@@ -423,7 +423,7 @@ pub fn run_with(
     let mut pdr = Pdr::new(sys, opts, popts);
     let v = pdr
         .run(progress, start)
-        .unwrap_or_else(|Interrupted| Verdict::Unknown("interrupted".into()));
+        .unwrap_or_else(|Interrupted| super::stopped(opts));
     (v, pdr.stats())
 }
 
