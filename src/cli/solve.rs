@@ -79,6 +79,11 @@ fn load(path: &Path) -> anyhow::Result<Input> {
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
+    // The time limit covers the whole run, reading the input included.
+    let interrupter = bitmc::sat::Interrupter::new();
+    let _timer = args
+        .timeout
+        .map(|t| common::Timer::start(t, interrupter.clone()));
     let input = load(&args.file)?;
     let sys = match &input {
         Input::Dimspec(s) => s,
@@ -96,11 +101,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let opts = Options {
         backend,
         max_depth: args.max_depth,
-        interrupter: Default::default(),
+        interrupter,
     };
-    let _timer = args
-        .timeout
-        .map(|t| common::Timer::start(t, opts.interrupter.clone()));
     let engine = args.engine.kind();
     let mut progress = common::progress_printer();
     let (verdict, stats) = match engine {

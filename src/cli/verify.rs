@@ -190,6 +190,11 @@ pub fn lower(args: &ProgramArgs) -> anyhow::Result<(Resolved, bitmc::cfa::Cfa)> 
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
+    // The time limit covers the whole run, parsing and encoding included.
+    let interrupter = bitmc::sat::Interrupter::new();
+    let _timer = args
+        .timeout
+        .map(|t| common::Timer::start(t, interrupter.clone()));
     let (r, cfa) = lower(&args.program)?;
     let property = r.options.property;
     let opts = VerifyOptions {
@@ -197,11 +202,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         backend: args.solver.backend(),
         max_depth: args.max_depth,
         pc: args.program.pc.encoding(),
-        interrupter: Default::default(),
+        interrupter,
     };
-    let _timer = args
-        .timeout
-        .map(|t| common::Timer::start(t, opts.interrupter.clone()));
     let mut progress = common::progress_printer();
     let result = verify_cfa(&cfa, &opts, &mut progress);
     let secs = start.elapsed().as_secs_f64();

@@ -175,10 +175,16 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
             Ok(None) => {}
             Err(()) => return interrupted(),
         }
+        if opts.interrupter.is_interrupted() {
+            return interrupted();
+        }
         match forward.extend(sys) {
             Answer::Proof => return Verdict::Safe(Certificate::Diameter { k }),
             Answer::Path => {}
             Answer::Interrupted => return interrupted(),
+        }
+        if opts.interrupter.is_interrupted() {
+            return interrupted();
         }
         match step.extend(sys) {
             Answer::Proof => return Verdict::Safe(Certificate::KInduction { k }),

@@ -54,7 +54,14 @@ extern "C" {
     fn ccadical_freeze(solver: *mut CCaDiCaL, lit: c_int);
     fn ccadical_melt(solver: *mut CCaDiCaL, lit: c_int);
     fn ccadical_frozen(solver: *mut CCaDiCaL, lit: c_int) -> c_int;
+    fn ccadical_set_option(solver: *mut CCaDiCaL, name: *const std::ffi::c_char, val: c_int);
 }
+
+/// Options set on every solver right after creation. The "lucky" phase tries trivial
+/// assignments at the start of every `solve`; on the large, incremental formulas of unrolled
+/// programs it costs time on every call and checks for termination only rarely (it delayed
+/// interrupts by a second), so it is off.
+const OPTIONS: [(&std::ffi::CStr, c_int); 1] = [(c"lucky", 0)];
 
 /// CaDiCaL's answers of `ccadical_solve`.
 const SATISFIABLE: c_int = 10;
@@ -106,6 +113,11 @@ impl CadicalSolver {
         // SAFETY: `raw` is a live handle in the configuring state, where connecting a terminator
         // is allowed. `state` stays valid for the handle's lifetime (see `poll_interrupter`).
         unsafe { ccadical_set_terminate(raw.as_ptr(), state, Some(poll_interrupter)) };
+        for (name, val) in OPTIONS {
+            // SAFETY: the handle is still in the configuring state (nothing added yet), where
+            // options may be set; `name` is a valid NUL-terminated option name of CaDiCaL 1.9.5.
+            unsafe { ccadical_set_option(raw.as_ptr(), name.as_ptr(), val) };
+        }
         CadicalSolver {
             raw,
             interrupter,
