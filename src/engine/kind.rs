@@ -107,10 +107,14 @@ impl<'s> Path<'s> {
                 SolveResult::Unsat => return Answer::Proof,
                 SolveResult::Interrupted => return Answer::Interrupted,
                 SolveResult::Sat => {
-                    let states = self.un.extract_states(s, k);
-                    let proj: Vec<Vec<bool>> = states
-                        .iter()
-                        .map(|st| self.vars.iter().map(|v| st[v.index()]).collect())
+                    // Only the compared variables are read from the model.
+                    let proj: Vec<Vec<bool>> = (0..=k)
+                        .map(|i| {
+                            self.vars
+                                .iter()
+                                .map(|&v| s.model_value(self.un.lit(i, v)))
+                                .collect()
+                        })
                         .collect();
                     let mut added = false;
                     for j in 1..=k {
