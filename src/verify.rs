@@ -12,16 +12,16 @@
 //! 4. SAFE for the system (error and sinks unreachable) gives TRUE.
 
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
-use crate::engine::{EngineKind, Options, ProgressFn, Stats, Verdict};
-use crate::sat::{Backend, Interrupter};
+use crate::engine::portfolio::Strategy;
+use crate::engine::{Options, ProgressFn, Stats, Verdict};
+use crate::sat::Interrupter;
 use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
 use crate::witness;
 
 /// Options of a verification run.
 #[derive(Clone, Debug)]
 pub struct VerifyOptions {
-    pub engine: EngineKind,
-    pub backend: Backend,
+    pub strategy: Strategy,
     pub max_depth: Option<usize>,
     pub pc: PcEncoding,
     pub interrupter: Interrupter,
@@ -49,6 +49,8 @@ pub enum ProgramVerdict {
 /// What a verification run produced.
 pub struct VerifyResult {
     pub verdict: ProgramVerdict,
+    /// The engine (portfolio member) whose verdict this is.
+    pub winner: Option<String>,
     pub stats: Stats,
     /// What was checked, one line each (for `-v`).
     pub notes: Vec<String>,
@@ -88,17 +90,31 @@ fn run_phase(
     out.stats
         .push(("system variables", ps.sys.num_vars.to_string()));
     let eopts = Options {
-        backend: opts.backend,
+        backend: crate::sat::Backend::Cadical,
         max_depth: opts.max_depth,
         interrupter: opts.interrupter.clone(),
     };
-    let (v, stats) = opts.engine.run(&ps.sys, &eopts, progress);
+    let notes = std::sync::Mutex::new(Vec::new());
+    let check = |s: &crate::ts::System, v: Verdict, b: crate::sat::Backend, o: &Options| {
+        let c = witness::check_bit_level(s, v, b, o);
+        if let Ok(mut n) = notes.lock() {
+            n.push(c.note);
+        }
+        c.verdict
+    };
+    let (verdict, stats, winner) = opts.strategy.run(&ps.sys, &eopts, &check, progress);
     out.stats.extend(stats);
-    let checked = witness::check_bit_level(&ps.sys, v, opts.backend, &eopts);
-    if !checked.note.is_empty() {
-        out.notes.push(checked.note);
+    if let Some(w) = winner {
+        out.winner = Some(w.to_string());
     }
-    match checked.verdict {
+    out.notes.extend(
+        notes
+            .into_inner()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|n| !n.is_empty()),
+    );
+    match verdict {
         Verdict::Safe(_) => Phase::Safe,
         Verdict::Unknown(r) => Phase::Unknown(r),
         Verdict::Unsafe(plan) => {
@@ -127,6 +143,7 @@ fn run_phase(
 /// Verify a prepared CFA.
 pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> VerifyResult {
     let mut out = VerifyResult {
+        winner: None,
         verdict: ProgramVerdict::Unknown(String::new()),
         stats: Vec::new(),
         notes: Vec::new(),

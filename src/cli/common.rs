@@ -1,6 +1,7 @@
 //! Pieces shared by the subcommands: engine and solver names, the timeout timer, progress.
 
 use bitmc::engine::pdr::PdrOptions;
+use bitmc::engine::portfolio::{default_members, Member, Strategy, DEFAULT_MEMBERS};
 use bitmc::engine::{EngineKind, Progress};
 use bitmc::sat::{Backend, Interrupter};
 use clap::{Args, ValueEnum};
@@ -10,6 +11,8 @@ use std::time::{Duration, Instant};
 /// Engines selectable on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum EngineArg {
+    /// Race several engines and SAT solvers on threads (see --member, --jobs).
+    Portfolio,
     /// Incremental bounded model checking (counterexamples only).
     Bmc,
     /// k-induction with simple-path constraints.
@@ -19,12 +22,13 @@ pub enum EngineArg {
 }
 
 impl EngineArg {
-    pub fn kind(self) -> EngineKind {
-        match self {
+    pub fn kind(self) -> Option<EngineKind> {
+        Some(match self {
+            EngineArg::Portfolio => return None,
             EngineArg::Bmc => EngineKind::Bmc,
             EngineArg::Kind => EngineKind::Kind,
             EngineArg::Pdr => EngineKind::Pdr,
-        }
+        })
     }
 }
 
@@ -117,4 +121,61 @@ impl PdrArgs {
             lift: !self.no_lift,
         }
     }
+}
+
+/// How to choose the engines (shared by `verify` and `solve`).
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// The engine: portfolio races the members below; bmc finds counterexamples only; kind
+    /// (k-induction) and pdr (IC3) also prove.
+    #[arg(long, value_enum, default_value_t = EngineArg::Portfolio)]
+    pub engine: EngineArg,
+    /// The SAT solver of a single engine (portfolio members name their own).
+    #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
+    pub solver: SolverArg,
+    /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
+    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-ctg, no-lift, ctg-max=N, ctg-depth=N).
+    /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical.
+    #[arg(long = "member", value_name = "MEMBER")]
+    pub members: Vec<String>,
+    /// The most threads the portfolio uses (the first members run when there are fewer
+    /// threads than members) [default: one per member].
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub pdr: PdrArgs,
+}
+
+impl EngineArgs {
+    /// The strategy these arguments describe.
+    pub fn strategy(&self) -> anyhow::Result<Strategy> {
+        match self.engine.kind() {
+            Some(kind) => {
+                let pdr = self.pdr.options();
+                Ok(Strategy::Single(Member {
+                    engine: kind,
+                    backend: self.solver.backend(),
+                    pdr,
+                }))
+            }
+            None => {
+                let members: Vec<Member> = if self.members.is_empty() {
+                    default_members()
+                } else {
+                    self.members
+                        .iter()
+                        .map(|m| m.parse::<Member>().map_err(anyhow::Error::msg))
+                        .collect::<Result<_, _>>()?
+                };
+                let jobs = self.jobs.unwrap_or(members.len()).max(1);
+                Ok(Strategy::Portfolio { members, jobs })
+            }
+        }
+    }
+}
+
+/// The default members, for help texts.
+#[allow(dead_code)]
+pub fn default_members_text() -> String {
+    DEFAULT_MEMBERS.join(", ")
 }

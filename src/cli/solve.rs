@@ -1,6 +1,6 @@
 //! `bitmc solve`: model checking of DimSpec and AIGER transition systems.
 
-use super::common::{self, EngineArg, SolverArg};
+use super::common::{self, EngineArgs};
 use super::{EXIT_INTERNAL, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
@@ -16,13 +16,8 @@ use std::time::Instant;
 pub struct SolveArgs {
     /// The DimSpec (.cnf, .spec, .dimspec) or AIGER (.aag, .aig) file.
     pub file: PathBuf,
-    /// The engine: bmc finds shortest counterexamples only; kind (k-induction) and pdr also
-    /// prove that the goal is unreachable.
-    #[arg(long, value_enum, default_value_t = EngineArg::Pdr)]
-    pub engine: EngineArg,
-    /// The SAT solver the engine uses.
-    #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
-    pub solver: SolverArg,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Stop after this many seconds of wall-clock time and answer UNKNOWN.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
@@ -36,8 +31,6 @@ pub struct SolveArgs {
     /// For AIGER input: also write the counterexample in the AIGER witness format to FILE.
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
-    #[command(flatten)]
-    pub pdr: common::PdrArgs,
     /// Print statistics and what was checked to stderr.
     #[arg(short, long)]
     pub verbose: bool,
@@ -97,22 +90,22 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
             &a.sys
         }
     };
-    let backend = args.solver.backend();
+    let strategy = args.engine.strategy()?;
     let opts = Options {
-        backend,
+        backend: bitmc::sat::Backend::Cadical,
         max_depth: args.max_depth,
         interrupter,
     };
-    let engine = args.engine.kind();
     let mut progress = common::progress_printer();
-    let (verdict, stats) = match engine {
-        bitmc::engine::EngineKind::Pdr => {
-            bitmc::engine::pdr::run_with(sys, &opts, args.pdr.options(), &mut progress)
+    let notes = std::sync::Mutex::new(Vec::new());
+    let check = |s: &System, v: Verdict, b: bitmc::sat::Backend, o: &Options| {
+        let c = witness::check_bit_level(s, v, b, o);
+        if let Ok(mut n) = notes.lock() {
+            n.push(c.note);
         }
-        _ => engine.run(sys, &opts, &mut progress),
+        c.verdict
     };
-    let checked = witness::check_bit_level(sys, verdict, backend, &opts);
-    let mut verdict = checked.verdict;
+    let (mut verdict, stats, winner) = strategy.run(sys, &opts, &check, &mut progress);
     // For AIGER input the plan must also replay on the circuit itself.
     let mut aiger_trace = None;
     if let (Verdict::Unsafe(plan), Input::Aiger(a)) = (&verdict, &input) {
@@ -126,12 +119,17 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
     }
     if args.verbose {
-        eprintln!("engine: {} with {}", engine.name(), backend);
+        eprintln!("engine: {}", strategy.name());
+        if let Some(w) = &winner {
+            eprintln!("verdict by: {w}");
+        }
         for (k, v) in &stats {
             eprintln!("{k}: {v}");
         }
-        if !checked.note.is_empty() {
-            eprintln!("check: {}", checked.note);
+        for n in notes.lock().map(|n| n.clone()).unwrap_or_default() {
+            if !n.is_empty() {
+                eprintln!("check: {n}");
+            }
         }
         eprintln!("total time: {:.3} s", start.elapsed().as_secs_f64());
     }

@@ -1,6 +1,6 @@
 //! `bitmc verify`: verify a C program or an SV-COMP task.
 
-use super::common::{self, EngineArg, SolverArg};
+use super::common::{self, EngineArgs};
 use super::{EXIT_INTERNAL, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use bitmc::cfa::{DataModel, Property};
 use bitmc::frontend::{self, FrontendOptions};
@@ -95,12 +95,8 @@ pub struct ProgramArgs {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub program: ProgramArgs,
-    /// The engine: bmc finds counterexamples only; kind (k-induction) and pdr also prove.
-    #[arg(long, value_enum, default_value_t = EngineArg::Pdr)]
-    pub engine: EngineArg,
-    /// The SAT solver the engine uses.
-    #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
-    pub solver: SolverArg,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Stop after this many seconds of wall-clock time and answer UNKNOWN.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
@@ -197,9 +193,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         .map(|t| common::Timer::start(t, interrupter.clone()));
     let (r, cfa) = lower(&args.program)?;
     let property = r.options.property;
+    let strategy = args.engine.strategy()?;
     let opts = VerifyOptions {
-        engine: args.engine.kind(),
-        backend: args.solver.backend(),
+        strategy: strategy.clone(),
         max_depth: args.max_depth,
         pc: args.program.pc.encoding(),
         interrupter,
@@ -207,7 +203,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let mut progress = common::progress_printer();
     let result = verify_cfa(&cfa, &opts, &mut progress);
     let secs = start.elapsed().as_secs_f64();
-    let engine = args.engine.kind().name();
+    let engine = result.winner.clone().unwrap_or_else(|| strategy.name());
     if args.verbose {
         eprintln!(
             "program: {} ({}, {})",
@@ -221,7 +217,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             cfa.edges.len(),
             cfa.vars.len()
         );
-        eprintln!("engine: {engine} with {}", opts.backend);
+        eprintln!("engine: {}", strategy.name());
         for (k, v) in &result.stats {
             eprintln!("{k}: {v}");
         }

@@ -7,6 +7,7 @@
 pub mod bmc;
 pub mod kind;
 pub mod pdr;
+pub mod portfolio;
 pub mod unroll;
 
 use crate::cnf::Cnf;

@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 pub type Cube = Vec<Lit>;
 
 /// Options of PDR.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdrOptions {
     /// Use counterexamples to generalisation while dropping literals.
     pub ctg: bool,

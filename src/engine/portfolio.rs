@@ -1,0 +1,333 @@
+//! The portfolio: several (engine, SAT backend, options) members race on threads; the first
+//! checked conclusive verdict wins and the others are cancelled through their solvers'
+//! interrupts.
+//!
+//! - A member is written as a string, `ENGINE[:BACKEND][:OPTION…]`, e.g. `pdr:cadical`,
+//!   `kind:batsat`, `bmc`, `pdr:cadical:no-ctg:ctg-max=5` (see [`Member::from_str`]); the same
+//!   string selects the same engine when run alone.
+//! - Each member checks its own verdict (with the caller's checker, e.g. plan re-simulation and
+//!   certificate re-checking) before reporting it, so only checked verdicts can win.
+//! - Two conflicting checked verdicts (SAFE and UNSAFE) are an internal error, reported as
+//!   UNKNOWN, never as a verdict.
+//! - The members poll their own interrupter; the caller's interrupter (a time limit) is
+//!   forwarded to it, and a win raises it. Members run on at most `jobs` threads; with fewer
+//!   threads than members, the first `jobs` members run.
+
+use super::pdr::{self, PdrOptions};
+use super::{EngineKind, Options, Progress, ProgressFn, Stats, Verdict};
+use crate::sat::{Backend, Interrupter};
+use crate::ts::System;
+use crossbeam_channel::{unbounded, RecvTimeoutError};
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// One member of a portfolio.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Member {
+    pub engine: EngineKind,
+    pub backend: Backend,
+    /// PDR's options (ignored by the other engines).
+    pub pdr: PdrOptions,
+}
+
+/// The default members, chosen for a machine with two cores: BMC for deep counterexamples,
+/// k-induction for bounded programs and simple invariants, PDR for the rest.
+pub const DEFAULT_MEMBERS: [&str; 3] = ["bmc:cadical", "kind:cadical", "pdr:cadical"];
+
+impl FromStr for Member {
+    type Err = String;
+
+    /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`; backends: `cadical`
+    /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-ctg`, `no-lift`, `ctg-max=N`,
+    /// `ctg-depth=N`.
+    fn from_str(s: &str) -> Result<Member, String> {
+        let mut parts = s.split(':');
+        let engine = match parts.next().unwrap_or("") {
+            "bmc" => EngineKind::Bmc,
+            "kind" => EngineKind::Kind,
+            "pdr" => EngineKind::Pdr,
+            e => {
+                return Err(format!(
+                    "unknown engine `{e}` in portfolio member `{s}` (bmc, kind, pdr)"
+                ))
+            }
+        };
+        let mut m = Member {
+            engine,
+            backend: Backend::Cadical,
+            pdr: PdrOptions::default(),
+        };
+        for p in parts {
+            if let Some(b) = Backend::from_name(p) {
+                m.backend = b;
+                continue;
+            }
+            let (key, val) = p.split_once('=').unwrap_or((p, ""));
+            let num = || {
+                val.parse::<usize>()
+                    .map_err(|_| format!("`{p}` needs a number in `{s}`"))
+            };
+            match key {
+                "no-ctg" => m.pdr.ctg = false,
+                "no-lift" => m.pdr.lift = false,
+                "ctg-max" => m.pdr.ctg_max = num()?,
+                "ctg-depth" => m.pdr.ctg_depth = num()?,
+                _ => return Err(format!("unknown option `{p}` in portfolio member `{s}`")),
+            }
+        }
+        Ok(m)
+    }
+}
+
+impl fmt::Display for Member {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.engine.name(), self.backend)?;
+        if self.engine == EngineKind::Pdr {
+            let d = PdrOptions::default();
+            if !self.pdr.ctg {
+                write!(f, ":no-ctg")?;
+            }
+            if !self.pdr.lift {
+                write!(f, ":no-lift")?;
+            }
+            if self.pdr.ctg_max != d.ctg_max {
+                write!(f, ":ctg-max={}", self.pdr.ctg_max)?;
+            }
+            if self.pdr.ctg_depth != d.ctg_depth {
+                write!(f, ":ctg-depth={}", self.pdr.ctg_depth)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Member {
+    /// Run this member alone.
+    pub fn run(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+        let opts = Options {
+            backend: self.backend,
+            ..opts.clone()
+        };
+        match self.engine {
+            EngineKind::Pdr => pdr::run_with(sys, &opts, self.pdr.clone(), progress),
+            e => e.run(sys, &opts, progress),
+        }
+    }
+}
+
+/// The default members.
+pub fn default_members() -> Vec<Member> {
+    DEFAULT_MEMBERS
+        .iter()
+        .map(|s| s.parse().expect("default members parse"))
+        .collect()
+}
+
+/// Checks a member's verdict (e.g. [`crate::witness::check_bit_level`]); returns the verdict to
+/// report (UNKNOWN when the evidence does not hold).
+pub type Checker<'a> = dyn Fn(&System, Verdict, Backend, &Options) -> Verdict + Sync + 'a;
+
+/// What a portfolio run produced.
+pub struct PortfolioResult {
+    pub verdict: Verdict,
+    /// The member whose verdict won.
+    pub winner: Option<Member>,
+    pub stats: Stats,
+    /// When every member had stopped, measured from the win (for the cancellation test).
+    pub stop_latency: Option<Duration>,
+}
+
+fn conclusive(v: &Verdict) -> bool {
+    matches!(v, Verdict::Safe(_) | Verdict::Unsafe(_))
+}
+
+/// Race `members` on `sys` on at most `jobs` threads.
+pub fn run(
+    sys: &System,
+    members: &[Member],
+    jobs: usize,
+    opts: &Options,
+    check: &Checker<'_>,
+    progress: ProgressFn<'_>,
+) -> PortfolioResult {
+    let start = Instant::now();
+    let active: Vec<Member> = members.iter().take(jobs.max(1)).cloned().collect();
+    let stop = Interrupter::new();
+    let (tx, rx) = unbounded::<(usize, Verdict, Duration)>();
+    let (ptx, prx) = unbounded::<Progress>();
+    let mut results: Vec<Option<(Verdict, Duration)>> = vec![None; active.len()];
+    let mut winner: Option<usize> = None;
+    let mut conflict = None;
+    let mut won_at = None;
+    std::thread::scope(|s| {
+        for (i, m) in active.iter().enumerate() {
+            let (tx, ptx) = (tx.clone(), ptx.clone());
+            let mopts = Options {
+                backend: m.backend,
+                max_depth: opts.max_depth,
+                interrupter: stop.clone(),
+            };
+            s.spawn(move || {
+                let t = Instant::now();
+                let mut forward = |p: &Progress| {
+                    let _ = ptx.send(p.clone());
+                };
+                let (v, _) = m.run(sys, &mopts, &mut forward);
+                let v = if conclusive(&v) {
+                    check(sys, v, m.backend, &mopts)
+                } else {
+                    v
+                };
+                let _ = tx.send((i, v, t.elapsed()));
+            });
+        }
+        drop(tx);
+        drop(ptx);
+        let mut done = 0;
+        while done < active.len() {
+            for p in prx.try_iter() {
+                progress(&p);
+            }
+            match rx.recv_timeout(Duration::from_millis(5)) {
+                Ok((i, v, t)) => {
+                    done += 1;
+                    if conclusive(&v) {
+                        match winner {
+                            None => {
+                                winner = Some(i);
+                                won_at = Some(Instant::now());
+                                stop.interrupt();
+                            }
+                            Some(w) => {
+                                let same = matches!(
+                                    (&v, &results[w].as_ref().map(|r| &r.0)),
+                                    (Verdict::Safe(_), Some(Verdict::Safe(_)))
+                                        | (Verdict::Unsafe(_), Some(Verdict::Unsafe(_)))
+                                );
+                                if !same {
+                                    conflict = Some((w, i));
+                                }
+                            }
+                        }
+                    }
+                    results[i] = Some((v, t));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if opts.interrupter.is_interrupted() {
+                        stop.interrupt();
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    });
+    let stop_latency = won_at.map(|t| t.elapsed());
+    let mut stats: Stats = Vec::new();
+    for (i, m) in active.iter().enumerate() {
+        let desc = match &results[i] {
+            Some((v, t)) => format!("{} after {:.3} s", v.word(), t.as_secs_f64()),
+            None => "no answer".into(),
+        };
+        stats.push(("member", format!("{m}: {desc}")));
+    }
+    stats.push((
+        "portfolio time",
+        format!("{:.3} s", start.elapsed().as_secs_f64()),
+    ));
+    if let Some((a, b)) = conflict {
+        return PortfolioResult {
+            verdict: Verdict::Unknown(format!(
+                "internal error: conflicting checked verdicts from {} and {}",
+                active[a], active[b]
+            )),
+            winner: None,
+            stats,
+            stop_latency,
+        };
+    }
+    match winner {
+        Some(w) => {
+            stats.push(("winner", active[w].to_string()));
+            let verdict = results[w]
+                .take()
+                .map(|r| r.0)
+                .unwrap_or(Verdict::Unknown(String::new()));
+            PortfolioResult {
+                verdict,
+                winner: Some(active[w].clone()),
+                stats,
+                stop_latency,
+            }
+        }
+        None => {
+            let reasons: Vec<String> = active
+                .iter()
+                .zip(&results)
+                .filter_map(|(m, r)| match r {
+                    Some((Verdict::Unknown(why), _)) => Some(format!("{m}: {why}")),
+                    _ => None,
+                })
+                .collect();
+            let interrupted = opts.interrupter.is_interrupted();
+            let verdict = Verdict::Unknown(if interrupted {
+                "interrupted".into()
+            } else {
+                reasons.join("; ")
+            });
+            PortfolioResult {
+                verdict,
+                winner: None,
+                stats,
+                stop_latency,
+            }
+        }
+    }
+}
+
+/// How a run uses the engines: one member alone, or a portfolio.
+#[derive(Clone, Debug)]
+pub enum Strategy {
+    Single(Member),
+    Portfolio { members: Vec<Member>, jobs: usize },
+}
+
+impl Strategy {
+    /// A short description (the member, or `portfolio`).
+    pub fn name(&self) -> String {
+        match self {
+            Strategy::Single(m) => m.to_string(),
+            Strategy::Portfolio { .. } => "portfolio".into(),
+        }
+    }
+
+    /// Run on `sys` and check the verdict; returns the checked verdict, statistics, and the
+    /// member that produced the verdict.
+    pub fn run(
+        &self,
+        sys: &System,
+        opts: &Options,
+        check: &Checker<'_>,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats, Option<Member>) {
+        match self {
+            Strategy::Single(m) => {
+                let mopts = Options {
+                    backend: m.backend,
+                    ..opts.clone()
+                };
+                let (v, stats) = m.run(sys, &mopts, progress);
+                let v = if conclusive(&v) {
+                    check(sys, v, m.backend, &mopts)
+                } else {
+                    v
+                };
+                (v, stats, Some(m.clone()))
+            }
+            Strategy::Portfolio { members, jobs } => {
+                let r = run(sys, members, *jobs, opts, check, progress);
+                (r.verdict, r.stats, r.winner)
+            }
+        }
+    }
+}
