@@ -19,14 +19,24 @@ impl Pdr<'_> {
         level: usize,
         depth: usize,
     ) -> Result<Cube, Interrupted> {
+        // Try the literals that occur most in recent lemmas first (measured on the AIGER
+        // benchmarks: fewer SAT calls than the reverse order or the cube's own order).
+        let mut order = cube.clone();
+        order.sort_by(|a, b| {
+            self.activity[b.var().index()].total_cmp(&self.activity[a.var().index()])
+        });
         let mut c = cube;
-        let mut i = 0;
-        while i < c.len() && c.len() > 1 {
+        for l in order {
+            if c.len() <= 1 {
+                break;
+            }
+            let Ok(pos) = c.binary_search(&l) else {
+                continue;
+            };
             let mut cand = c.clone();
-            cand.remove(i);
-            match self.down(cand, level, depth)? {
-                Some(r) => c = r,
-                None => i += 1,
+            cand.remove(pos);
+            if let Some(r) = self.down(cand, level, depth)? {
+                c = r;
             }
         }
         Ok(c)

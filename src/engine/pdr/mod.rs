@@ -35,6 +35,9 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
+/// A frame solver is rebuilt once it holds this many temporary clauses.
+const RECYCLE_AFTER: usize = 20_000;
+
 /// A conjunction of literals over latches, sorted.
 pub type Cube = Vec<Lit>;
 
@@ -87,6 +90,10 @@ pub(crate) struct Pdr<'s> {
     ctgs: usize,
     obligations: usize,
     time_block: Duration,
+    /// How often each variable occurs in recent lemmas.
+    activity: Vec<f64>,
+    lemmas_since_decay: usize,
+    recycled: usize,
     time_generalize: Duration,
     time_propagate: Duration,
     backend_opts: Options,
@@ -141,6 +148,9 @@ impl<'s> Pdr<'s> {
             ctgs: 0,
             obligations: 0,
             time_block: Duration::ZERO,
+            activity: vec![0.0; sys.n()],
+            lemmas_since_decay: 0,
+            recycled: 0,
             time_generalize: Duration::ZERO,
             time_propagate: Duration::ZERO,
             backend_opts: opts.clone(),
@@ -163,7 +173,41 @@ impl<'s> Pdr<'s> {
     }
 
     fn relind(&mut self, cube: &[Lit], level: usize) -> Result<RelInd, Interrupted> {
+        if self.solvers[level].retired() > RECYCLE_AFTER {
+            self.recycle(level);
+        }
         self.solvers[level].relind(cube, &self.latches, true, &mut self.sat)
+    }
+
+    /// Rebuild the solver of `level` from the system and the frame's lemmas, dropping the
+    /// temporary clauses it accumulated.
+    fn recycle(&mut self, level: usize) {
+        let (b, i) = (
+            self.backend_opts.backend,
+            self.backend_opts.interrupter.clone(),
+        );
+        let mut s = PairSolver::new(self.sys, b, &i, level == 0);
+        if level > 0 {
+            for cube in self.frames[level..].iter().flatten() {
+                s.add_lemma(cube);
+            }
+        }
+        self.solvers[level] = s;
+        self.recycled += 1;
+    }
+
+    /// Raise the activity of the literals of a new lemma (used to order literal dropping).
+    fn bump(&mut self, cube: &[Lit]) {
+        for l in cube {
+            self.activity[l.var().index()] += 1.0;
+        }
+        self.lemmas_since_decay += 1;
+        if self.lemmas_since_decay >= 1000 {
+            self.lemmas_since_decay = 0;
+            for a in &mut self.activity {
+                *a *= 0.5;
+            }
+        }
     }
 
     /// A cube excluding the initial states: the core if it does, else the original cube.
@@ -184,6 +228,7 @@ impl<'s> Pdr<'s> {
         for j in from.max(1)..=level.min(self.k()) {
             self.solvers[j].add_lemma(&cube);
         }
+        self.bump(&cube);
         self.frames[level].push(cube);
         self.lemmas += 1;
     }
@@ -391,6 +436,7 @@ impl<'s> Pdr<'s> {
             ),
             ("proof obligations", self.obligations.to_string()),
             ("CTGs blocked", self.ctgs.to_string()),
+            ("solvers rebuilt", self.recycled.to_string()),
             ("SAT calls", self.sat.calls.to_string()),
             (
                 "time in SAT",

@@ -39,6 +39,8 @@ pub struct PairSolver {
     /// Switches on `T(x, x') ∧ U(x')`: queries about a successor assume it, the bad-state
     /// query does not (a goal state need not have a successor).
     step: Lit,
+    /// How many temporary clauses (switched off by a unit after use) the solver holds.
+    retired: usize,
 }
 
 fn timed(stats: &mut SatStats, s: &mut dyn Solver, assumptions: &[Lit]) -> SolveResult {
@@ -66,6 +68,7 @@ impl PairSolver {
             solver,
             goal: None,
             step,
+            retired: 0,
         }
     }
 
@@ -82,6 +85,7 @@ impl PairSolver {
             solver,
             goal: None,
             step,
+            retired: 0,
         }
     }
 
@@ -91,6 +95,11 @@ impl PairSolver {
 
     fn next_lit(&self, l: Lit) -> Lit {
         self.next[l.var().index()].xor_sign(l.is_negated())
+    }
+
+    /// How many temporary clauses the solver holds (a reason to rebuild it).
+    pub fn retired(&self) -> usize {
+        self.retired
     }
 
     /// Add the lemma `¬cube` over the current state.
@@ -174,6 +183,7 @@ impl PairSolver {
         };
         if let Some(a) = act {
             self.solver.add_clause(&[!a]);
+            self.retired += 1;
         }
         out
     }
@@ -234,6 +244,7 @@ impl PairSolver {
         };
         if let Some(a) = act {
             self.solver.add_clause(&[!a]);
+            self.retired += 1;
         }
         out
     }
