@@ -54,6 +54,9 @@ pub struct VerifyResult {
     pub stats: Stats,
     /// What was checked, one line each (for `-v`).
     pub notes: Vec<String>,
+    /// For TRUE proved by an inductive invariant: the invariant per location, as C
+    /// expressions over the program variables.
+    pub invariant: Option<Vec<(crate::cfa::Loc, String)>>,
 }
 
 /// Prepare a lowered CFA for encoding: slicing, propagation, dead-variable elimination, and
@@ -84,6 +87,8 @@ fn run_phase(
     progress: ProgressFn<'_>,
     out: &mut VerifyResult,
 ) -> Phase {
+    // Solvers of an earlier phase are no longer needed.
+    crate::engine::graveyard::release();
     let ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
     out.stats
         .push(("state bits", ps.sys.latch_vars().len().to_string()));
@@ -115,7 +120,12 @@ fn run_phase(
             .filter(|n| !n.is_empty()),
     );
     match verdict {
-        Verdict::Safe(_) => Phase::Safe,
+        Verdict::Safe(cert) => {
+            if let crate::engine::Certificate::Invariant(inv) = &cert {
+                out.invariant = Some(witness::invariant::c_invariants(cfa, &ps, inv));
+            }
+            Phase::Safe
+        }
         Verdict::Unknown(r) => Phase::Unknown(r),
         Verdict::Unsafe(plan) => {
             let nondet = ps.nondet_sequence(&plan);
@@ -144,6 +154,7 @@ fn run_phase(
 pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> VerifyResult {
     let mut out = VerifyResult {
         winner: None,
+        invariant: None,
         verdict: ProgramVerdict::Unknown(String::new()),
         stats: Vec::new(),
         notes: Vec::new(),

@@ -168,13 +168,11 @@ fn engines_agree_with_explicit_search() {
             let name = format!("case {case} (n = {n})");
             // BMC is complete for reachability within the bound (2^n steps suffice).
             let (v, _) = EngineKind::Bmc.run(&sys, &opts, &mut |_| {});
-            if expected.is_some() {
+            if let Some(d) = expected {
                 match &v {
-                    Verdict::Unsafe(plan) => assert_eq!(
-                        plan.states.len(),
-                        expected.unwrap() + 1,
-                        "{name}: bmc is not shortest"
-                    ),
+                    Verdict::Unsafe(plan) => {
+                        assert_eq!(plan.states.len(), d + 1, "{name}: bmc is not shortest")
+                    }
                     other => panic!("{name}: bmc missed the goal: {other:?}"),
                 }
             }

@@ -8,6 +8,7 @@
 mod common;
 
 use bitmc::cfa::{Cfa, DataModel, Property};
+use bitmc::engine::portfolio::{Member, Strategy};
 use bitmc::engine::{EngineKind, Options, Verdict};
 use bitmc::frontend::{lower_file, FrontendOptions};
 use bitmc::sat::{Backend, Interrupter};
@@ -46,7 +47,7 @@ fn tasks(filter: impl Fn(Property, bool) -> bool) -> Vec<(PathBuf, Property, boo
     out
 }
 
-fn lower(f: &PathBuf, p: Property) -> Cfa {
+fn lower(f: &std::path::Path, p: Property) -> Cfa {
     let opts = FrontendOptions {
         property: p,
         lbe: false,
@@ -83,8 +84,11 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
 fn verify(cfa: &Cfa, engine: EngineKind, limit: f64) -> (Option<bool>, String) {
     let intr = Interrupter::new();
     let opts = VerifyOptions {
-        engine,
-        backend: Backend::Cadical,
+        strategy: Strategy::Single(Member {
+            engine,
+            backend: Backend::Cadical,
+            pdr: Default::default(),
+        }),
         max_depth: None,
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),

@@ -66,13 +66,7 @@ pub fn apply(op: Op, args: &[u128], arg_sorts: &[Sort], result: Sort) -> u128 {
         Op::Add => args[0].wrapping_add(args[1]) & m,
         Op::Sub => args[0].wrapping_sub(args[1]) & m,
         Op::Mul => args[0].wrapping_mul(args[1]) & m,
-        Op::Udiv => {
-            if args[1] == 0 {
-                m
-            } else {
-                args[0] / args[1]
-            }
-        }
+        Op::Udiv => args[0].checked_div(args[1]).unwrap_or(m),
         Op::Urem => {
             if args[1] == 0 {
                 args[0]

@@ -31,6 +31,11 @@ pub struct SolveArgs {
     /// For AIGER input: also write the counterexample in the AIGER witness format to FILE.
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
+    /// On SAFE, write the inductive invariant to FILE as DIMACS clauses over the system's
+    /// variables (DimSpec numbering; for AIGER input see the comment lines for the latches).
+    /// Only PDR proofs have one.
+    #[arg(long, value_name = "FILE")]
+    pub invariant: Option<PathBuf>,
     /// Print statistics and what was checked to stderr.
     #[arg(short, long)]
     pub verbose: bool,
@@ -43,7 +48,7 @@ pub enum PlanFormat {
 }
 
 enum Input {
-    Dimspec(System),
+    Dimspec(Box<System>),
     Aiger(Box<AigerSystem>),
 }
 
@@ -61,7 +66,7 @@ fn load(path: &Path) -> anyhow::Result<Input> {
         }
         "cnf" | "spec" | "dimspec" => {
             let p = dimspec::read_file(path).map_err(|e| anyhow::anyhow!("{e}"))?;
-            Ok(Input::Dimspec(ts_dimspec::from_problem(&p)))
+            Ok(Input::Dimspec(Box::new(ts_dimspec::from_problem(&p))))
         }
         _ => anyhow::bail!(
             "{}: unknown file type (expected .cnf, .spec or .dimspec for DimSpec, .aag or .aig for AIGER)",
@@ -148,7 +153,24 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
             println!("UNSAFE");
             Ok(EXIT_UNSAFE)
         }
-        Verdict::Safe(_) => {
+        Verdict::Safe(cert) => {
+            if let Some(path) = &args.invariant {
+                match cert {
+                    bitmc::engine::Certificate::Invariant(inv) => {
+                        let mut comments = vec![format!("inductive invariant of {}", args.file.display())];
+                        if let Input::Aiger(a) = &input {
+                            for (j, v) in a.latch_var.iter().enumerate() {
+                                if let Some(v) = v {
+                                    comments.push(format!("variable {} is latch {j}", v.0 + 1));
+                                }
+                            }
+                        }
+                        let text = bitmc::witness::invariant::to_dimacs(inv, sys.num_vars, &comments);
+                        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+                    }
+                    _ => eprintln!("note: the proof has no inductive invariant (it is not by PDR); {} not written", path.display()),
+                }
+            }
             println!("SAFE");
             Ok(EXIT_SAFE)
         }

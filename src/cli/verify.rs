@@ -103,6 +103,11 @@ pub struct VerifyArgs {
     /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
     #[arg(long, value_name = "K")]
     pub max_depth: Option<usize>,
+    /// On TRUE, write the inductive invariant to FILE: one line per location with a C
+    /// expression over the program variables (only when the winning engine proved the program
+    /// with an invariant, i.e. PDR; k-induction proofs have none).
+    #[arg(long, value_name = "FILE")]
+    pub invariant: Option<PathBuf>,
     /// Print statistics and what was checked to stderr.
     #[arg(short, long)]
     pub verbose: bool,
@@ -228,6 +233,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     }
     match &result.verdict {
         ProgramVerdict::True => {
+            if let Some(path) = &args.invariant {
+                write_invariant(path, &cfa, result.invariant.as_deref())?;
+            }
             println!("SAFE ({engine}, {secs:.2} s)");
             println!("TRUE");
             Ok(EXIT_SAFE)
@@ -255,4 +263,25 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             })
         }
     }
+}
+
+fn write_invariant(
+    path: &Path,
+    cfa: &bitmc::cfa::Cfa,
+    inv: Option<&[(bitmc::cfa::Loc, String)]>,
+) -> anyhow::Result<()> {
+    let Some(inv) = inv else {
+        eprintln!(
+            "note: the proof has no inductive invariant (it is not by PDR); {} not written",
+            path.display()
+        );
+        return Ok(());
+    };
+    let mut s = String::from(
+        "# inductive invariant per location (C expressions over the program variables)\n",
+    );
+    for (l, expr) in inv {
+        s.push_str(&format!("{}: {expr}\n", cfa.loc_label(*l)));
+    }
+    std::fs::write(path, s).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }

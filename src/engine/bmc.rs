@@ -22,7 +22,7 @@ use std::time::Instant;
 pub const WINDOW_FROM: usize = 32;
 
 /// The largest window.
-pub const MAX_WINDOW: usize = 1024;
+pub const MAX_WINDOW: usize = 128;
 
 /// The estimated solver memory (bytes) the unrolling may use; beyond it BMC answers UNKNOWN
 /// rather than exhausting the machine. The estimate counts 200 bytes per variable and 12 per
@@ -114,6 +114,8 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
         ("SAT calls", b.calls.to_string()),
         ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
     ];
+    b.un.defer_drop();
+    super::graveyard::keep(b.solver);
     (v, stats)
 }
 
@@ -141,6 +143,9 @@ fn search(b: &mut Bmc<'_>, opts: &Options, progress: ProgressFn<'_>) -> Verdict 
             return Verdict::Unknown(format!("the unrolling became too large (depth {checked})"));
         }
         while b.un.len() <= hi {
+            if opts.interrupter.is_interrupted() {
+                return interrupted();
+            }
             b.push();
         }
         match b.query(checked, hi) {

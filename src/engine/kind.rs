@@ -18,7 +18,7 @@
 //! gets the constraint for that pair, and the query is repeated.
 
 use super::unroll::Unrolling;
-use super::{Certificate, Options, Progress, ProgressFn, Stats, Verdict};
+use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Verdict};
 use crate::sat::{Lit, SolveResult, Solver, Var};
 use crate::ts::{Plan, System};
 use std::time::Instant;
@@ -38,7 +38,7 @@ impl<'s> Base<'s> {
     }
 
     /// Is the goal reachable in exactly `k = len()` steps?
-    fn step(&mut self, sys: &System) -> Result<Option<Plan>, ()> {
+    fn step(&mut self, sys: &System) -> Result<Option<Plan>, Interrupted> {
         let s = self.solver.as_mut();
         let k = self.un.push_state(s);
         if k == 0 {
@@ -54,7 +54,7 @@ impl<'s> Base<'s> {
                 s.add_clause(&[a]);
                 Ok(None)
             }
-            SolveResult::Interrupted => Err(()),
+            SolveResult::Interrupted => Err(Interrupted),
         }
     }
 }
@@ -160,10 +160,39 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
 }
 
 fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut usize) -> Verdict {
-    let start = Instant::now();
     let mut base = Base::new(sys, opts);
     let mut forward = Path::new(sys, opts, true);
     let mut step = Path::new(sys, opts, false);
+    let v = search_with(
+        sys,
+        opts,
+        progress,
+        depth,
+        &mut base,
+        &mut forward,
+        &mut step,
+    );
+    for (solver, un) in [
+        (base.solver, &mut base.un),
+        (forward.solver, &mut forward.un),
+        (step.solver, &mut step.un),
+    ] {
+        un.defer_drop();
+        super::graveyard::keep(solver);
+    }
+    v
+}
+
+fn search_with(
+    sys: &System,
+    opts: &Options,
+    progress: ProgressFn<'_>,
+    depth: &mut usize,
+    base: &mut Base<'_>,
+    forward: &mut Path<'_>,
+    step: &mut Path<'_>,
+) -> Verdict {
+    let start = Instant::now();
     let interrupted = || super::stopped(opts);
     let mut k = 0usize;
     loop {
@@ -177,7 +206,7 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
         match base.step(sys) {
             Ok(Some(plan)) => return Verdict::Unsafe(plan),
             Ok(None) => {}
-            Err(()) => return interrupted(),
+            Err(Interrupted) => return interrupted(),
         }
         if opts.interrupter.is_interrupted() {
             return interrupted();
@@ -209,7 +238,11 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
 /// simple-path constraints are added lazily here too: an UNSAT answer under some of them holds
 /// under all.) `Ok(true)` when the certificate holds, `Ok(false)` when it does not,
 /// `Err` when the check was interrupted.
-pub fn check_certificate(sys: &System, cert: &Certificate, opts: &Options) -> Result<bool, ()> {
+pub fn check_certificate(
+    sys: &System,
+    cert: &Certificate,
+    opts: &Options,
+) -> Result<bool, Interrupted> {
     let (k, from_init) = match *cert {
         Certificate::KInduction { k } => (k, false),
         Certificate::Diameter { k } => (k, true),
@@ -224,7 +257,7 @@ pub fn check_certificate(sys: &System, cert: &Certificate, opts: &Options) -> Re
     let mut path = Path::new(sys, opts, from_init);
     for _ in 0..=k {
         match path.extend(sys) {
-            Answer::Interrupted => return Err(()),
+            Answer::Interrupted => return Err(Interrupted),
             // A proof at a smaller depth also holds at `k`.
             Answer::Proof => return Ok(true),
             Answer::Path => {}

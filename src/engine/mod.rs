@@ -5,6 +5,7 @@
 //! progress through a callback, and returns a [`Verdict`]. Engines never print.
 
 pub mod bmc;
+pub mod graveyard;
 pub mod kind;
 pub mod pdr;
 pub mod portfolio;
@@ -53,6 +54,10 @@ pub enum Certificate {
     /// are preserved by every transition, and exclude every goal state.
     Invariant(Cnf),
 }
+
+/// A run or a check stopped by its [`Interrupter`] before it had an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted;
 
 /// Named statistics of a run, in the order they should be shown.
 pub type Stats = Vec<(&'static str, String)>;

@@ -134,7 +134,8 @@ pub struct PortfolioResult {
     /// The member whose verdict won.
     pub winner: Option<Member>,
     pub stats: Stats,
-    /// When every member had stopped, measured from the win (for the cancellation test).
+    /// The time from the win until every member had stopped and reported (for the
+    /// cancellation test).
     pub stop_latency: Option<Duration>,
 }
 
@@ -159,7 +160,8 @@ pub fn run(
     let mut results: Vec<Option<(Verdict, Duration)>> = vec![None; active.len()];
     let mut winner: Option<usize> = None;
     let mut conflict = None;
-    let mut won_at = None;
+    let mut won_at: Option<Instant> = None;
+    let mut last_report = Instant::now();
     std::thread::scope(|s| {
         for (i, m) in active.iter().enumerate() {
             let (tx, ptx) = (tx.clone(), ptx.clone());
@@ -180,6 +182,8 @@ pub fn run(
                     v
                 };
                 let _ = tx.send((i, v, t.elapsed()));
+                // Free the member's solvers only after it has reported.
+                super::graveyard::release();
             });
         }
         drop(tx);
@@ -192,6 +196,7 @@ pub fn run(
             match rx.recv_timeout(Duration::from_millis(5)) {
                 Ok((i, v, t)) => {
                     done += 1;
+                    last_report = Instant::now();
                     if conclusive(&v) {
                         match winner {
                             None => {
@@ -222,7 +227,8 @@ pub fn run(
             }
         }
     });
-    let stop_latency = won_at.map(|t| t.elapsed());
+    // From the win to the last member's report (the members free their memory afterwards).
+    let stop_latency = won_at.map(|t| last_report.saturating_duration_since(t));
     let mut stats: Stats = Vec::new();
     for (i, m) in active.iter().enumerate() {
         let desc = match &results[i] {

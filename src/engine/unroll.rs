@@ -20,6 +20,11 @@ impl<'s> Unrolling<'s> {
         }
     }
 
+    /// Hand the per-state literal tables to [`super::graveyard::keep`] (freed later).
+    pub fn defer_drop(&mut self) {
+        super::graveyard::keep(std::mem::take(&mut self.frames));
+    }
+
     /// The number of states unrolled.
     pub fn len(&self) -> usize {
         self.frames.len()

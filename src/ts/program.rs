@@ -446,11 +446,10 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     // Bad states.
     let mut bad_locs = Vec::new();
     for (l, info) in cfa.locations.iter().enumerate() {
-        let is = match (&info.kind, opts.goal) {
-            (LocKind::Error, Goal::Error | Goal::Any) => true,
-            (LocKind::Sink(_), Goal::Sink | Goal::Any) => true,
-            _ => false,
-        };
+        let is = matches!(
+            (&info.kind, opts.goal),
+            (LocKind::Error, Goal::Error | Goal::Any) | (LocKind::Sink(_), Goal::Sink | Goal::Any)
+        );
         if is {
             bad_locs.push(at[l]);
         }

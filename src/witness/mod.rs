@@ -9,11 +9,12 @@
 //!
 //! A failed check turns the verdict into UNKNOWN with an internal-error note.
 
+pub mod invariant;
 pub mod trace;
 
 use crate::cnf::Cnf;
 use crate::engine::unroll::{conjunction_literal, Unrolling};
-use crate::engine::{kind, Certificate, Options, Verdict};
+use crate::engine::{kind, Certificate, Interrupted, Options, Verdict};
 use crate::sat::{Backend, SolveResult};
 use crate::ts::System;
 
@@ -70,7 +71,7 @@ pub fn check_bit_level(
                     "the certificate ({}) was rejected by {checker}",
                     describe(&cert)
                 )),
-                Err(()) => Checked {
+                Err(Interrupted) => Checked {
                     verdict: Verdict::Unknown("interrupted while checking the certificate".into()),
                     note: String::new(),
                 },
@@ -113,13 +114,13 @@ pub enum InvariantFailure {
 }
 
 /// Check `Init ⇒ Inv`, `Inv ∧ T ⇒ Inv'` and `Inv ⇒ ¬Bad` (all under the constraints `U`) with
-/// fresh solvers of `backend`. `Err(())` when interrupted.
+/// fresh solvers of `backend`. `Err(Interrupted)` when interrupted.
 pub fn check_invariant(
     sys: &System,
     inv: &Cnf,
     backend: Backend,
     opts: &Options,
-) -> Result<Result<(), InvariantFailure>, ()> {
+) -> Result<Result<(), InvariantFailure>, Interrupted> {
     let unsat = |setup: &dyn Fn(
         &mut dyn crate::sat::Solver,
         &mut Unrolling<'_>,
@@ -130,7 +131,7 @@ pub fn check_invariant(
         match s.solve(&assumptions) {
             SolveResult::Unsat => Ok(true),
             SolveResult::Sat => Ok(false),
-            SolveResult::Interrupted => Err(()),
+            SolveResult::Interrupted => Err(Interrupted),
         }
     };
     // Initiation: I ∧ U ∧ ¬Inv is UNSAT.
@@ -163,7 +164,7 @@ pub fn check_invariant(
 }
 
 /// No state satisfies both `U` and `G`.
-fn check_trivial(sys: &System, backend: Backend, opts: &Options) -> Result<bool, ()> {
+fn check_trivial(sys: &System, backend: Backend, opts: &Options) -> Result<bool, Interrupted> {
     let mut s = backend.create(&opts.interrupter);
     let mut un = Unrolling::new(sys);
     un.push_state(s.as_mut());
@@ -171,6 +172,6 @@ fn check_trivial(sys: &System, backend: Backend, opts: &Options) -> Result<bool,
     match s.solve(&[]) {
         SolveResult::Unsat => Ok(true),
         SolveResult::Sat => Ok(false),
-        SolveResult::Interrupted => Err(()),
+        SolveResult::Interrupted => Err(Interrupted),
     }
 }

@@ -470,7 +470,11 @@ pub fn run_with(
     let v = pdr
         .run(progress, start)
         .unwrap_or_else(|Interrupted| super::stopped(opts));
-    (v, pdr.stats())
+    let stats = pdr.stats();
+    super::graveyard::keep(std::mem::take(&mut pdr.solvers));
+    super::graveyard::keep(std::mem::take(&mut pdr.frames));
+    super::graveyard::keep(pdr.lifter.take());
+    (v, stats)
 }
 
 /// Run PDR with default options.

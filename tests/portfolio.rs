@@ -1,0 +1,151 @@
+//! The portfolio: its verdicts agree with the members', a win stops every member quickly, and
+//! member strings parse as documented.
+
+use bitmc::engine::portfolio::{self, Member};
+use bitmc::engine::{EngineKind, Options, Verdict};
+use bitmc::sat::{Backend, Lit, Var};
+use bitmc::ts::System;
+use bitmc::witness;
+
+/// A 16-bit counter that reaches the goal (all ones) after 2^16 - 1 steps from 0: hard for
+/// every engine, so the members are still busy when one of them is given an easy win.
+fn slow_counter(width: u32) -> System {
+    let mut s = System {
+        num_vars: 2 * width,
+        ..System::default()
+    };
+    let n = s.num_vars;
+    // Variables 0..w: the counter; w..2w: carries.
+    for i in 0..width {
+        s.init.push(&[Var(i).neg()]);
+    }
+    // Goal: every bit set.
+    for i in 0..width {
+        s.bad.push(&[Var(i).pos()]);
+    }
+    // carry_0 = 1; carry_{i+1} = x_i ∧ carry_i (defined in U); x'_i = x_i ⊕ carry_i.
+    let c = |i: u32| Var(width + i);
+    s.constraints.push(&[c(0).pos()]);
+    for i in 0..width - 1 {
+        let (x, ci, cn) = (Var(i), c(i), c(i + 1));
+        s.constraints.push(&[!cn.pos(), x.pos()]);
+        s.constraints.push(&[!cn.pos(), ci.pos()]);
+        s.constraints.push(&[cn.pos(), !x.pos(), !ci.pos()]);
+    }
+    for i in 0..width {
+        let (x, ci, x1) = (Var(i).pos(), c(i).pos(), Var(n + i).pos());
+        for (a, b, y) in [
+            (false, false, false),
+            (false, true, true),
+            (true, false, true),
+            (true, true, false),
+        ] {
+            let lits: Vec<Lit> = vec![x.xor_sign(a), ci.xor_sign(b), x1.xor_sign(!y)];
+            s.trans.push(&lits);
+        }
+    }
+    s.init.reserve_vars(n);
+    s.bad.reserve_vars(n);
+    s.constraints.reserve_vars(n);
+    s.trans.reserve_vars(2 * n);
+    s.names = vec![None; n as usize];
+    s
+}
+
+fn check(sys: &System, v: Verdict, b: Backend, o: &Options) -> Verdict {
+    witness::check_bit_level(sys, v, b, o).verdict
+}
+
+#[test]
+fn members_parse_and_print() {
+    let m: Member = "pdr:batsat:no-ctg:ctg-max=5".parse().unwrap();
+    assert_eq!(m.engine, EngineKind::Pdr);
+    assert_eq!(m.backend, Backend::Batsat);
+    assert!(!m.pdr.ctg);
+    assert_eq!(m.pdr.ctg_max, 5);
+    assert_eq!(m.to_string(), "pdr:batsat:no-ctg:ctg-max=5");
+    assert_eq!("kind".parse::<Member>().unwrap().backend, Backend::Cadical);
+    assert!("ic3:cadical".parse::<Member>().is_err());
+    assert!("pdr:cadical:ctg-max=x".parse::<Member>().is_err());
+    assert!("pdr:fast".parse::<Member>().is_err());
+    assert_eq!(
+        portfolio::default_members().len(),
+        portfolio::DEFAULT_MEMBERS.len()
+    );
+}
+
+#[test]
+fn verdicts_agree_with_the_members() {
+    let sys = slow_counter(3); // goal after 7 steps
+    let opts = Options::default();
+    let r = portfolio::run(
+        &sys,
+        &portfolio::default_members(),
+        3,
+        &opts,
+        &check,
+        &mut |_| {},
+    );
+    match r.verdict {
+        Verdict::Unsafe(plan) => assert_eq!(plan.states.len(), 8),
+        v => panic!("portfolio: {v:?}"),
+    }
+    assert!(r.winner.is_some());
+}
+
+#[test]
+fn a_win_stops_every_member_within_50_ms() {
+    // A 12-bit counter with an extra latch `y` that stays 0; the goal needs `y = 1`. PDR learns
+    // `¬y` at once and wins, while BMC (never finishes on a safe system) and k-induction (the
+    // counter makes every short path non-inductive) are still busy.
+    let mut sys = slow_counter(12);
+    let (n, y) = (sys.num_vars, Var(sys.num_vars));
+    let mut grown = System {
+        num_vars: n + 1,
+        ..System::default()
+    };
+    let remap = |l: Lit, n: u32| {
+        if l.var().0 >= n {
+            Lit::new(Var(l.var().0 + 1), l.is_negated())
+        } else {
+            l
+        }
+    };
+    for (src, dst) in [
+        (&sys.init, &mut grown.init),
+        (&sys.constraints, &mut grown.constraints),
+        (&sys.bad, &mut grown.bad),
+    ] {
+        for c in src.iter() {
+            dst.push(c);
+        }
+    }
+    for c in sys.trans.iter() {
+        let lits: Vec<Lit> = c.iter().map(|&l| remap(l, n)).collect();
+        grown.trans.push(&lits);
+    }
+    grown.init.push(&[y.neg()]);
+    grown.bad.push(&[y.pos()]);
+    let y1 = Var(2 * (n + 1) - 1);
+    grown.trans.push(&[y1.neg(), y.pos()]);
+    grown.trans.push(&[y1.pos(), y.neg()]);
+    grown.names = vec![None; (n + 1) as usize];
+    sys = grown;
+    let members: Vec<Member> = ["bmc:cadical", "kind:cadical", "pdr:cadical", "bmc:batsat"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let opts = Options::default();
+    let r = portfolio::run(&sys, &members, 4, &opts, &check, &mut |_| {});
+    assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
+    assert_eq!(r.winner.map(|m| m.engine), Some(EngineKind::Pdr));
+    for (k, v) in &r.stats {
+        eprintln!("{k}: {v}");
+    }
+    let latency = r.stop_latency.expect("a member won");
+    eprintln!("all members stopped {latency:?} after the win");
+    assert!(
+        latency.as_millis() <= 50,
+        "members took {latency:?} to stop after the win"
+    );
+}
