@@ -203,3 +203,44 @@ fn timeout_gives_unknown() {
     // A generous bound: this checks that the timeout is honoured at all, not how precisely.
     assert!(start.elapsed().as_secs_f64() < 10.0);
 }
+
+#[test]
+fn verify_input_errors_are_one_line() {
+    let dir = temp_dir("verify-errors");
+    let unsupported = dir.join("float.c");
+    std::fs::write(
+        &unsupported,
+        "int main(void) { double d = 1.5; return d > 1; }\n",
+    )
+    .unwrap();
+    let task = dir.join("task.yml");
+    std::fs::write(
+        &task,
+        "format_version: '2.0'\ninput_files: 'missing.c'\nproperties:\n  - property_file: unreach-call.prp\n",
+    )
+    .unwrap();
+    let missing = dir.join("missing.c");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["verify", unsupported.to_str().unwrap()], "float.c:1:"),
+        (vec!["verify", missing.to_str().unwrap()], "missing.c"),
+        (vec!["verify", task.to_str().unwrap()], "missing.c"),
+        (
+            vec!["verify", "examples/checksum.c", "--property", "termination"],
+            "unknown property",
+        ),
+    ];
+    for (args, needle) in cases {
+        let r = bitmc(&args);
+        assert_eq!(r.code, ERROR, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn verify_bundled_example() {
+    let r = bitmc(&["verify", "examples/checksum.c"]);
+    assert_eq!(r.code, UNSAFE, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.last_line(), "FALSE(unreach-call)");
+    assert!(r.stdout.contains("sum = 1000000"), "{}", r.stdout);
+}

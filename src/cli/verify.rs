@@ -12,30 +12,6 @@ use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Properties on the command line.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum PropertyArg {
-    /// No call of reach_error() (or __VERIFIER_error(), a failing assert) is reachable.
-    UnreachCall,
-    /// No signed integer overflow.
-    NoOverflow,
-    /// No integer division or remainder by zero.
-    DivByZero,
-    /// No array index out of bounds.
-    ValidIndex,
-}
-
-impl PropertyArg {
-    pub fn property(self) -> Property {
-        match self {
-            PropertyArg::UnreachCall => Property::UnreachCall,
-            PropertyArg::NoOverflow => Property::NoOverflow,
-            PropertyArg::DivByZero => Property::DivByZero,
-            PropertyArg::ValidIndex => Property::ValidIndex,
-        }
-    }
-}
-
 /// Data models on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum DataModelArg {
@@ -77,9 +53,10 @@ impl PcArg {
 pub struct ProgramArgs {
     /// The C program (.c, or preprocessed .i) or an SV-COMP task file (.yml).
     pub file: PathBuf,
-    /// The property to check [default: unreach-call, or the task's].
-    #[arg(long, value_enum)]
-    pub property: Option<PropertyArg>,
+    /// The property to check: unreach-call, no-overflow, div-by-zero or valid-index
+    /// [default: unreach-call, or the task's].
+    #[arg(long, value_name = "PROPERTY")]
+    pub property: Option<String>,
     /// The data model [default: ILP32, or the task's].
     #[arg(long, value_enum)]
     pub data_model: Option<DataModelArg>,
@@ -127,7 +104,14 @@ pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e == "yml" || e == "yaml");
-    let mut property = args.property.map(PropertyArg::property);
+    let mut property = match &args.property {
+        Some(name) => Some(Property::from_name(name).ok_or_else(|| {
+            anyhow::anyhow!(
+                "unknown property `{name}` (bitmc checks unreach-call, no-overflow, div-by-zero and valid-index)"
+            )
+        })?),
+        None => None,
+    };
     let mut data_model = args.data_model.map(DataModelArg::data_model);
     let input = if is_task {
         let t = task::read_task(&args.file)?;
