@@ -1,0 +1,226 @@
+//! The local rewrites applied by [`TermManager::app`] after constant folding: identities,
+//! absorbing and neutral elements, double negations, `ite` with constant or equal branches,
+//! extractions through concatenations and extensions, and (in [`super::narrow`]) comparisons
+//! and extensions narrowed to the width of the extended terms. Every rewrite is valid over
+//! bit-vectors of the given widths; the property test in `tests.rs` checks each against
+//! direct evaluation.
+
+use super::{value, Node, Op, Sort, TermId, TermManager};
+
+impl TermManager {
+    /// Local rewrites that are valid over bit-vectors. Arguments of commutative operators are
+    /// already sorted by id; at most one argument is constant here only if not all are.
+    pub(super) fn simplify(&mut self, op: Op, a: [TermId; 3], sort: Sort) -> Option<TermId> {
+        let w = sort.width();
+        let ones = value::mask(w);
+        let c0 = self.const_value(a[0]);
+        let c1 = self.const_value(a[1]);
+        match op {
+            Op::Not => {
+                if let Node::App(Op::Not, inner) = self.node(a[0]) {
+                    return Some(inner[0]);
+                }
+            }
+            Op::And | Op::Or => {
+                let (absorb, neutral) = if op == Op::And { (0, ones) } else { (ones, 0) };
+                for (c, other) in [(c0, a[1]), (c1, a[0])] {
+                    match c {
+                        Some(v) if v == absorb => return Some(self.constant(absorb, sort)),
+                        Some(v) if v == neutral => return Some(other),
+                        _ => {}
+                    }
+                }
+                if a[0] == a[1] {
+                    return Some(a[0]);
+                }
+                if self.is_negation_of(a[0], a[1]) {
+                    return Some(self.constant(absorb, sort));
+                }
+            }
+            Op::Xor => {
+                if a[0] == a[1] {
+                    return Some(self.constant(0, sort));
+                }
+                for (c, other) in [(c0, a[1]), (c1, a[0])] {
+                    match c {
+                        Some(0) => return Some(other),
+                        Some(v) if v == ones => return Some(self.app(Op::Not, &[other])),
+                        _ => {}
+                    }
+                }
+                if self.is_negation_of(a[0], a[1]) {
+                    return Some(self.constant(ones, sort));
+                }
+            }
+            Op::Neg => {
+                if let Node::App(Op::Neg, inner) = self.node(a[0]) {
+                    return Some(inner[0]);
+                }
+            }
+            Op::Add => {
+                if c0 == Some(0) {
+                    return Some(a[1]);
+                }
+                if c1 == Some(0) {
+                    return Some(a[0]);
+                }
+            }
+            Op::Sub => {
+                if c1 == Some(0) {
+                    return Some(a[0]);
+                }
+                if a[0] == a[1] {
+                    return Some(self.constant(0, sort));
+                }
+                if c0 == Some(0) {
+                    return Some(self.app(Op::Neg, &[a[1]]));
+                }
+            }
+            Op::Mul => {
+                for (c, other) in [(c0, a[1]), (c1, a[0])] {
+                    match c {
+                        Some(0) => return Some(self.constant(0, sort)),
+                        Some(1) => return Some(other),
+                        _ => {}
+                    }
+                }
+            }
+            Op::Udiv | Op::Sdiv => {
+                if c1 == Some(1) {
+                    return Some(a[0]);
+                }
+            }
+            Op::Urem | Op::Srem => {
+                if c1 == Some(1) {
+                    return Some(self.constant(0, sort));
+                }
+            }
+            Op::Shl | Op::Lshr | Op::Ashr => {
+                if c1 == Some(0) {
+                    return Some(a[0]);
+                }
+                if c0 == Some(0) {
+                    return Some(a[0]);
+                }
+                if let Some(s) = c1 {
+                    if s >= w as u128 && op != Op::Ashr {
+                        return Some(self.constant(0, sort));
+                    }
+                }
+            }
+            Op::Extract { hi, lo } => {
+                let aw = self.width(a[0]);
+                if lo == 0 && hi + 1 == aw {
+                    return Some(a[0]);
+                }
+                match self.node(a[0]) {
+                    Node::App(Op::Extract { lo: lo2, .. }, inner) => {
+                        return Some(self.app(
+                            Op::Extract {
+                                hi: hi + lo2,
+                                lo: lo + lo2,
+                            },
+                            &[inner[0]],
+                        ));
+                    }
+                    Node::App(Op::Concat, inner) => {
+                        let lw = self.width(inner[1]);
+                        if hi < lw {
+                            return Some(self.app(Op::Extract { hi, lo }, &[inner[1]]));
+                        }
+                        if lo >= lw {
+                            return Some(self.app(
+                                Op::Extract {
+                                    hi: hi - lw,
+                                    lo: lo - lw,
+                                },
+                                &[inner[0]],
+                            ));
+                        }
+                    }
+                    Node::App(Op::Zext(_) | Op::Sext(_), inner) => {
+                        let iw = self.width(inner[0]);
+                        if hi < iw {
+                            return Some(self.app(Op::Extract { hi, lo }, &[inner[0]]));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Op::Zext(to) | Op::Sext(to) => {
+                if to == self.width(a[0]) {
+                    return Some(a[0]);
+                }
+            }
+            Op::Eq => {
+                if a[0] == a[1] {
+                    return Some(self.tru());
+                }
+                if self.sort(a[0]).is_bool() {
+                    for (c, other) in [(c0, a[1]), (c1, a[0])] {
+                        match c {
+                            Some(1) => return Some(other),
+                            Some(0) => return Some(self.app(Op::Not, &[other])),
+                            _ => {}
+                        }
+                    }
+                }
+                if self.is_negation_of(a[0], a[1]) {
+                    return Some(self.fals());
+                }
+            }
+            Op::Ult | Op::Slt => {
+                if a[0] == a[1] {
+                    return Some(self.fals());
+                }
+                if op == Op::Ult && c1 == Some(0) {
+                    return Some(self.fals());
+                }
+            }
+            Op::Ule | Op::Sle => {
+                if a[0] == a[1] {
+                    return Some(self.tru());
+                }
+                if op == Op::Ule && (c0 == Some(0) || c1 == Some(value::mask(self.width(a[0])))) {
+                    return Some(self.tru());
+                }
+            }
+            Op::Ite => {
+                if let Some(c) = c0 {
+                    return Some(if c != 0 { a[1] } else { a[2] });
+                }
+                if a[1] == a[2] {
+                    return Some(a[1]);
+                }
+                if let Node::App(Op::Not, inner) = self.node(a[0]) {
+                    return Some(self.app(Op::Ite, &[inner[0], a[2], a[1]]));
+                }
+                if sort.is_bool() {
+                    let (t, e) = (c1, self.const_value(a[2]));
+                    match (t, e) {
+                        (Some(1), Some(0)) => return Some(a[0]),
+                        (Some(0), Some(1)) => return Some(self.app(Op::Not, &[a[0]])),
+                        (Some(1), _) => return Some(self.app(Op::Or, &[a[0], a[2]])),
+                        (Some(0), _) => {
+                            let nc = self.app(Op::Not, &[a[0]]);
+                            return Some(self.app(Op::And, &[nc, a[2]]));
+                        }
+                        (_, Some(0)) => return Some(self.app(Op::And, &[a[0], a[1]])),
+                        (_, Some(1)) => {
+                            let nc = self.app(Op::Not, &[a[0]]);
+                            return Some(self.app(Op::Or, &[nc, a[1]]));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Op::Concat => {}
+        }
+        None
+    }
+
+    fn is_negation_of(&self, x: TermId, y: TermId) -> bool {
+        matches!(self.node(x), Node::App(Op::Not, i) if i[0] == y)
+            || matches!(self.node(y), Node::App(Op::Not, i) if i[0] == x)
+    }
+}
