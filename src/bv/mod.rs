@@ -1,6 +1,7 @@
 //! Bit-vector terms: sorts `bool` and `bv<w>` (1 ≤ w ≤ 128), a hash-consed DAG in an arena
-//! ([`TermId`]), constructors that fold constants and apply local, bit-precise normalisations,
-//! and concrete evaluation.
+//! ([`TermId`]), constructors that fold constants and apply local, bit-precise normalisations
+//! (`simplify.rs`; comparisons, extractions and extensions of extended terms are narrowed to
+//! the inner width in `narrow.rs`), and concrete evaluation.
 //!
 //! Invariants:
 //! - Structurally equal terms have the same [`TermId`] (hash-consing), so `a == b` on ids is
@@ -11,6 +12,7 @@
 //! - Normalisations are valid over bit-vectors (no rewriting that assumes unbounded integers).
 
 mod eval;
+mod narrow;
 mod print;
 mod simplify;
 pub mod value;

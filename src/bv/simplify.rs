@@ -143,6 +143,7 @@ impl TermManager {
                         if hi < iw {
                             return Some(self.app(Op::Extract { hi, lo }, &[inner[0]]));
                         }
+                        return self.narrow_extract(a[0], hi, lo);
                     }
                     _ => {}
                 }
@@ -151,6 +152,7 @@ impl TermManager {
                 if to == self.width(a[0]) {
                     return Some(a[0]);
                 }
+                return self.narrow_extension(op, a[0]);
             }
             Op::Eq => {
                 if a[0] == a[1] {
@@ -168,10 +170,16 @@ impl TermManager {
                 if self.is_negation_of(a[0], a[1]) {
                     return Some(self.fals());
                 }
+                if !self.sort(a[0]).is_bool() {
+                    return self.narrow_comparison(op, a[0], a[1]);
+                }
             }
             Op::Ult | Op::Slt => {
                 if a[0] == a[1] {
                     return Some(self.fals());
+                }
+                if let Some(t) = self.narrow_comparison(op, a[0], a[1]) {
+                    return Some(t);
                 }
                 if op == Op::Ult && c1 == Some(0) {
                     return Some(self.fals());
@@ -180,6 +188,9 @@ impl TermManager {
             Op::Ule | Op::Sle => {
                 if a[0] == a[1] {
                     return Some(self.tru());
+                }
+                if let Some(t) = self.narrow_comparison(op, a[0], a[1]) {
+                    return Some(t);
                 }
                 if op == Op::Ule && (c0 == Some(0) || c1 == Some(value::mask(self.width(a[0])))) {
                     return Some(self.tru());

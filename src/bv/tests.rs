@@ -45,6 +45,68 @@ fn local_rewrites() {
 }
 
 #[test]
+fn narrowing_of_extensions() {
+    let mut tm = TermManager::new();
+    let i = tm.var("i", Sort::Bv(32));
+    let j = tm.var("j", Sort::Bv(16));
+    let x = tm.var("x", Sort::Bv(8));
+    // The front end's array bounds check and index: 128-bit extensions of a 32-bit index.
+    let wide = tm.sext(i, 128);
+    let zero128 = tm.bv_const(0, 128);
+    let zero32 = tm.bv_const(0, 32);
+    let slt_i_0 = tm.slt(i, zero32);
+    assert_eq!(tm.slt(wide, zero128), slt_i_0);
+    let four128 = tm.bv_const(4, 128);
+    let four32 = tm.bv_const(4, 32);
+    let sle_4_i = tm.sle(four32, i);
+    assert_eq!(tm.sle(four128, wide), sle_4_i);
+    let i64 = tm.sext(i, 64);
+    assert_eq!(tm.extract(wide, 63, 0), i64);
+    let three = tm.bv_const(3, 64);
+    let three32 = tm.bv_const(3, 32);
+    let eq3 = tm.eq(i, three32);
+    assert_eq!(tm.eq(i64, three), eq3);
+    // Two extensions of one kind compare at the larger inner width.
+    let zi = tm.zext(i, 64);
+    let zj = tm.zext(j, 64);
+    let zj32 = tm.zext(j, 32);
+    let ult = tm.ult(i, zj32);
+    assert_eq!(tm.slt(zi, zj), ult, "slt of zero-extensions is ult");
+    let si = tm.sext(i, 64);
+    let sj = tm.sext(j, 64);
+    let sj32 = tm.sext(j, 32);
+    let ult = tm.ult(i, sj32);
+    assert_eq!(tm.ult(si, sj), ult, "ult of sign-extensions is ult");
+    // Constants out of the range of the extension.
+    let zx = tm.zext(x, 16);
+    let c300 = tm.bv_const(300, 16);
+    let e = tm.eq(zx, c300);
+    assert!(tm.is_false(e));
+    let l = tm.ult(zx, c300);
+    assert!(tm.is_true(l));
+    let sx = tm.sext(x, 16);
+    let zero8 = tm.bv_const(0, 8);
+    let neg = tm.slt(x, zero8);
+    assert_eq!(tm.ult(c300, sx), neg);
+    // Extensions compose; a sign-extension of a zero-extension is a zero-extension.
+    let zz = tm.zext(zx, 32);
+    let zx32 = tm.zext(x, 32);
+    assert_eq!(zz, zx32);
+    let sz = tm.sext(zx, 32);
+    assert_eq!(sz, zx32);
+    let ss = tm.sext(sx, 32);
+    let sx32 = tm.sext(x, 32);
+    assert_eq!(ss, sx32);
+    // Extractions across the extended bits.
+    let hi = tm.extract(sx32, 31, 4);
+    let x74 = tm.extract(x, 7, 4);
+    let s28 = tm.sext(x74, 28);
+    assert_eq!(hi, s28);
+    let top = tm.extract(zx32, 31, 8);
+    assert_eq!(tm.const_value(top), Some(0));
+}
+
+#[test]
 fn deep_terms_do_not_overflow_the_stack() {
     let mut tm = TermManager::new();
     let x = tm.var("x", Sort::Bv(32));
@@ -65,8 +127,11 @@ fn deep_terms_do_not_overflow_the_stack() {
     let _ = tm.substitute(t, &map);
 }
 
-/// A term program: operations over a small pool of previously built terms. Building it with
-/// the normalising constructors and evaluating it directly with [`value::apply`] must agree.
+/// A term program: operations over pools of previously built terms, one pool per width (and
+/// one of `bool` terms). Building it with the normalising constructors and evaluating it
+/// directly with [`value::apply`] must agree. Extensions, extractions and constants near the
+/// range boundaries of extensions make the pools of many widths meet in comparisons, which
+/// exercises the narrowing rewrites.
 #[derive(Clone, Debug)]
 enum Step {
     Un(u8, usize),
@@ -75,17 +140,28 @@ enum Step {
     Ite(usize, usize, usize),
     Ext(u8, usize, u32, u32),
     Const(u128),
+    /// Zero- (0) or sign-extension (1) of a term by at least one bit.
+    Extend(u8, usize, u32),
+    /// An extraction from a term (`lo = 0` every other time).
+    Extract(usize, u32, u32),
+    /// `±2^k + d` at the width of a chosen term: a boundary of the range of its extensions.
+    Near(usize, u32, i8, bool),
 }
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        (0u8..2, any::<usize>()).prop_map(|(o, a)| Step::Un(o, a)),
-        (0u8..13, any::<usize>(), any::<usize>()).prop_map(|(o, a, b)| Step::Bin(o, a, b)),
-        (0u8..5, any::<usize>(), any::<usize>()).prop_map(|(o, a, b)| Step::Cmp(o, a, b)),
-        (any::<usize>(), any::<usize>(), any::<usize>()).prop_map(|(c, a, b)| Step::Ite(c, a, b)),
-        (0u8..4, any::<usize>(), any::<u32>(), any::<u32>())
+        2 => (0u8..2, any::<usize>()).prop_map(|(o, a)| Step::Un(o, a)),
+        3 => (0u8..13, any::<usize>(), any::<usize>()).prop_map(|(o, a, b)| Step::Bin(o, a, b)),
+        4 => (0u8..5, any::<usize>(), any::<usize>()).prop_map(|(o, a, b)| Step::Cmp(o, a, b)),
+        2 => (any::<usize>(), any::<usize>(), any::<usize>()).prop_map(|(c, a, b)| Step::Ite(c, a, b)),
+        2 => (0u8..4, any::<usize>(), any::<u32>(), any::<u32>())
             .prop_map(|(o, a, x, y)| Step::Ext(o, a, x, y)),
-        prop_oneof![Just(0u128), Just(1), Just(u128::MAX), any::<u128>()].prop_map(Step::Const),
+        2 => prop_oneof![Just(0u128), Just(1), Just(u128::MAX), any::<u128>()].prop_map(Step::Const),
+        4 => (0u8..2, any::<usize>(), prop_oneof![0u32..4, any::<u32>()])
+            .prop_map(|(o, a, by)| Step::Extend(o, a, by)),
+        3 => (any::<usize>(), any::<u32>(), any::<u32>()).prop_map(|(a, x, y)| Step::Extract(a, x, y)),
+        3 => (any::<usize>(), any::<u32>(), -2i8..=2, any::<bool>())
+            .prop_map(|(a, k, d, neg)| Step::Near(a, k, d, neg)),
     ]
 }
 
@@ -106,123 +182,166 @@ const BINOPS: [Op; 13] = [
 ];
 const CMPS: [Op; 5] = [Op::Eq, Op::Ult, Op::Ule, Op::Slt, Op::Sle];
 
+/// Terms with their directly computed values: bit-vectors by width, and `bool`s.
+struct Pools {
+    bvs: std::collections::BTreeMap<u32, Vec<(TermId, u128)>>,
+    bools: Vec<(TermId, u128)>,
+}
+
+impl Pools {
+    /// A bit-vector term chosen by `i`: first a width, then a term of that width.
+    fn pick(&self, i: usize) -> (u32, TermId, u128) {
+        let n = self.bvs.len();
+        let (&w, pool) = self.bvs.iter().nth(i % n).expect("a width");
+        let (t, v) = pool[(i / n) % pool.len()];
+        (w, t, v)
+    }
+
+    /// A bit-vector term of width `w` (which has a pool) chosen by `i`.
+    fn pick_at(&self, w: u32, i: usize) -> (TermId, u128) {
+        let pool = &self.bvs[&w];
+        pool[i % pool.len()]
+    }
+
+    fn push(&mut self, w: u32, t: TermId, v: u128) {
+        self.bvs.entry(w).or_default().push((t, v));
+    }
+
+    fn pick_bool(&self, i: usize) -> (TermId, u128) {
+        self.bools[i % self.bools.len()]
+    }
+}
+
+/// `op` applied to terms and, directly, to their values.
+fn apply_both(tm: &mut TermManager, op: Op, args: &[(TermId, u128)]) -> (TermId, u128) {
+    let ts: Vec<TermId> = args.iter().map(|a| a.0).collect();
+    let vs: Vec<u128> = args.iter().map(|a| a.1).collect();
+    let sorts: Vec<Sort> = ts.iter().map(|&t| tm.sort(t)).collect();
+    let t = tm.app(op, &ts);
+    let v = value::apply(op, &vs, &sorts, tm.sort(t));
+    (t, v)
+}
+
 fn run_program(width: u32, steps: &[Step], inputs: &[u128]) -> Result<(), TestCaseError> {
     let mut tm = TermManager::new();
-    let sort = Sort::Bv(width);
-    // Pools of (term, directly computed value), by sort.
-    let mut bvs: Vec<(TermId, u128)> = Vec::new();
-    let mut bools: Vec<(TermId, u128)> = Vec::new();
+    let mut p = Pools {
+        bvs: Default::default(),
+        bools: Vec::new(),
+    };
     let mut ev_vars = Vec::new();
     for (i, &v) in inputs.iter().enumerate() {
-        let t = tm.var(format!("v{i}"), sort);
+        let t = tm.var(format!("v{i}"), Sort::Bv(width));
         let v = value::truncate(v, width);
         ev_vars.push((tm.as_var(t).unwrap(), v));
-        bvs.push((t, v));
+        p.push(width, t, v);
         // Duplicates make the x-op-x rewrites fire.
-        bvs.push((t, v));
+        p.push(width, t, v);
     }
     let b = tm.var("b", Sort::Bool);
     ev_vars.push((tm.as_var(b).unwrap(), inputs[0] & 1));
-    bools.push((b, inputs[0] & 1));
+    p.bools.push((b, inputs[0] & 1));
     for s in steps {
         match *s {
             Step::Un(o, a) => {
-                let (ta, va) = bvs[a % bvs.len()];
+                let (w, ta, va) = p.pick(a);
                 let op = [Op::Not, Op::Neg][o as usize];
-                let t = tm.app(op, &[ta]);
-                bvs.push((t, value::apply(op, &[va], &[sort], sort)));
-                let (tb, vb) = bools[a % bools.len()];
-                let t = tm.not(tb);
-                bools.push((t, value::apply(Op::Not, &[vb], &[Sort::Bool], Sort::Bool)));
+                let (t, v) = apply_both(&mut tm, op, &[(ta, va)]);
+                p.push(w, t, v);
+                let nb = apply_both(&mut tm, Op::Not, &[p.pick_bool(a)]);
+                p.bools.push(nb);
             }
             Step::Bin(o, a, b) => {
                 let op = BINOPS[o as usize];
-                let (ta, va) = bvs[a % bvs.len()];
-                let (tb, vb) = bvs[b % bvs.len()];
-                let t = tm.app(op, &[ta, tb]);
-                bvs.push((t, value::apply(op, &[va, vb], &[sort, sort], sort)));
+                let (w, ta, va) = p.pick(a);
+                let y = p.pick_at(w, b);
+                let (t, v) = apply_both(&mut tm, op, &[(ta, va), y]);
+                p.push(w, t, v);
                 if o < 3 {
-                    let (ta, va) = bools[a % bools.len()];
-                    let (tb, vb) = bools[b % bools.len()];
-                    let t = tm.app(op, &[ta, tb]);
-                    let s = [Sort::Bool, Sort::Bool];
-                    bools.push((t, value::apply(op, &[va, vb], &s, Sort::Bool)));
+                    let r = apply_both(&mut tm, op, &[p.pick_bool(a), p.pick_bool(b)]);
+                    p.bools.push(r);
                 }
             }
             Step::Cmp(o, a, b) => {
                 let op = CMPS[o as usize];
-                let (ta, va) = bvs[a % bvs.len()];
-                let (tb, vb) = bvs[b % bvs.len()];
-                let t = tm.app(op, &[ta, tb]);
-                bools.push((t, value::apply(op, &[va, vb], &[sort, sort], Sort::Bool)));
+                let (w, ta, va) = p.pick(a);
+                let y = p.pick_at(w, b);
+                let r = apply_both(&mut tm, op, &[(ta, va), y]);
+                p.bools.push(r);
             }
             Step::Ite(c, a, b) => {
-                let (tc, vc) = bools[c % bools.len()];
-                let (ta, va) = bvs[a % bvs.len()];
-                let (tb, vb) = bvs[b % bvs.len()];
+                let (tc, vc) = p.pick_bool(c);
+                let (w, ta, va) = p.pick(a);
+                let (tb, vb) = p.pick_at(w, b);
                 let t = tm.ite(tc, ta, tb);
-                bvs.push((t, if vc != 0 { va } else { vb }));
-                let (ta, va) = bools[a % bools.len()];
-                let (tb, vb) = bools[b % bools.len()];
+                p.push(w, t, if vc != 0 { va } else { vb });
+                let (ta, va) = p.pick_bool(a);
+                let (tb, vb) = p.pick_bool(b);
                 let t = tm.ite(tc, ta, tb);
-                bools.push((t, if vc != 0 { va } else { vb }));
+                p.bools.push((t, if vc != 0 { va } else { vb }));
             }
             Step::Ext(o, a, x, y) => {
-                // Round trips through other widths, so that the result stays at `width`.
-                let (ta, va) = bvs[a % bvs.len()];
+                // Round trips through other widths, so that the result keeps its width.
+                let (width, ta, va) = p.pick(a);
                 let (t, v) = match o {
                     0 | 1 => {
                         let to = (width + x % 8).min(128);
                         let op = if o == 0 { Op::Zext(to) } else { Op::Sext(to) };
-                        let e = tm.app(op, &[ta]);
-                        let ve = value::apply(op, &[va], &[sort], Sort::Bv(to));
+                        let e = apply_both(&mut tm, op, &[(ta, va)]);
                         let lo = if to > width { y % (to - width + 1) } else { 0 };
                         let ex = Op::Extract {
                             hi: lo + width - 1,
                             lo,
                         };
-                        (
-                            tm.app(ex, &[e]),
-                            value::apply(ex, &[ve], &[Sort::Bv(to)], sort),
-                        )
+                        apply_both(&mut tm, ex, &[e])
                     }
                     _ => {
                         if width < 2 {
                             continue;
                         }
                         let cut = 1 + x % (width - 1);
-                        let hi = tm.extract(ta, width - 1, cut);
-                        let lo = tm.extract(ta, cut - 1, 0);
-                        let (h, l) = if o == 2 { (hi, lo) } else { (lo, hi) };
-                        let c = tm.concat(h, l);
-                        let vh = value::apply(
-                            Op::Extract {
-                                hi: width - 1,
-                                lo: cut,
-                            },
-                            &[va],
-                            &[sort],
-                            Sort::Bv(width - cut),
-                        );
-                        let vl = value::apply(
-                            Op::Extract { hi: cut - 1, lo: 0 },
-                            &[va],
-                            &[sort],
-                            Sort::Bv(cut),
-                        );
-                        let (vh, vl, sh, sl) = if o == 2 {
-                            (vh, vl, Sort::Bv(width - cut), Sort::Bv(cut))
-                        } else {
-                            (vl, vh, Sort::Bv(cut), Sort::Bv(width - cut))
+                        let hi = Op::Extract {
+                            hi: width - 1,
+                            lo: cut,
                         };
-                        (c, value::apply(Op::Concat, &[vh, vl], &[sh, sl], sort))
+                        let hi = apply_both(&mut tm, hi, &[(ta, va)]);
+                        let lo =
+                            apply_both(&mut tm, Op::Extract { hi: cut - 1, lo: 0 }, &[(ta, va)]);
+                        let (h, l) = if o == 2 { (hi, lo) } else { (lo, hi) };
+                        apply_both(&mut tm, Op::Concat, &[h, l])
                     }
                 };
-                bvs.push((t, v));
+                p.push(width, t, v);
             }
             Step::Const(c) => {
-                let t = tm.bv_const(c, width);
-                bvs.push((t, value::truncate(c, width)));
+                let (w, _, _) = p.pick(c as usize);
+                let t = tm.bv_const(c, w);
+                p.push(w, t, value::truncate(c, w));
+            }
+            Step::Extend(o, a, by) => {
+                let (w, ta, va) = p.pick(a);
+                if w == 128 {
+                    continue;
+                }
+                let to = w + 1 + by % (128 - w);
+                let op = if o == 0 { Op::Zext(to) } else { Op::Sext(to) };
+                let (t, v) = apply_both(&mut tm, op, &[(ta, va)]);
+                p.push(to, t, v);
+            }
+            Step::Extract(a, x, y) => {
+                let (w, ta, va) = p.pick(a);
+                let hi = x % w;
+                let lo = if y % 2 == 0 { 0 } else { (y / 2) % (hi + 1) };
+                let (t, v) = apply_both(&mut tm, Op::Extract { hi, lo }, &[(ta, va)]);
+                p.push(hi - lo + 1, t, v);
+            }
+            Step::Near(a, k, d, neg) => {
+                let (w, _, _) = p.pick(a);
+                let k = k % w;
+                let pow = 1i128 << k;
+                let pow = if neg { pow.wrapping_neg() } else { pow };
+                let c = value::from_signed(pow.wrapping_add(i128::from(d)), w);
+                let t = tm.bv_const(c, w);
+                p.push(w, t, c);
             }
         }
     }
@@ -230,18 +349,19 @@ fn run_program(width: u32, steps: &[Step], inputs: &[u128]) -> Result<(), TestCa
     for &(v, x) in &ev_vars {
         ev.set(v, x);
     }
-    for &(t, v) in bvs.iter().chain(bools.iter()) {
+    let all = p.bvs.values().flatten().chain(p.bools.iter());
+    for &(t, v) in all {
         prop_assert_eq!(ev.eval(t), v, "term {}", tm.display(t));
     }
     Ok(())
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
     #[test]
     fn normalisation_preserves_values(
         width in prop_oneof![Just(1u32), Just(2), Just(3), Just(8), Just(31), Just(32), Just(33), Just(64), Just(127), Just(128)],
-        steps in proptest::collection::vec(step(), 1..40),
+        steps in proptest::collection::vec(step(), 1..60),
         inputs in proptest::collection::vec(prop_oneof![Just(0u128), Just(1), Just(u128::MAX), any::<u128>()], 1..4),
     ) {
         run_program(width, &steps, &inputs)?;
