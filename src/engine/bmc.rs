@@ -12,7 +12,7 @@
 //! still a shortest counterexample. BMC alone never proves the goal unreachable; it answers
 //! UNKNOWN at `max_depth` or when interrupted.
 
-use super::unroll::Unrolling;
+use super::unroll::{too_large, Unrolling};
 use super::{Options, Progress, ProgressFn, Stats, Verdict};
 use crate::sat::{Lit, SolveResult, Solver};
 use crate::ts::{Plan, System};
@@ -23,11 +23,6 @@ pub const WINDOW_FROM: usize = 32;
 
 /// The largest window.
 pub const MAX_WINDOW: usize = 128;
-
-/// The estimated solver memory (bytes) the unrolling may use; beyond it BMC answers UNKNOWN
-/// rather than exhausting the machine. The estimate counts 200 bytes per variable and 12 per
-/// literal occurrence (CaDiCaL's footprint, measured roughly).
-pub const MAX_UNROLLED_BYTES: usize = 1_500_000_000;
 
 struct Bmc<'s> {
     sys: &'s System,
@@ -137,9 +132,7 @@ fn search(b: &mut Bmc<'_>, opts: &Options, progress: ProgressFn<'_>) -> Verdict 
             (checked / 8).min(MAX_WINDOW)
         };
         let hi = (checked + window - 1).min(max);
-        let lits = b.sys.trans.num_lits() + b.sys.constraints.num_lits() + b.sys.bad.num_lits() + 1;
-        let per_step = 200 * (b.sys.n() + 1) + 12 * lits;
-        if (hi + 1).saturating_mul(per_step) > MAX_UNROLLED_BYTES {
+        if too_large(b.sys, hi + 1, 1) {
             return Verdict::Unknown(format!("the unrolling became too large (depth {checked})"));
         }
         while b.un.len() <= hi {

@@ -17,7 +17,7 @@
 //! mentions). Simple-path constraints are added lazily: a model in which two states are equal
 //! gets the constraint for that pair, and the query is repeated.
 
-use super::unroll::Unrolling;
+use super::unroll::{too_large, Unrolling};
 use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Verdict};
 use crate::sat::{Lit, SolveResult, Solver, Var};
 use crate::ts::{Plan, System};
@@ -201,6 +201,10 @@ fn search_with(
         }
         if opts.interrupter.is_interrupted() {
             return interrupted();
+        }
+        // The base, forward and step queries each unroll `k + 1` states.
+        if too_large(sys, k + 1, 3) {
+            return Verdict::Unknown(format!("the unrollings became too large (k = {k})"));
         }
         *depth = k;
         match base.step(sys) {

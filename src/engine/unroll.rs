@@ -5,6 +5,20 @@ use crate::cnf::Cnf;
 use crate::sat::{Lit, Solver, Var};
 use crate::ts::System;
 
+/// The estimated solver memory (bytes) that unrollings may use; beyond it the engines answer
+/// UNKNOWN rather than exhausting the machine (an allocation failure inside a SAT solver
+/// aborts the process).
+pub const MAX_UNROLLED_BYTES: usize = 1_500_000_000;
+
+/// Whether `copies` unrollings of `steps` states of `sys` exceed [`MAX_UNROLLED_BYTES`]. The
+/// estimate counts 200 bytes per variable and 12 per literal occurrence of `T`, `U` and `G`
+/// (CaDiCaL's footprint, measured roughly).
+pub fn too_large(sys: &System, steps: usize, copies: usize) -> bool {
+    let lits = sys.trans.num_lits() + sys.constraints.num_lits() + sys.bad.num_lits() + 1;
+    let per_step = 200 * (sys.n() + 1) + 12 * lits;
+    steps.saturating_mul(copies).saturating_mul(per_step) > MAX_UNROLLED_BYTES
+}
+
 /// The solver variables of each unrolled state.
 pub struct Unrolling<'s> {
     sys: &'s System,

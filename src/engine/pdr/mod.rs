@@ -96,6 +96,10 @@ pub(crate) struct Pdr<'s> {
     recycled: usize,
     time_generalize: Duration,
     time_propagate: Duration,
+    /// Relative-induction queries (blocking, generalisation, propagation) and their time.
+    relind_queries: u64,
+    time_relind: Duration,
+    generalisations: u64,
     backend_opts: Options,
 }
 
@@ -152,6 +156,9 @@ impl<'s> Pdr<'s> {
             lemmas_since_decay: 0,
             recycled: 0,
             time_generalize: Duration::ZERO,
+            relind_queries: 0,
+            time_relind: Duration::ZERO,
+            generalisations: 0,
             time_propagate: Duration::ZERO,
             backend_opts: opts.clone(),
         }
@@ -173,10 +180,14 @@ impl<'s> Pdr<'s> {
     }
 
     fn relind(&mut self, cube: &[Lit], level: usize) -> Result<RelInd, Interrupted> {
+        let t = Instant::now();
         if self.solvers[level].retired() > RECYCLE_AFTER {
             self.recycle(level);
         }
-        self.solvers[level].relind(cube, &self.latches, true, &mut self.sat)
+        let r = self.solvers[level].relind(cube, &self.latches, true, &mut self.sat);
+        self.relind_queries += 1;
+        self.time_relind += t.elapsed();
+        r
     }
 
     /// Rebuild the solver of `level` from the system and the frame's lemmas, dropping the
@@ -295,6 +306,7 @@ impl<'s> Pdr<'s> {
                     let tg = Instant::now();
                     let g = self.mic(core, ob.level, self.opts.ctg_depth)?;
                     self.time_generalize += tg.elapsed();
+                    self.generalisations += 1;
                     let lvl = self.push_and_add(g, ob.level)?;
                     if lvl < self.k() {
                         seq += 1;
@@ -438,6 +450,15 @@ impl<'s> Pdr<'s> {
             ("CTGs blocked", self.ctgs.to_string()),
             ("solvers rebuilt", self.recycled.to_string()),
             ("SAT calls", self.sat.calls.to_string()),
+            (
+                "relative-induction queries",
+                self.relind_queries.to_string(),
+            ),
+            (
+                "time in relative induction",
+                format!("{:.3} s", self.time_relind.as_secs_f64()),
+            ),
+            ("generalisations", self.generalisations.to_string()),
             (
                 "time in SAT",
                 format!("{:.3} s", self.sat.time.as_secs_f64()),
