@@ -82,16 +82,18 @@ pub fn format_trace(cfa: &Cfa, steps: &[interp::Step], outcome: &interp::Outcome
             }
             let info = cfa.var(v);
             let val = format_value(cfa, v, value);
+            // The variable a nondet value goes to, unless it is the call's own result variable.
+            let target = if matches!(info.kind, VarKind::Temporary | VarKind::Nondet) {
+                String::new()
+            } else {
+                format!("  -> {}", info.name)
+            };
             match nondet {
                 Some(HavocKind::NondetCall { function, .. }) => {
-                    let _ = writeln!(s, "    {function}() = {val}  -> {}", info.name);
+                    let _ = writeln!(s, "    {function}() = {val}{target}");
                 }
                 Some(HavocKind::UndefinedCall { function, .. }) => {
-                    let _ = writeln!(
-                        s,
-                        "    {function}() (undefined, nondet) = {val}  -> {}",
-                        info.name
-                    );
+                    let _ = writeln!(s, "    {function}() (undefined, nondet) = {val}{target}");
                 }
                 Some(HavocKind::Uninitialized) => {
                     let _ = writeln!(s, "    {} = {val}  (uninitialised, nondet)", info.name);
