@@ -3,7 +3,8 @@
 //!
 //! `mic(c, L)` shrinks a cube whose negation is inductive relative to `F_{L-1}`. For each
 //! literal it tries `down(c \ {l})`: while the candidate is not inductive, a predecessor `s`
-//! is either blocked one level lower as a CTG (when `s` is itself inductive relative to
+//! (lifted toward the candidate when the system allows it and the lifted cube excludes the
+//! initial states) is either blocked one level lower as a CTG (when it is inductive relative to
 //! `F_{L-2}`; at most `ctg_max` times, recursing `ctg_depth` levels), or the candidate is
 //! intersected with `s` (which drops at least one literal, since `s` lies outside the
 //! candidate). The candidate fails once it meets an initial state or becomes empty.
@@ -55,17 +56,24 @@ impl Pdr<'_> {
             }
             match self.relind(&c, level - 1)? {
                 RelInd::Holds(core) => return Ok(Some(self.core_or(core, &c)?)),
-                RelInd::Pred(s, _) => {
+                RelInd::Pred(s, vals) => {
                     if self.opts.ctg
                         && depth > 0
                         && ctgs < self.opts.ctg_max
                         && level > 1
                         && !self.intersects_init(&s)?
                     {
-                        if let RelInd::Holds(core) = self.relind(&s, level - 2)? {
+                        // The CTG is lifted toward the candidate (a smaller cube to block).
+                        let g = self.state_cube(&vals, Some(&c))?;
+                        let g = if self.intersects_init(&g)? {
+                            s.clone()
+                        } else {
+                            g
+                        };
+                        if let RelInd::Holds(core) = self.relind(&g, level - 2)? {
                             ctgs += 1;
                             self.ctgs += 1;
-                            let core = self.core_or(core, &s)?;
+                            let core = self.core_or(core, &g)?;
                             let g = self.mic(core, level - 1, depth - 1)?;
                             self.push_and_add(g, level - 1)?;
                             continue;
