@@ -142,6 +142,12 @@ pub struct EngineArgs {
     /// threads than members) [default: one per member].
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Stop after this many seconds of wall-clock time and answer UNKNOWN.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
+    #[arg(long, value_name = "K")]
+    pub max_depth: Option<usize>,
     #[command(flatten)]
     pub pdr: PdrArgs,
 }

@@ -18,12 +18,6 @@ pub struct SolveArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// Stop after this many seconds of wall-clock time and answer UNKNOWN.
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
-    /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
-    #[arg(long, value_name = "K")]
-    pub max_depth: Option<usize>,
     /// How to print a plan to the goal: `states` lists the true variables of each state;
     /// `incplan` prints IncPlan's `solution n k` form.
     #[arg(long, value_enum, default_value_t = PlanFormat::States)]
@@ -80,6 +74,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     // The time limit covers the whole run, reading the input included.
     let interrupter = bitmc::sat::Interrupter::new();
     let _timer = args
+        .engine
         .timeout
         .map(|t| common::Timer::start(t, interrupter.clone()));
     let input = load(&args.file)?;
@@ -98,7 +93,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let strategy = args.engine.strategy()?;
     let opts = Options {
         backend: bitmc::sat::Backend::Cadical,
-        max_depth: args.max_depth,
+        max_depth: args.engine.max_depth,
         interrupter,
     };
     let mut progress = common::progress_printer();
@@ -175,7 +170,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
             Ok(EXIT_SAFE)
         }
         Verdict::Unknown(reason) => {
-            let reason = if reason == "interrupted" && args.timeout.is_some() {
+            let reason = if reason == "interrupted" && args.engine.timeout.is_some() {
                 format!("timeout after {:.1} s", start.elapsed().as_secs_f64())
             } else {
                 reason.clone()

@@ -74,12 +74,6 @@ pub struct VerifyArgs {
     pub program: ProgramArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// Stop after this many seconds of wall-clock time and answer UNKNOWN.
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
-    /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
-    #[arg(long, value_name = "K")]
-    pub max_depth: Option<usize>,
     /// On TRUE, write the inductive invariant to FILE: one line per location with a C
     /// expression over the program variables (only when the winning engine proved the program
     /// with an invariant, i.e. PDR; k-induction proofs have none).
@@ -178,6 +172,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     // The time limit covers the whole run, parsing and encoding included.
     let interrupter = bitmc::sat::Interrupter::new();
     let _timer = args
+        .engine
         .timeout
         .map(|t| common::Timer::start(t, interrupter.clone()));
     let (r, cfa) = lower(&args.program)?;
@@ -185,7 +180,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let strategy = args.engine.strategy()?;
     let opts = VerifyOptions {
         strategy: strategy.clone(),
-        max_depth: args.max_depth,
+        max_depth: args.engine.max_depth,
         pc: args.program.pc.encoding(),
         interrupter,
     };
@@ -233,7 +228,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             Ok(EXIT_UNSAFE)
         }
         ProgramVerdict::Unknown(reason) => {
-            let reason = if reason == "interrupted" && args.timeout.is_some() {
+            let reason = if reason == "interrupted" && args.engine.timeout.is_some() {
                 format!("timeout after {secs:.1} s")
             } else {
                 reason.clone()
