@@ -184,6 +184,7 @@ fn engines_agree_with_explicit_search() {
                 PdrOptions {
                     ctg: false,
                     lift: false,
+                    carry: false,
                     ..PdrOptions::default()
                 },
             ] {

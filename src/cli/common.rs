@@ -110,6 +110,9 @@ pub struct PdrArgs {
     /// PDR: do not lift predecessors to smaller cubes.
     #[arg(long)]
     pub no_lift: bool,
+    /// PDR: drop the obligations blocked at the top frame instead of retrying them at the next.
+    #[arg(long)]
+    pub no_carry: bool,
 }
 
 impl PdrArgs {
@@ -119,6 +122,7 @@ impl PdrArgs {
             ctg_max: self.ctg_max,
             ctg_depth: self.ctg_depth,
             lift: !self.no_lift,
+            carry: !self.no_carry,
         }
     }
 }
@@ -134,7 +138,7 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
-    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-ctg, no-lift, ctg-max=N, ctg-depth=N).
+    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-ctg, no-lift, no-carry, ctg-max=N, ctg-depth=N).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical.
     #[arg(long = "member", value_name = "MEMBER")]
     pub members: Vec<String>,

@@ -39,7 +39,7 @@ impl FromStr for Member {
     type Err = String;
 
     /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`; backends: `cadical`
-    /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-ctg`, `no-lift`, `ctg-max=N`,
+    /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-ctg`, `no-lift`, `no-carry`, `ctg-max=N`,
     /// `ctg-depth=N`.
     fn from_str(s: &str) -> Result<Member, String> {
         let mut parts = s.split(':');
@@ -71,6 +71,7 @@ impl FromStr for Member {
             match key {
                 "no-ctg" => m.pdr.ctg = false,
                 "no-lift" => m.pdr.lift = false,
+                "no-carry" => m.pdr.carry = false,
                 "ctg-max" => m.pdr.ctg_max = num()?,
                 "ctg-depth" => m.pdr.ctg_depth = num()?,
                 _ => return Err(format!("unknown option `{p}` in portfolio member `{s}`")),
@@ -90,6 +91,9 @@ impl fmt::Display for Member {
             }
             if !self.pdr.lift {
                 write!(f, ":no-lift")?;
+            }
+            if !self.pdr.carry {
+                write!(f, ":no-carry")?;
             }
             if self.pdr.ctg_max != d.ctg_max {
                 write!(f, ":ctg-max={}", self.pdr.ctg_max)?;

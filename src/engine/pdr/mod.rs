@@ -32,7 +32,7 @@ use crate::sat::{Lit, Var};
 use crate::ts::System;
 use query::{Interrupted, PairSolver, RelInd, SatStats};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use std::time::{Duration, Instant};
 
 /// A frame solver is rebuilt once it holds this many temporary clauses.
@@ -52,6 +52,9 @@ pub struct PdrOptions {
     pub ctg_depth: usize,
     /// Lift predecessors (when the system allows it).
     pub lift: bool,
+    /// Keep the obligations blocked at the top level for the next frame (Eén, Mishchenko,
+    /// Brayton 2011), which finds deep counterexamples sooner.
+    pub carry: bool,
 }
 
 impl Default for PdrOptions {
@@ -61,8 +64,17 @@ impl Default for PdrOptions {
             ctg_max: 3,
             ctg_depth: 1,
             lift: true,
+            carry: true,
         }
     }
+}
+
+/// A state in `F_i ∧ ¬c` with a successor in `c`, found when the lemma `¬c` failed to propagate
+/// from `level`; `since` is how many lemmas had entered `F_level` at that time.
+struct PushWitness {
+    state: Cube,
+    level: usize,
+    since: usize,
 }
 
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
@@ -82,6 +94,15 @@ pub(crate) struct Pdr<'s> {
     /// `init_unit[v]`: the value `I` fixes for latch `v` by a unit clause.
     init_unit: Vec<Option<bool>>,
     frames: Vec<Vec<Cube>>,
+    /// Every lemma added, in order; `strengthened[j]` lists (by position in `lemma_store`) the
+    /// lemmas that entered `F_j`, in order (for [`Pdr::witness_stands`]).
+    lemma_store: Vec<Cube>,
+    strengthened: Vec<Vec<usize>>,
+    /// For lemmas that failed to propagate: the state that made the query satisfiable.
+    push_witness: HashMap<Cube, PushWitness>,
+    pushes_skipped: u64,
+    /// Obligations (cube, steps to a goal) blocked at the top level, for the next frame.
+    carried: Vec<(Cube, usize)>,
     solvers: Vec<PairSolver>,
     init: PairSolver,
     lifter: Option<PairSolver>,
@@ -142,6 +163,11 @@ impl<'s> Pdr<'s> {
             opts: popts,
             init_unit,
             frames: vec![Vec::new(), Vec::new()],
+            carried: Vec::new(),
+            lemma_store: Vec::new(),
+            strengthened: vec![Vec::new(), Vec::new()],
+            push_witness: HashMap::new(),
+            pushes_skipped: 0,
             solvers: vec![
                 PairSolver::new(sys, backend, intr, true),
                 PairSolver::new(sys, backend, intr, false),
@@ -221,12 +247,23 @@ impl<'s> Pdr<'s> {
         }
     }
 
-    /// A cube excluding the initial states: the core if it does, else the original cube.
-    fn core_or(&mut self, core: Cube, cube: &[Lit]) -> Result<Cube, Interrupted> {
-        if core.len() < cube.len() && self.intersects_init(&core)? {
-            Ok(cube.to_vec())
-        } else {
-            Ok(core)
+    /// A cube excluding the initial states: the core if it does; else the core with one literal
+    /// of `cube` that an initial unit contradicts (Bradley's repair, which keeps the cube
+    /// small); else the original cube.
+    fn core_or(&mut self, mut core: Cube, cube: &[Lit]) -> Result<Cube, Interrupted> {
+        if core.len() == cube.len() || !self.intersects_init(&core)? {
+            return Ok(core);
+        }
+        let blocking = cube
+            .iter()
+            .find(|l| self.init_unit[l.var().index()] == Some(l.is_negated()));
+        match blocking {
+            Some(&l) => {
+                let pos = core.binary_search(&l).unwrap_err();
+                core.insert(pos, l);
+                Ok(core)
+            }
+            None => Ok(cube.to_vec()),
         }
     }
 
@@ -240,8 +277,22 @@ impl<'s> Pdr<'s> {
             self.solvers[j].add_lemma(&cube);
         }
         self.bump(&cube);
+        let id = self.lemma_store.len();
+        for j in from.max(1)..=level {
+            self.strengthened[j].push(id);
+        }
+        self.lemma_store.push(cube.clone());
         self.frames[level].push(cube);
         self.lemmas += 1;
+    }
+
+    /// Whether the witness that a lemma of `level` could not be pushed is still a model of that
+    /// query: no lemma that entered `F_level` since excludes its state. The query is then
+    /// satisfiable again (the transition relation and the constraints have not changed).
+    fn witness_stands(&self, w: &PushWitness, level: usize) -> bool {
+        self.strengthened[level][w.since..]
+            .iter()
+            .all(|&id| !is_subset(&self.lemma_store[id], &w.state))
     }
 
     /// Push a cube inductive relative to `F_{level-1}` as high as it goes, and add it.
@@ -280,17 +331,21 @@ impl<'s> Pdr<'s> {
         }
     }
 
-    /// Block `bad` at the top level. `Some(depth)` is a counterexample of that many steps.
-    fn block(&mut self, bad: Cube) -> Result<Option<usize>, Interrupted> {
+    /// Block the obligations `(cube, steps to a goal)` at the top level. `Some(depth)` is a
+    /// counterexample of that many steps.
+    fn block(&mut self, obligations: Vec<(Cube, usize)>) -> Result<Option<usize>, Interrupted> {
         let t = Instant::now();
         let mut seq = 0;
         let mut heap = BinaryHeap::new();
-        heap.push(Reverse(Obligation {
-            level: self.k(),
-            depth: 0,
-            seq,
-            cube: bad,
-        }));
+        for (cube, depth) in obligations {
+            seq += 1;
+            heap.push(Reverse(Obligation {
+                level: self.k(),
+                depth,
+                seq,
+                cube,
+            }));
+        }
         while let Some(Reverse(ob)) = heap.pop() {
             self.obligations += 1;
             if ob.level == 0 {
@@ -315,6 +370,10 @@ impl<'s> Pdr<'s> {
                             seq,
                             ..ob
                         }));
+                    } else if self.opts.carry {
+                        // Blocked at the top: the state may still reach a goal in more steps,
+                        // so it is tried again at the next frame.
+                        self.carried.push((ob.cube, ob.depth));
                     }
                 }
                 RelInd::Pred(_, vals) => {
@@ -349,11 +408,29 @@ impl<'s> Pdr<'s> {
                 if !self.frames[i].contains(&c) {
                     continue;
                 }
-                if let RelInd::Holds(core) = self.relind(&c, i)? {
-                    let g = self.core_or(core, &c)?;
-                    self.frames[i].retain(|x| x != &c);
-                    let from = if g == c { i + 1 } else { 1 };
-                    self.add_lemma(g, i + 1, from);
+                if let Some(w) = self.push_witness.get(&c) {
+                    if w.level == i && self.witness_stands(w, i) {
+                        self.pushes_skipped += 1;
+                        continue;
+                    }
+                }
+                match self.relind(&c, i)? {
+                    RelInd::Holds(core) => {
+                        self.push_witness.remove(&c);
+                        let g = self.core_or(core, &c)?;
+                        self.frames[i].retain(|x| x != &c);
+                        let from = if g == c { i + 1 } else { 1 };
+                        self.add_lemma(g, i + 1, from);
+                    }
+                    RelInd::Pred(state, _) => {
+                        let since = self.strengthened[i].len();
+                        let w = PushWitness {
+                            state,
+                            level: i,
+                            since,
+                        };
+                        self.push_witness.insert(c, w);
+                    }
                 }
             }
             if self.frames[i].is_empty() {
@@ -381,12 +458,16 @@ impl<'s> Pdr<'s> {
             return Ok(self.counterexample(0));
         }
         loop {
+            let carried = std::mem::take(&mut self.carried);
+            if let Some(depth) = self.block(carried)? {
+                return Ok(self.counterexample(depth));
+            }
             while let Some(vals) = {
                 let k = self.k();
                 self.solvers[k].bad_state(self.sys, &mut self.sat)?
             } {
                 let cube = self.state_cube(&vals, None)?;
-                if let Some(depth) = self.block(cube)? {
+                if let Some(depth) = self.block(vec![(cube, 0)])? {
                     return Ok(self.counterexample(depth));
                 }
             }
@@ -407,6 +488,7 @@ impl<'s> Pdr<'s> {
             );
             self.solvers.push(PairSolver::new(self.sys, b, &i, false));
             self.frames.push(Vec::new());
+            self.strengthened.push(Vec::new());
             if let Some(level) = self.propagate()? {
                 return Ok(Verdict::Safe(Certificate::Invariant(
                     self.invariant(level + 1),
@@ -448,6 +530,10 @@ impl<'s> Pdr<'s> {
             ),
             ("proof obligations", self.obligations.to_string()),
             ("CTGs blocked", self.ctgs.to_string()),
+            (
+                "propagation queries skipped (witness still valid)",
+                self.pushes_skipped.to_string(),
+            ),
             ("solvers rebuilt", self.recycled.to_string()),
             ("SAT calls", self.sat.calls.to_string()),
             (
