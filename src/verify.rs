@@ -12,11 +12,17 @@
 //! 4. SAFE for the system (error and sinks unreachable) gives TRUE.
 
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
+use crate::engine::houdini;
 use crate::engine::portfolio::Strategy;
 use crate::engine::{Options, ProgressFn, Stats, Verdict};
 use crate::sat::Interrupter;
-use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
+use crate::ts::invariants::{self, Candidate, Templates};
+use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
 use crate::witness;
+use std::time::{Duration, Instant};
+
+/// The most candidate invariants tried.
+const MAX_CANDIDATES: usize = 4000;
 
 /// Options of a verification run.
 #[derive(Clone, Debug)]
@@ -25,6 +31,9 @@ pub struct VerifyOptions {
     pub max_depth: Option<usize>,
     pub pc: PcEncoding,
     pub interrupter: Interrupter,
+    /// How long to search for candidate invariants (location-guarded comparisons) before the
+    /// engines run; `None` skips the search.
+    pub invariant_budget: Option<Duration>,
 }
 
 /// A counterexample: the nondet sequence and its replay on the interpreter.
@@ -90,6 +99,10 @@ fn run_phase(
     // Solvers of an earlier phase are no longer needed.
     crate::engine::graveyard::release();
     let ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
+    let (ps, proven) = match opts.invariant_budget {
+        Some(budget) => strengthen(cfa, ps, budget, opts, out),
+        None => (ps, Vec::new()),
+    };
     out.stats
         .push(("state bits", ps.sys.latch_vars().len().to_string()));
     out.stats
@@ -122,7 +135,13 @@ fn run_phase(
     match verdict {
         Verdict::Safe(cert) => {
             if let crate::engine::Certificate::Invariant(inv) = &cert {
-                out.invariant = Some(witness::invariant::c_invariants(cfa, &ps, inv));
+                let mut per_loc = witness::invariant::c_invariants(cfa, &ps, inv);
+                for (loc, expr) in &mut per_loc {
+                    for c in proven.iter().filter(|c| c.loc == *loc) {
+                        expr.push_str(&format!(" && {}", c.text));
+                    }
+                }
+                out.invariant = Some(per_loc);
             }
             Phase::Safe
         }
@@ -147,6 +166,84 @@ fn run_phase(
                 )),
             }
         }
+    }
+}
+
+/// Search for candidate invariants of `ps` (Houdini within `budget`), re-check the ones found
+/// with an independent backend, and add them to the system as constraints.
+fn strengthen(
+    cfa: &Cfa,
+    mut ps: ProgramSystem,
+    budget: Duration,
+    opts: &VerifyOptions,
+    out: &mut VerifyResult,
+) -> (ProgramSystem, Vec<Candidate>) {
+    let start = Instant::now();
+    let deadline = start + budget;
+    let backend = crate::sat::Backend::Cadical;
+    let intr = &opts.interrupter;
+    // Comparisons first; then sums, together with the comparisons proved (a superset of an
+    // inductive set has an inductive subset containing it, so nothing proved is lost).
+    let mut proven: Vec<Candidate> = Vec::new();
+    let mut tried = 0;
+    let mut sat_calls = 0;
+    for templates in [Templates::Comparisons, Templates::Sums] {
+        let mut cands = proven.clone();
+        cands.extend(invariants::candidates(
+            cfa,
+            &mut ps,
+            templates,
+            MAX_CANDIDATES,
+        ));
+        tried += cands.len() - proven.len();
+        let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
+        match houdini::houdini(&ps.model, &lits, backend, intr, Some(deadline)) {
+            Ok(found) => {
+                sat_calls += found.sat_calls;
+                proven = cands
+                    .into_iter()
+                    .zip(&found.holds)
+                    .filter(|(_, &h)| h)
+                    .map(|(c, _)| c)
+                    .collect();
+            }
+            Err(_) => {
+                out.notes.push(format!(
+                    "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
+                    budget.as_secs_f64()
+                ));
+                break;
+            }
+        }
+    }
+    out.stats.push(("candidate invariants", tried.to_string()));
+    out.stats.push(("Houdini SAT calls", sat_calls.to_string()));
+    let lits: Vec<_> = proven.iter().map(|c| c.lit).collect();
+    out.stats
+        .push(("invariants proved", proven.len().to_string()));
+    out.stats.push((
+        "time proving invariants",
+        format!("{:.3} s", start.elapsed().as_secs_f64()),
+    ));
+    if proven.is_empty() {
+        return (ps, proven);
+    }
+    let check = backend.independent_of();
+    match houdini::is_inductive(&ps.model, &lits, check, intr) {
+        Ok(true) => {
+            out.notes.push(format!(
+                "{} candidate invariants proved and re-checked by {check}; the system is constrained by them",
+                proven.len()
+            ));
+            (ps.constrained(&lits), proven)
+        }
+        Ok(false) => {
+            out.notes.push(format!(
+                "internal error: {check} rejects the candidate invariants; none used"
+            ));
+            (ps, Vec::new())
+        }
+        Err(_) => (ps, Vec::new()),
     }
 }
 

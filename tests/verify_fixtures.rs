@@ -81,9 +81,15 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
 }
 
 /// Verify with a time limit; `Some(true)` TRUE, `Some(false)` FALSE, `None` UNKNOWN.
-fn verify(cfa: &Cfa, engine: EngineKind, limit: f64) -> (Option<bool>, String) {
+fn verify(
+    cfa: &Cfa,
+    engine: EngineKind,
+    limit: f64,
+    invariants: Option<Duration>,
+) -> (Option<bool>, String) {
     let intr = Interrupter::new();
     let opts = VerifyOptions {
+        invariant_budget: invariants,
         strategy: Strategy::Single(Member {
             engine,
             backend: Backend::Cadical,
@@ -116,10 +122,15 @@ struct Tally {
     unknown: Vec<String>,
 }
 
-fn check(engine: EngineKind, tasks: &[(PathBuf, Property, bool)], limit: f64) -> Tally {
+fn check(
+    engine: EngineKind,
+    tasks: &[(PathBuf, Property, bool)],
+    limit: f64,
+    invariants: Option<Duration>,
+) -> Tally {
     let results = parallel(tasks, |(f, p, expected)| {
         let cfa = lower(f, *p);
-        let (got, reason) = verify(&cfa, engine, limit);
+        let (got, reason) = verify(&cfa, engine, limit, invariants);
         (f.clone(), *p, *expected, got, reason)
     });
     let mut t = Tally {
@@ -163,7 +174,7 @@ fn bmc_finds_the_violations() {
         "too few violating fixtures: {}",
         tasks.len()
     );
-    let t = check(EngineKind::Bmc, &tasks, secs(10.0));
+    let t = check(EngineKind::Bmc, &tasks, secs(10.0), None);
     // A few fixtures need hundreds or thousands of loop iterations before the violation; with
     // the default limit BMC may not get there.
     assert!(
@@ -176,13 +187,96 @@ fn bmc_finds_the_violations() {
 #[test]
 fn kind_gives_the_expected_verdicts() {
     let tasks = tasks(|_, _| true);
-    let t = check(EngineKind::Kind, &tasks, secs(2.0));
+    let t = check(EngineKind::Kind, &tasks, secs(2.0), None);
     assert!(
         t.solved * 100 >= tasks.len() * 85,
         "k-induction solved only {} of {}",
         t.solved,
         tasks.len()
     );
+}
+
+/// With candidate invariants constraining the system, k-induction must still never be wrong,
+/// and it must prove programs whose loop invariants are comparisons or sums that it cannot
+/// prove alone.
+#[test]
+fn kind_with_candidate_invariants_gives_the_expected_verdicts() {
+    let tasks = tasks(|_, _| true);
+    let budget = Some(Duration::from_secs_f64(secs(2.0) / 2.0));
+    let with = check(EngineKind::Kind, &tasks, secs(2.0), budget);
+    assert!(
+        with.solved * 100 >= tasks.len() * 85,
+        "k-induction with invariants solved only {} of {}",
+        with.solved,
+        tasks.len()
+    );
+    let relational: Vec<_> = tasks
+        .iter()
+        .filter(|(f, p, _)| {
+            *p == Property::UnreachCall
+                && f.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("invariant_"))
+        })
+        .cloned()
+        .collect();
+    assert!(!relational.is_empty(), "no invariant_* fixture");
+    let limit = secs(10.0);
+    let without = check(EngineKind::Kind, &relational, limit, None);
+    let budget = Some(Duration::from_secs_f64(limit * 0.6));
+    let with = check(EngineKind::Kind, &relational, limit, budget);
+    assert!(
+        without.solved < relational.len() && with.solved == relational.len(),
+        "invariant fixtures: {} of {} solved without, {} with",
+        without.solved,
+        relational.len(),
+        with.solved
+    );
+}
+
+/// Houdini's result is inductive for an independent solver, and adding back any candidate it
+/// dropped makes the set non-inductive (it was dropped for a state of the larger set).
+#[test]
+fn houdini_results_are_inductive_and_maximal() {
+    use bitmc::engine::houdini::{houdini, is_inductive};
+    use bitmc::ts::invariants::{candidates, Templates};
+    let tasks = tasks(|p, _| p == Property::UnreachCall);
+    let intr = Interrupter::new();
+    let mut checked = 0;
+    for (f, p, _) in tasks.iter().step_by(3) {
+        let cfa = lower(f, *p);
+        let mut ps = encode(
+            &cfa,
+            EncodeOptions {
+                pc: PcEncoding::Binary,
+                goal: Goal::Error,
+            },
+        );
+        let cands = candidates(&cfa, &mut ps, Templates::Comparisons, 300);
+        let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
+        let r = houdini(&ps.model, &lits, Backend::Cadical, &intr, None).expect("not interrupted");
+        let kept: Vec<_> = (0..lits.len())
+            .filter(|&i| r.holds[i])
+            .map(|i| lits[i])
+            .collect();
+        assert!(
+            is_inductive(&ps.model, &kept, Backend::Batsat, &intr).unwrap(),
+            "{}: Houdini's result is not inductive",
+            f.display()
+        );
+        if let Some(d) = (0..lits.len()).find(|&i| !r.holds[i]) {
+            let mut more = kept.clone();
+            more.push(lits[d]);
+            assert!(
+                !is_inductive(&ps.model, &more, Backend::Batsat, &intr).unwrap(),
+                "{}: dropped candidate `{}` at {:?} is inductive with the rest",
+                f.display(),
+                cands[d].text,
+                cands[d].loc
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 20, "only {checked} programs checked");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use bitmc::verify::{prepare, verify_cfa, ProgramVerdict, VerifyOptions};
 use bitmc::witness::trace::format_trace;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Data models on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -79,6 +79,12 @@ pub struct VerifyArgs {
     /// with an invariant, i.e. PDR; k-induction proofs have none).
     #[arg(long, value_name = "FILE")]
     pub invariant: Option<PathBuf>,
+    /// Before the engines run, search this many seconds at most for candidate invariants
+    /// (comparisons of program variables per location, proved inductive together by Houdini
+    /// and re-checked by a second SAT solver); the proved ones constrain the system the engines
+    /// see. 0 turns the search off. Default: a tenth of --timeout, at most 6 s.
+    #[arg(long, value_name = "SECONDS")]
+    pub invariant_time: Option<f64>,
     /// Print statistics and what was checked to stderr.
     #[arg(short, long)]
     pub verbose: bool,
@@ -167,6 +173,16 @@ pub fn lower(args: &ProgramArgs) -> anyhow::Result<(Resolved, bitmc::cfa::Cfa)> 
     Ok((r, cfa))
 }
 
+/// The time for the candidate-invariant search (see [`VerifyArgs::invariant_time`]).
+fn invariant_budget(args: &VerifyArgs) -> Option<Duration> {
+    let secs = match (args.invariant_time, args.engine.timeout) {
+        (Some(s), _) => s,
+        (None, Some(t)) => (t / 10.0).min(6.0),
+        (None, None) => 6.0,
+    };
+    (secs > 0.0).then(|| Duration::from_secs_f64(secs))
+}
+
 pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     // The time limit covers the whole run, parsing and encoding included.
@@ -183,6 +199,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         max_depth: args.engine.max_depth,
         pc: args.program.pc.encoding(),
         interrupter,
+        invariant_budget: invariant_budget(args),
     };
     let mut progress = common::progress_printer();
     let result = verify_cfa(&cfa, &opts, &mut progress);

@@ -6,6 +6,7 @@
 
 pub mod bmc;
 pub mod graveyard;
+pub mod houdini;
 pub mod kind;
 pub mod pdr;
 pub mod portfolio;

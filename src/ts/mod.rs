@@ -15,6 +15,7 @@
 
 pub mod aiger;
 pub mod dimspec;
+pub mod invariants;
 pub mod model;
 pub mod program;
 

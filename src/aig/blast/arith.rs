@@ -56,7 +56,7 @@ pub(super) fn add_carry(
 }
 
 /// `a + b` modulo `2^w`.
-pub(super) fn add(aig: &mut Aig, a: &[AigLit], b: &[AigLit]) -> Vec<AigLit> {
+pub(crate) fn add(aig: &mut Aig, a: &[AigLit], b: &[AigLit]) -> Vec<AigLit> {
     add_carry(aig, a, b, AigLit::FALSE, false).0
 }
 
@@ -125,7 +125,7 @@ pub(super) fn mul(aig: &mut Aig, a: &[AigLit], b: &[AigLit]) -> Vec<AigLit> {
 
 /// `a < b` (unsigned), or `a ≤ b` when `or_equal`: a carry chain from the least significant
 /// bit, where `lt` says whether the low bits so far compare as required.
-pub(super) fn less(aig: &mut Aig, a: &[AigLit], b: &[AigLit], or_equal: bool) -> AigLit {
+pub(crate) fn less(aig: &mut Aig, a: &[AigLit], b: &[AigLit], or_equal: bool) -> AigLit {
     debug_assert_eq!(a.len(), b.len());
     let mut lt = AigLit::constant(or_equal);
     for (&x, &y) in a.iter().zip(b) {
@@ -139,7 +139,7 @@ pub(super) fn less(aig: &mut Aig, a: &[AigLit], b: &[AigLit], or_equal: bool) ->
 
 /// `a < b` (or `≤`) on two's-complement values: the unsigned comparison with the sign bits
 /// complemented.
-pub(super) fn less_signed(aig: &mut Aig, a: &[AigLit], b: &[AigLit], or_equal: bool) -> AigLit {
+pub(crate) fn less_signed(aig: &mut Aig, a: &[AigLit], b: &[AigLit], or_equal: bool) -> AigLit {
     let flip = |x: &[AigLit]| {
         let mut v = x.to_vec();
         if let Some(top) = v.last_mut() {
@@ -151,7 +151,7 @@ pub(super) fn less_signed(aig: &mut Aig, a: &[AigLit], b: &[AigLit], or_equal: b
 }
 
 /// `a = b`.
-pub(super) fn eq(aig: &mut Aig, a: &[AigLit], b: &[AigLit]) -> AigLit {
+pub(crate) fn eq(aig: &mut Aig, a: &[AigLit], b: &[AigLit]) -> AigLit {
     debug_assert_eq!(a.len(), b.len());
     let mut acc = AigLit::TRUE;
     for (&x, &y) in a.iter().zip(b) {

@@ -30,6 +30,9 @@ mod arith;
 mod div;
 mod shift;
 
+/// Word comparisons on bit vectors of AIG literals (least significant bit first).
+pub(crate) use arith::{add, eq, less, less_signed};
+
 use crate::aig::{Aig, AigLit};
 use crate::bv::{arity, Node, Op, TermId, TermManager, VarId};
 use div::DivCache;
