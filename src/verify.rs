@@ -13,10 +13,11 @@
 
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
-use crate::engine::portfolio::Strategy;
+use crate::engine::portfolio::{Strategy, Systems};
 use crate::engine::{Options, ProgressFn, Stats, Verdict};
 use crate::sat::Interrupter;
 use crate::ts::invariants::{self, Candidate, Templates};
+use crate::ts::model::ModelSystem;
 use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
 use crate::witness;
 use std::time::{Duration, Instant};
@@ -31,8 +32,9 @@ pub struct VerifyOptions {
     pub max_depth: Option<usize>,
     pub pc: PcEncoding,
     pub interrupter: Interrupter,
-    /// How long to search for candidate invariants (location-guarded comparisons) before the
-    /// engines run; `None` skips the search.
+    /// How long to search for candidate invariants (location-guarded comparisons and sums)
+    /// before the engines run; k-induction runs on the system constrained by the proved ones.
+    /// `None` skips the search.
     pub invariant_budget: Option<Duration>,
 }
 
@@ -99,9 +101,10 @@ fn run_phase(
     // Solvers of an earlier phase are no longer needed.
     crate::engine::graveyard::release();
     let ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
-    let (ps, proven) = match opts.invariant_budget {
-        Some(budget) => strengthen(cfa, ps, budget, opts, out),
-        None => (ps, Vec::new()),
+    let mut ps = ps;
+    let (mut constrained, proven) = match opts.invariant_budget {
+        Some(budget) => strengthen(cfa, &ps, budget, opts, out),
+        None => (None, Vec::new()),
     };
     out.stats
         .push(("state bits", ps.sys.latch_vars().len().to_string()));
@@ -120,7 +123,19 @@ fn run_phase(
         }
         c.verdict
     };
-    let (verdict, stats, winner) = opts.strategy.run(&ps.sys, &eopts, &check, progress);
+    let systems = Systems {
+        plain: &ps.sys,
+        constrained: constrained.as_ref().map(|m| &m.sys),
+    };
+    let (verdict, stats, winner) = opts.strategy.run(&systems, &eopts, &check, progress);
+    // Decode the verdict with the maps of the system it came from.
+    let from_constrained = winner
+        .as_ref()
+        .is_some_and(|w| !std::ptr::eq(systems.for_member(w), systems.plain));
+    let proven = if from_constrained { proven } else { Vec::new() };
+    if let (true, Some(c)) = (from_constrained, constrained.as_mut()) {
+        ps.swap_system(c);
+    }
     out.stats.extend(stats);
     if let Some(w) = winner {
         out.winner = Some(w.to_string());
@@ -173,15 +188,60 @@ fn run_phase(
 /// with an independent backend, and add them to the system as constraints.
 fn strengthen(
     cfa: &Cfa,
-    mut ps: ProgramSystem,
+    ps: &ProgramSystem,
     budget: Duration,
     opts: &VerifyOptions,
     out: &mut VerifyResult,
-) -> (ProgramSystem, Vec<Candidate>) {
+) -> (Option<ModelSystem>, Vec<Candidate>) {
     let start = Instant::now();
-    let deadline = start + budget;
+    let r = with_deadline(&opts.interrupter, start + budget, |intr| {
+        search_invariants(cfa, ps, start, budget, intr, out)
+    });
+    out.stats.push((
+        "time proving invariants",
+        format!("{:.3} s", start.elapsed().as_secs_f64()),
+    ));
+    r
+}
+
+/// Run `f` with an interrupter that is raised at `deadline` or when `global` is.
+fn with_deadline<R>(
+    global: &Interrupter,
+    deadline: Instant,
+    f: impl FnOnce(&Interrupter) -> R,
+) -> R {
+    let local = Interrupter::new();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                if global.is_interrupted() || Instant::now() >= deadline {
+                    local.interrupt();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+        let r = f(&local);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        r
+    })
+}
+
+/// Houdini on comparisons, then on sums, then the independent re-check (see [`strengthen`]).
+/// Houdini itself stops at two thirds of the budget, leaving the rest to the re-check.
+fn search_invariants(
+    cfa: &Cfa,
+    ps: &ProgramSystem,
+    start: Instant,
+    budget: Duration,
+    intr: &Interrupter,
+    out: &mut VerifyResult,
+) -> (Option<ModelSystem>, Vec<Candidate>) {
+    // The candidates' nodes go into a copy of the model.
+    let mut model = ps.model.clone();
+    let deadline = start + budget * 2 / 3;
     let backend = crate::sat::Backend::Cadical;
-    let intr = &opts.interrupter;
     // Comparisons first; then sums, together with the comparisons proved (a superset of an
     // inductive set has an inductive subset containing it, so nothing proved is lost).
     let mut proven: Vec<Candidate> = Vec::new();
@@ -191,13 +251,14 @@ fn strengthen(
         let mut cands = proven.clone();
         cands.extend(invariants::candidates(
             cfa,
-            &mut ps,
+            ps,
+            &mut model,
             templates,
             MAX_CANDIDATES,
         ));
         tried += cands.len() - proven.len();
         let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
-        match houdini::houdini(&ps.model, &lits, backend, intr, Some(deadline)) {
+        match houdini::houdini(&model, &lits, backend, intr, Some(deadline)) {
             Ok(found) => {
                 sat_calls += found.sat_calls;
                 proven = cands
@@ -221,29 +282,32 @@ fn strengthen(
     let lits: Vec<_> = proven.iter().map(|c| c.lit).collect();
     out.stats
         .push(("invariants proved", proven.len().to_string()));
-    out.stats.push((
-        "time proving invariants",
-        format!("{:.3} s", start.elapsed().as_secs_f64()),
-    ));
     if proven.is_empty() {
-        return (ps, proven);
+        return (None, proven);
     }
     let check = backend.independent_of();
-    match houdini::is_inductive(&ps.model, &lits, check, intr) {
+    match houdini::is_inductive(&model, &lits, check, intr) {
         Ok(true) => {
             out.notes.push(format!(
-                "{} candidate invariants proved and re-checked by {check}; the system is constrained by them",
+                "{} candidate invariants proved and re-checked by {check}; k-induction runs on the system constrained by them",
                 proven.len()
             ));
-            (ps.constrained(&lits), proven)
+            (Some(invariants::constrained(&model, &lits)), proven)
         }
         Ok(false) => {
             out.notes.push(format!(
                 "internal error: {check} rejects the candidate invariants; none used"
             ));
-            (ps, Vec::new())
+            (None, Vec::new())
         }
-        Err(_) => (ps, Vec::new()),
+        Err(_) => {
+            out.notes.push(format!(
+                "{} candidate invariants proved but not used: the re-check by {check} did not finish within {:.1} s",
+                proven.len(),
+                budget.as_secs_f64()
+            ));
+            (None, Vec::new())
+        }
     }
 }
 

@@ -79,7 +79,7 @@ fn verdicts_agree_with_the_members() {
     let sys = slow_counter(3); // goal after 7 steps
     let opts = Options::default();
     let r = portfolio::run(
-        &sys,
+        &portfolio::Systems::plain(&sys),
         &portfolio::default_members(),
         3,
         &opts,
@@ -136,7 +136,14 @@ fn a_win_stops_every_member_within_50_ms() {
         .map(|s| s.parse().unwrap())
         .collect();
     let opts = Options::default();
-    let r = portfolio::run(&sys, &members, 4, &opts, &check, &mut |_| {});
+    let r = portfolio::run(
+        &portfolio::Systems::plain(&sys),
+        &members,
+        4,
+        &opts,
+        &check,
+        &mut |_| {},
+    );
     assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
     assert_eq!(r.winner.map(|m| m.engine), Some(EngineKind::Pdr));
     for (k, v) in &r.stats {

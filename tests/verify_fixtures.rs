@@ -244,22 +244,23 @@ fn houdini_results_are_inductive_and_maximal() {
     let mut checked = 0;
     for (f, p, _) in tasks.iter().step_by(3) {
         let cfa = lower(f, *p);
-        let mut ps = encode(
+        let ps = encode(
             &cfa,
             EncodeOptions {
                 pc: PcEncoding::Binary,
                 goal: Goal::Error,
             },
         );
-        let cands = candidates(&cfa, &mut ps, Templates::Comparisons, 300);
+        let mut model = ps.model.clone();
+        let cands = candidates(&cfa, &ps, &mut model, Templates::Comparisons, 300);
         let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
-        let r = houdini(&ps.model, &lits, Backend::Cadical, &intr, None).expect("not interrupted");
+        let r = houdini(&model, &lits, Backend::Cadical, &intr, None).expect("not interrupted");
         let kept: Vec<_> = (0..lits.len())
             .filter(|&i| r.holds[i])
             .map(|i| lits[i])
             .collect();
         assert!(
-            is_inductive(&ps.model, &kept, Backend::Batsat, &intr).unwrap(),
+            is_inductive(&model, &kept, Backend::Batsat, &intr).unwrap(),
             "{}: Houdini's result is not inductive",
             f.display()
         );
@@ -267,7 +268,7 @@ fn houdini_results_are_inductive_and_maximal() {
             let mut more = kept.clone();
             more.push(lits[d]);
             assert!(
-                !is_inductive(&ps.model, &more, Backend::Batsat, &intr).unwrap(),
+                !is_inductive(&model, &more, Backend::Batsat, &intr).unwrap(),
                 "{}: dropped candidate `{}` at {:?} is inductive with the rest",
                 f.display(),
                 cands[d].text,

@@ -4,6 +4,7 @@ use super::common::{self, EngineArgs};
 use super::{EXIT_INTERNAL, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
+use bitmc::engine::portfolio::Systems;
 use bitmc::engine::{Options, Verdict};
 use bitmc::ts::aiger::{from_aiger, AigerSystem};
 use bitmc::ts::{dimspec as ts_dimspec, Plan, System};
@@ -105,7 +106,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
         c.verdict
     };
-    let (mut verdict, stats, winner) = strategy.run(sys, &opts, &check, &mut progress);
+    let (mut verdict, stats, winner) =
+        strategy.run(&Systems::plain(sys), &opts, &check, &mut progress);
     // For AIGER input the plan must also replay on the circuit itself.
     let mut aiger_trace = None;
     if let (Verdict::Unsafe(plan), Input::Aiger(a)) = (&verdict, &input) {

@@ -81,8 +81,8 @@ pub struct VerifyArgs {
     pub invariant: Option<PathBuf>,
     /// Before the engines run, search this many seconds at most for candidate invariants
     /// (comparisons of program variables per location, proved inductive together by Houdini
-    /// and re-checked by a second SAT solver); the proved ones constrain the system the engines
-    /// see. 0 turns the search off. Default: a tenth of --timeout, at most 6 s.
+    /// and re-checked by a second SAT solver); k-induction then runs on the system constrained
+    /// by the proved ones. 0 turns the search off. Default: a tenth of --timeout, at most 6 s.
     #[arg(long, value_name = "SECONDS")]
     pub invariant_time: Option<f64>,
     /// Print statistics and what was checked to stderr.

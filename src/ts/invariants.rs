@@ -9,8 +9,8 @@
 //! `x + y == z + w` in the type's wrapping arithmetic. They are AIG literals over the latches,
 //! added to the model's AIG.
 //!
-//! [`ProgramSystem::constrained`] adds proven invariants to the model as invariant constraints
-//! and rebuilds the bit-level system. Constraints that every reachable state satisfies remove
+//! [`constrained`] builds the bit-level system of the model with proven invariants added as
+//! invariant constraints. Constraints that every reachable state satisfies remove
 //! no path, so the constrained system has the same reachable goal states: a counterexample of
 //! it is one of the original system, and an inductive invariant of it, conjoined with the
 //! constraints, is one of the original system.
@@ -19,7 +19,7 @@ use super::program::{PcEncoding, ProgramSystem};
 use crate::aig::blast::{add, eq, less, less_signed};
 use crate::aig::{Aig, AigLit};
 use crate::cfa::{Cfa, Loc, LocKind};
-use crate::ts::model::ModelSystem;
+use crate::ts::model::{Model, ModelSystem};
 
 /// A candidate invariant: at `loc`, the comparison `text` (a C expression).
 #[derive(Clone, Debug)]
@@ -172,15 +172,16 @@ fn at(ps: &ProgramSystem, aig: &mut Aig, l: usize) -> AigLit {
     }
 }
 
-/// The candidates of a program system from `templates` (at most `max`; the model's AIG gains
-/// their nodes).
+/// The candidates of a program system from `templates` (at most `max`). Their nodes are added to
+/// `model`, a copy of the system's model.
 pub fn candidates(
     cfa: &Cfa,
-    ps: &mut ProgramSystem,
+    ps: &ProgramSystem,
+    model: &mut Model,
     templates: Templates,
     max: usize,
 ) -> Vec<Candidate> {
-    let mut aig = std::mem::take(&mut ps.model.aig);
+    let mut aig = std::mem::take(&mut model.aig);
     let cmps = instances(cfa, ps, &mut aig, templates);
     let mut out = Vec::new();
     'locs: for (l, info) in cfa.locations.iter().enumerate() {
@@ -200,22 +201,24 @@ pub fn candidates(
             });
         }
     }
-    ps.model.aig = aig;
+    model.aig = aig;
     out
 }
 
+/// The bit-level system of `model` with `lits` (invariants over its latches) added as
+/// invariant constraints, with its own variable maps; see [`ProgramSystem::swap_system`].
+pub fn constrained(model: &Model, lits: &[AigLit]) -> ModelSystem {
+    let mut model = model.clone();
+    model.constraints.extend_from_slice(lits);
+    model.to_system()
+}
+
 impl ProgramSystem {
-    /// The system with `lits` (invariants over the latches) added as invariant constraints.
-    pub fn constrained(mut self, lits: &[AigLit]) -> ProgramSystem {
-        self.model.constraints.extend_from_slice(lits);
-        let ModelSystem {
-            sys,
-            latch_var,
-            input_var,
-        } = self.model.to_system();
-        self.sys = sys;
-        self.latch_var = latch_var;
-        self.input_var = input_var;
-        self
+    /// Exchange the bit-level system (and its variable maps) with `other`, e.g. to decode a
+    /// path of the constrained system.
+    pub fn swap_system(&mut self, other: &mut ModelSystem) {
+        std::mem::swap(&mut self.sys, &mut other.sys);
+        std::mem::swap(&mut self.latch_var, &mut other.latch_var);
+        std::mem::swap(&mut self.input_var, &mut other.input_var);
     }
 }
