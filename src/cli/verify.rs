@@ -80,7 +80,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "FILE")]
     pub invariant: Option<PathBuf>,
     /// Before the engines run, search this many seconds at most for candidate invariants
-    /// (comparisons of program variables per location, proved inductive together by Houdini
+    /// (comparisons and sums of program variables per location, proved inductive by Houdini
     /// and re-checked by a second SAT solver); k-induction then runs on the system constrained
     /// by the proved ones. 0 turns the search off. Default: a tenth of --timeout, at most 6 s.
     #[arg(long, value_name = "SECONDS")]
