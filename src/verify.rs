@@ -100,12 +100,10 @@ fn run_phase(
 ) -> Phase {
     // Solvers of an earlier phase are no longer needed.
     crate::engine::graveyard::release();
-    let ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
-    let mut ps = ps;
-    let (mut constrained, proven) = match opts.invariant_budget {
-        Some(budget) => strengthen(cfa, &ps, budget, opts, out),
-        None => (None, Vec::new()),
-    };
+    let mut ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
+    let mut constrained = opts
+        .invariant_budget
+        .and_then(|budget| strengthen(cfa, &ps, budget, opts, out));
     out.stats
         .push(("state bits", ps.sys.latch_vars().len().to_string()));
     out.stats
@@ -132,7 +130,6 @@ fn run_phase(
     let from_constrained = winner
         .as_ref()
         .is_some_and(|w| !std::ptr::eq(systems.for_member(w), systems.plain));
-    let proven = if from_constrained { proven } else { Vec::new() };
     if let (true, Some(c)) = (from_constrained, constrained.as_mut()) {
         ps.swap_system(c);
     }
@@ -150,13 +147,8 @@ fn run_phase(
     match verdict {
         Verdict::Safe(cert) => {
             if let crate::engine::Certificate::Invariant(inv) = &cert {
-                let mut per_loc = witness::invariant::c_invariants(cfa, &ps, inv);
-                for (loc, expr) in &mut per_loc {
-                    for c in proven.iter().filter(|c| c.loc == *loc) {
-                        expr.push_str(&format!(" && {}", c.text));
-                    }
-                }
-                out.invariant = Some(per_loc);
+                // Invariant certificates come from PDR, which runs on the plain system.
+                out.invariant = Some(witness::invariant::c_invariants(cfa, &ps, inv));
             }
             Phase::Safe
         }
@@ -184,24 +176,86 @@ fn run_phase(
     }
 }
 
-/// Search for candidate invariants of `ps` (Houdini within `budget`), re-check the ones found
-/// with an independent backend, and add them to the system as constraints.
+/// Search for candidate invariants of `ps` within `budget`: Houdini on comparisons, then on
+/// sums together with the comparisons proved (a superset of an inductive set has an inductive
+/// subset containing it, so nothing proved is lost), within two thirds of the budget; then the
+/// re-check by an independent backend within the rest. Returns the system constrained by the
+/// invariants that passed both.
 fn strengthen(
     cfa: &Cfa,
     ps: &ProgramSystem,
     budget: Duration,
     opts: &VerifyOptions,
     out: &mut VerifyResult,
-) -> (Option<ModelSystem>, Vec<Candidate>) {
+) -> Option<ModelSystem> {
     let start = Instant::now();
-    let r = with_deadline(&opts.interrupter, start + budget, |intr| {
-        search_invariants(cfa, ps, start, budget, intr, out)
+    let backend = crate::sat::Backend::Cadical;
+    // The candidates' nodes go into a copy of the model.
+    let mut model = ps.model.clone();
+    let mut proven: Vec<Candidate> = Vec::new();
+    let mut tried = 0;
+    let mut sat_calls = 0;
+    with_deadline(&opts.interrupter, start + budget * 2 / 3, |intr| {
+        for templates in [Templates::Comparisons, Templates::Sums] {
+            let mut cands = proven.clone();
+            let new = invariants::candidates(cfa, ps, &mut model, templates, MAX_CANDIDATES);
+            tried += new.len();
+            cands.extend(new);
+            let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
+            let Ok(found) = houdini::houdini(&model, &lits, backend, intr) else {
+                out.notes.push(format!(
+                    "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
+                    (budget * 2 / 3).as_secs_f64()
+                ));
+                return;
+            };
+            sat_calls += found.sat_calls;
+            proven = cands
+                .into_iter()
+                .zip(&found.holds)
+                .filter(|(_, &h)| h)
+                .map(|(c, _)| c)
+                .collect();
+        }
+    });
+    out.stats.push(("candidate invariants", tried.to_string()));
+    out.stats.push(("Houdini SAT calls", sat_calls.to_string()));
+    out.stats
+        .push(("invariants proved", proven.len().to_string()));
+    let lits: Vec<_> = proven.iter().map(|c| c.lit).collect();
+    let check = backend.independent_of();
+    let checked = (!proven.is_empty()).then(|| {
+        with_deadline(&opts.interrupter, start + budget, |intr| {
+            houdini::is_inductive(&model, &lits, check, intr)
+        })
     });
     out.stats.push((
         "time proving invariants",
         format!("{:.3} s", start.elapsed().as_secs_f64()),
     ));
-    r
+    match checked? {
+        Ok(true) => {
+            out.notes.push(format!(
+                "{} candidate invariants proved and re-checked by {check}; k-induction runs on the system constrained by them",
+                proven.len()
+            ));
+            Some(invariants::constrained(&model, &lits))
+        }
+        Ok(false) => {
+            out.notes.push(format!(
+                "internal error: {check} rejects the candidate invariants; none used"
+            ));
+            None
+        }
+        Err(_) => {
+            out.notes.push(format!(
+                "{} candidate invariants proved but not used: the re-check by {check} did not finish within {:.1} s",
+                proven.len(),
+                budget.as_secs_f64()
+            ));
+            None
+        }
+    }
 }
 
 /// Run `f` with an interrupter that is raised at `deadline` or when `global` is.
@@ -226,89 +280,6 @@ fn with_deadline<R>(
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         r
     })
-}
-
-/// Houdini on comparisons, then on sums, then the independent re-check (see [`strengthen`]).
-/// Houdini itself stops at two thirds of the budget, leaving the rest to the re-check.
-fn search_invariants(
-    cfa: &Cfa,
-    ps: &ProgramSystem,
-    start: Instant,
-    budget: Duration,
-    intr: &Interrupter,
-    out: &mut VerifyResult,
-) -> (Option<ModelSystem>, Vec<Candidate>) {
-    // The candidates' nodes go into a copy of the model.
-    let mut model = ps.model.clone();
-    let deadline = start + budget * 2 / 3;
-    let backend = crate::sat::Backend::Cadical;
-    // Comparisons first; then sums, together with the comparisons proved (a superset of an
-    // inductive set has an inductive subset containing it, so nothing proved is lost).
-    let mut proven: Vec<Candidate> = Vec::new();
-    let mut tried = 0;
-    let mut sat_calls = 0;
-    for templates in [Templates::Comparisons, Templates::Sums] {
-        let mut cands = proven.clone();
-        cands.extend(invariants::candidates(
-            cfa,
-            ps,
-            &mut model,
-            templates,
-            MAX_CANDIDATES,
-        ));
-        tried += cands.len() - proven.len();
-        let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
-        match houdini::houdini(&model, &lits, backend, intr, Some(deadline)) {
-            Ok(found) => {
-                sat_calls += found.sat_calls;
-                proven = cands
-                    .into_iter()
-                    .zip(&found.holds)
-                    .filter(|(_, &h)| h)
-                    .map(|(c, _)| c)
-                    .collect();
-            }
-            Err(_) => {
-                out.notes.push(format!(
-                    "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
-                    budget.as_secs_f64()
-                ));
-                break;
-            }
-        }
-    }
-    out.stats.push(("candidate invariants", tried.to_string()));
-    out.stats.push(("Houdini SAT calls", sat_calls.to_string()));
-    let lits: Vec<_> = proven.iter().map(|c| c.lit).collect();
-    out.stats
-        .push(("invariants proved", proven.len().to_string()));
-    if proven.is_empty() {
-        return (None, proven);
-    }
-    let check = backend.independent_of();
-    match houdini::is_inductive(&model, &lits, check, intr) {
-        Ok(true) => {
-            out.notes.push(format!(
-                "{} candidate invariants proved and re-checked by {check}; k-induction runs on the system constrained by them",
-                proven.len()
-            ));
-            (Some(invariants::constrained(&model, &lits)), proven)
-        }
-        Ok(false) => {
-            out.notes.push(format!(
-                "internal error: {check} rejects the candidate invariants; none used"
-            ));
-            (None, Vec::new())
-        }
-        Err(_) => {
-            out.notes.push(format!(
-                "{} candidate invariants proved but not used: the re-check by {check} did not finish within {:.1} s",
-                proven.len(),
-                budget.as_secs_f64()
-            ));
-            (None, Vec::new())
-        }
-    }
 }
 
 /// Verify a prepared CFA.

@@ -257,7 +257,7 @@ fn houdini_results_are_inductive_and_maximal() {
         let mut model = ps.model.clone();
         let cands = candidates(&cfa, &ps, &mut model, Templates::Comparisons, 300);
         let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
-        let r = houdini(&model, &lits, Backend::Cadical, &intr, None).expect("not interrupted");
+        let r = houdini(&model, &lits, Backend::Cadical, &intr).expect("not interrupted");
         let kept: Vec<_> = (0..lits.len())
             .filter(|&i| r.holds[i])
             .map(|i| lits[i])

@@ -18,7 +18,6 @@ use crate::aig::AigLit;
 use crate::cnf::Tseitin;
 use crate::sat::{Backend, Interrupter, Lit, SolveResult, Solver};
 use crate::ts::model::Model;
-use std::time::Instant;
 
 /// A solver holding `U(x) ∧ T(x, x') ∧ U(x')` of a model, with `I(x)` switched on by `init`.
 struct TwoStates<'m> {
@@ -86,53 +85,64 @@ pub struct HoudiniResult {
     pub sat_calls: usize,
 }
 
+/// One query: a model of `assume ∧ ¬∧ check`, given as which `check` literals it makes false,
+/// or `None` when there is none.
+fn violated(
+    s: &mut TwoStates<'_>,
+    check: &[Lit],
+    assume: &[Lit],
+) -> Result<Option<Vec<bool>>, Interrupted> {
+    let act = s.solver.new_var().pos();
+    let mut clause: Vec<Lit> = check.iter().map(|&l| !l).collect();
+    clause.push(!act);
+    s.solver.add_clause(&clause);
+    let mut assumptions = assume.to_vec();
+    assumptions.push(act);
+    let r = s.solve(&assumptions);
+    let out = match r {
+        Ok(true) => Ok(Some(
+            check.iter().map(|&l| !s.solver.model_value(l)).collect(),
+        )),
+        Ok(false) => Ok(None),
+        Err(e) => Err(e),
+    };
+    s.solver.add_clause(&[!act]);
+    out
+}
+
 /// Drop candidates until no model of `assume(alive) ∧ ¬∧ check[alive]` is left: each model
 /// drops every alive candidate whose `check` literal it makes false.
 fn prune(
     s: &mut TwoStates<'_>,
     holds: &mut [bool],
-    check: &[Option<Lit>],
+    check: &[Lit],
     assume: impl Fn(&[usize]) -> Vec<Lit>,
-    deadline: Option<Instant>,
     sat_calls: &mut usize,
 ) -> Result<(), Interrupted> {
     loop {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Interrupted);
-        }
         let alive: Vec<usize> = (0..holds.len()).filter(|&i| holds[i]).collect();
         if alive.is_empty() {
             return Ok(());
         }
-        let act = s.solver.new_var().pos();
-        let mut clause: Vec<Lit> = alive.iter().filter_map(|&i| check[i]).map(|l| !l).collect();
-        clause.push(!act);
-        s.solver.add_clause(&clause);
-        let mut assumptions = assume(&alive);
-        assumptions.push(act);
+        let lits: Vec<Lit> = alive.iter().map(|&i| check[i]).collect();
         *sat_calls += 1;
-        let sat = s.solve(&assumptions)?;
-        if sat {
-            for &i in &alive {
-                if check[i].is_some_and(|l| !s.solver.model_value(l)) {
-                    holds[i] = false;
-                }
-            }
-        }
-        s.solver.add_clause(&[!act]);
-        if !sat {
+        let Some(false_in_model) = violated(s, &lits, &assume(&alive))? else {
             return Ok(());
+        };
+        for (&i, f) in alive.iter().zip(false_in_model) {
+            if f {
+                holds[i] = false;
+            }
         }
     }
 }
 
-/// The largest inductive subset of `cands`, or `Err` when interrupted or past `deadline`.
+/// The largest inductive subset of `cands`, or `Err` when interrupted.
 pub fn houdini(
     model: &Model,
     cands: &[AigLit],
     backend: Backend,
     intr: &Interrupter,
-    deadline: Option<Instant>,
 ) -> Result<HoudiniResult, Interrupted> {
     let mut s = TwoStates::new(model, backend, intr);
     let cur: Vec<Lit> = cands.iter().map(|&c| s.cur(c)).collect();
@@ -140,21 +150,15 @@ pub fn houdini(
     let mut sat_calls = 0;
     // Initial states: drop what some initial state violates.
     let init = s.init;
-    let at_init: Vec<Option<Lit>> = cur.iter().map(|&l| Some(l)).collect();
-    prune(
-        &mut s,
-        &mut holds,
-        &at_init,
-        |_| vec![init],
-        deadline,
-        &mut sat_calls,
-    )?;
-    // Consecution: drop what a successor of an `H`-state violates, until nothing is.
-    let next: Vec<Option<Lit>> = (0..cands.len())
-        .map(|i| holds[i].then(|| s.next(cands[i])))
+    prune(&mut s, &mut holds, &cur, |_| vec![init], &mut sat_calls)?;
+    // Consecution: drop what a successor of an `H`-state violates, until nothing is. Only the
+    // survivors of the first phase are encoded in the next state (the others keep their
+    // current-state literal as a placeholder; `prune` reads only alive candidates).
+    let next: Vec<Lit> = (0..cands.len())
+        .map(|i| if holds[i] { s.next(cands[i]) } else { cur[i] })
         .collect();
     let in_h = |alive: &[usize]| alive.iter().map(|&i| cur[i]).collect();
-    prune(&mut s, &mut holds, &next, in_h, deadline, &mut sat_calls)?;
+    prune(&mut s, &mut holds, &next, in_h, &mut sat_calls)?;
     Ok(HoudiniResult { holds, sat_calls })
 }
 
@@ -172,21 +176,6 @@ pub fn is_inductive(
     let mut s = TwoStates::new(model, backend, intr);
     let cur: Vec<Lit> = lits.iter().map(|&c| s.cur(c)).collect();
     let next: Vec<Lit> = lits.iter().map(|&c| s.next(c)).collect();
-    // I ∧ ¬H
-    let a = s.solver.new_var().pos();
-    let mut clause: Vec<Lit> = cur.iter().map(|&l| !l).collect();
-    clause.push(!a);
-    s.solver.add_clause(&clause);
-    if s.solve(&[s.init, a])? {
-        return Ok(false);
-    }
-    s.solver.add_clause(&[!a]);
-    // H ∧ T ∧ ¬H'
-    let b = s.solver.new_var().pos();
-    let mut clause: Vec<Lit> = next.iter().map(|&l| !l).collect();
-    clause.push(!b);
-    s.solver.add_clause(&clause);
-    let mut assumptions = cur;
-    assumptions.push(b);
-    Ok(!s.solve(&assumptions)?)
+    let init = s.init;
+    Ok(violated(&mut s, &cur, &[init])?.is_none() && violated(&mut s, &next, &cur)?.is_none())
 }

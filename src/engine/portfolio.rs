@@ -39,8 +39,8 @@ impl FromStr for Member {
     type Err = String;
 
     /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`; backends: `cadical`
-    /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-ctg`, `no-lift`, `no-carry`, `ctg-max=N`,
-    /// `ctg-depth=N`.
+    /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-ctg`, `no-lift`, `no-carry`,
+    /// `ctg-max=N`, `ctg-depth=N`.
     fn from_str(s: &str) -> Result<Member, String> {
         let mut parts = s.split(':');
         let engine = match parts.next().unwrap_or("") {

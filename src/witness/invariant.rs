@@ -10,6 +10,7 @@
 use crate::cfa::{Cfa, Loc, LocKind};
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};
+use crate::ts::invariants::c_name;
 use crate::ts::program::{PcEncoding, ProgramSystem};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -49,12 +50,6 @@ pub fn c_invariants(cfa: &Cfa, ps: &ProgramSystem, inv: &Cnf) -> Vec<(Loc, Strin
             }
         }
     }
-    let c_name = |n: &str| {
-        n.rsplit("::")
-            .next()
-            .unwrap_or(n)
-            .replace(['#', '[', ']'], "_")
-    };
     let mut out = Vec::new();
     for (l, info) in cfa.locations.iter().enumerate() {
         if matches!(info.kind, LocKind::Error | LocKind::Sink(_)) {

@@ -22,6 +22,11 @@
 //! Predecessors are lifted by a SAT query (the part of the state that, with the inputs fixed,
 //! forces the successor into the obligation) when the system says that is sound
 //! ([`System::lift_inputs`]); otherwise obligations are full latch states.
+//!
+//! Obligations blocked at the top frame are retried at the next one ([`PdrOptions::carry`]).
+//! Propagation remembers, for each lemma that failed to move up, the predecessor that refuted
+//! it; while no lemma that entered that frame since excludes this state, the query would be
+//! satisfiable again and is skipped.
 
 mod mic;
 mod query;
