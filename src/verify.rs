@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 /// The most candidate invariants tried.
 const MAX_CANDIDATES: usize = 4000;
 
+/// The most steps (of 64 random runs each) simulated to refute candidates before Houdini.
+const SIM_STEPS: usize = 4000;
+
 /// Options of a verification run.
 #[derive(Clone, Debug)]
 pub struct VerifyOptions {
@@ -193,16 +196,28 @@ fn strengthen(
     // The candidates' nodes go into a copy of the model.
     let mut model = ps.model.clone();
     let mut proven: Vec<Candidate> = Vec::new();
-    let mut tried = 0;
+    let words = invariants::words(ps);
+    let (mut tried, mut instances, mut refuted) = (0, 0, 0);
     let mut sat_calls = 0;
     with_deadline(&opts.interrupter, start + budget * 2 / 3, |intr| {
         for templates in [Templates::Comparisons, Templates::Sums] {
             let mut cands = proven.clone();
-            let new = invariants::candidates(cfa, ps, &mut model, templates, MAX_CANDIDATES);
+            let sim_deadline = Instant::now() + budget / 6;
+            let (new, sim) = invariants::candidates(
+                cfa,
+                ps,
+                &mut model,
+                templates,
+                MAX_CANDIDATES,
+                SIM_STEPS,
+                sim_deadline,
+            );
+            instances += sim.instances;
+            refuted += sim.refuted;
             tried += new.len();
             cands.extend(new);
             let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
-            let Ok(found) = houdini::houdini(&model, &lits, backend, intr) else {
+            let Ok(found) = houdini::houdini(&model, &lits, Some(&words), backend, intr) else {
                 out.notes.push(format!(
                     "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
                     (budget * 2 / 3).as_secs_f64()
@@ -218,6 +233,10 @@ fn strengthen(
                 .collect();
         }
     });
+    out.stats
+        .push(("candidate instances", instances.to_string()));
+    out.stats
+        .push(("refuted by simulation", refuted.to_string()));
     out.stats.push(("candidate invariants", tried.to_string()));
     out.stats.push(("Houdini SAT calls", sat_calls.to_string()));
     out.stats

@@ -37,7 +37,8 @@ pub use interp::{run, run_with, Outcome, RunOptions, Step};
 pub use lbe::{large_block_encoding, split_choices, MAX_SPLIT_PATHS};
 pub use simplify::propagate_constants_and_copies;
 pub use slice::{
-    cone_of_influence, eliminate_dead_variables, remove_unreachable, uninitialized_reads,
+    cone_of_influence, eliminate_dead_variables, live_variables, remove_unreachable,
+    uninitialized_reads,
 };
 
 use crate::bv::{Sort, TermId, TermManager, VarId};

@@ -252,20 +252,14 @@ fn drop_irrelevant(g: &Gcl, rel: &VarSet) -> Gcl {
     }
 }
 
-/// Dead-variable elimination: removes assignments (and havocs of uninitialised declarations)
-/// whose variable is not read before it is written again or the execution ends.
-pub fn eliminate_dead_variables(cfa: &Cfa) -> Cfa {
-    let nv = cfa.vars.len();
-    let mut reads = Reads {
-        cfa,
-        memo: HashMap::new(),
-    };
-    let mut live = vec![VarSet::new(nv); cfa.locations.len()];
+/// The variables live at each location (read on some path before being written).
+fn live_sets(cfa: &Cfa, reads: &mut Reads) -> Vec<VarSet> {
+    let mut live = vec![VarSet::new(cfa.vars.len()); cfa.locations.len()];
     let mut changed = true;
     while changed {
         changed = false;
         for e in cfa.edges.iter().rev() {
-            let before = live_before(&e.cmd, &live[e.to.index()], &mut reads);
+            let before = live_before(&e.cmd, &live[e.to.index()], reads);
             let mut merged = live[e.from.index()].clone();
             merged.union(&before);
             if merged != live[e.from.index()] {
@@ -274,6 +268,30 @@ pub fn eliminate_dead_variables(cfa: &Cfa) -> Cfa {
             }
         }
     }
+    live
+}
+
+/// For each location, whether each variable is live there: read on some path from the
+/// location before it is written.
+pub fn live_variables(cfa: &Cfa) -> Vec<Vec<bool>> {
+    let mut reads = Reads {
+        cfa,
+        memo: HashMap::new(),
+    };
+    live_sets(cfa, &mut reads)
+        .iter()
+        .map(|s| (0..cfa.vars.len()).map(|v| s.has(PVar(v as u32))).collect())
+        .collect()
+}
+
+/// Dead-variable elimination: removes assignments (and havocs of uninitialised declarations)
+/// whose variable is not read before it is written again or the execution ends.
+pub fn eliminate_dead_variables(cfa: &Cfa) -> Cfa {
+    let mut reads = Reads {
+        cfa,
+        memo: HashMap::new(),
+    };
+    let live = live_sets(cfa, &mut reads);
     let edges = cfa
         .edges
         .iter()

@@ -7,6 +7,13 @@
 //! false in that successor is dropped. What remains holds in the initial states and is preserved
 //! by every transition, so it holds in every reachable state.
 //!
+//! With the words of the model at hand, each counterexample to induction is amplified: the
+//! model's current state `s` satisfies every surviving candidate, so it satisfies the largest
+//! inductive subset `H*` (a subset of them), and so does every state reachable from `s`, since
+//! `H*` is inductive. A candidate false in any state that random simulation reaches from `s`
+//! (or from an initial state, where the simulation restarts) is therefore not in `H*` and can
+//! be dropped without a SAT call.
+//!
 //! [`is_inductive`] re-checks a set with a fresh solver (the caller picks a different backend),
 //! so a result is never used on the word of one solver.
 //!
@@ -18,6 +25,8 @@ use crate::aig::AigLit;
 use crate::cnf::Tseitin;
 use crate::sat::{Backend, Interrupter, Lit, SolveResult, Solver};
 use crate::ts::model::Model;
+use crate::ts::simulate::{self, Simulation, Words};
+use std::time::Instant;
 
 /// A solver holding `U(x) ∧ T(x, x') ∧ U(x')` of a model, with `I(x)` switched on by `init`.
 struct TwoStates<'m> {
@@ -111,13 +120,15 @@ fn violated(
 }
 
 /// Drop candidates until no model of `assume(alive) ∧ ¬∧ check[alive]` is left: each model
-/// drops every alive candidate whose `check` literal it makes false.
+/// drops every alive candidate whose `check` literal it makes false, and then whatever
+/// `amplify` drops given the model.
 fn prune(
     s: &mut TwoStates<'_>,
     holds: &mut [bool],
     check: &[Lit],
     assume: impl Fn(&[usize]) -> Vec<Lit>,
     sat_calls: &mut usize,
+    mut amplify: impl FnMut(&mut TwoStates<'_>, &mut [bool]),
 ) -> Result<(), Interrupted> {
     loop {
         let alive: Vec<usize> = (0..holds.len()).filter(|&i| holds[i]).collect();
@@ -134,13 +145,40 @@ fn prune(
                 holds[i] = false;
             }
         }
+        amplify(s, holds);
     }
 }
+
+/// Drop every alive candidate that some state reached by random simulation from `state`
+/// violates (see [`houdini`] on why this keeps the largest inductive subset).
+fn simulate_from(
+    model: &Model,
+    words: &Words,
+    state: &[bool],
+    seed: u64,
+    cands: &[AigLit],
+    holds: &mut [bool],
+) {
+    let mut sim = Simulation::new(model, words, seed);
+    sim.set_state(state);
+    let far = Instant::now() + std::time::Duration::from_secs(3600);
+    simulate::run(&mut sim, AMPLIFY_STEPS, far, |sim, valid| {
+        for (h, &c) in holds.iter_mut().zip(cands) {
+            if *h && !sim.lit(c) & valid != 0 {
+                *h = false;
+            }
+        }
+    });
+}
+
+/// Steps simulated from each counterexample to induction.
+const AMPLIFY_STEPS: usize = 64;
 
 /// The largest inductive subset of `cands`, or `Err` when interrupted.
 pub fn houdini(
     model: &Model,
     cands: &[AigLit],
+    words: Option<&Words>,
     backend: Backend,
     intr: &Interrupter,
 ) -> Result<HoudiniResult, Interrupted> {
@@ -150,7 +188,14 @@ pub fn houdini(
     let mut sat_calls = 0;
     // Initial states: drop what some initial state violates.
     let init = s.init;
-    prune(&mut s, &mut holds, &cur, |_| vec![init], &mut sat_calls)?;
+    prune(
+        &mut s,
+        &mut holds,
+        &cur,
+        |_| vec![init],
+        &mut sat_calls,
+        |_, _| {},
+    )?;
     // Consecution: drop what a successor of an `H`-state violates, until nothing is. Only the
     // survivors of the first phase are encoded in the next state (the others keep their
     // current-state literal as a placeholder; `prune` reads only alive candidates).
@@ -158,7 +203,21 @@ pub fn houdini(
         .map(|i| if holds[i] { s.next(cands[i]) } else { cur[i] })
         .collect();
     let in_h = |alive: &[usize]| alive.iter().map(|&i| cur[i]).collect();
-    prune(&mut s, &mut holds, &next, in_h, &mut sat_calls)?;
+    let mut seed = 0;
+    let amplify = |s: &mut TwoStates<'_>, holds: &mut [bool]| {
+        let Some(words) = words else { return };
+        let state: Vec<bool> = model
+            .latches
+            .iter()
+            .map(|l| {
+                let x = s.cur(l.node);
+                s.solver.model_value(x)
+            })
+            .collect();
+        seed += 1;
+        simulate_from(model, words, &state, seed, cands, holds);
+    };
+    prune(&mut s, &mut holds, &next, in_h, &mut sat_calls, amplify)?;
     Ok(HoudiniResult { holds, sat_calls })
 }
 

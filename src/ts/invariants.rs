@@ -16,10 +16,12 @@
 //! constraints, is one of the original system.
 
 use super::program::{PcEncoding, ProgramSystem};
+use super::simulate::{self, Simulation, Words};
 use crate::aig::blast::{add, eq, less, less_signed};
 use crate::aig::{Aig, AigLit};
-use crate::cfa::{Cfa, Loc, LocKind};
+use crate::cfa::{Cfa, Loc, LocKind, PVar};
 use crate::ts::model::{Model, ModelSystem};
+use std::time::Instant;
 
 /// A candidate invariant: at `loc`, the comparison `text` (a C expression).
 #[derive(Clone, Debug)]
@@ -49,40 +51,43 @@ pub enum Templates {
 
 /// The instances of `templates` over the state variables, each with its C text (shared by all
 /// locations).
-fn instances(
-    cfa: &Cfa,
-    ps: &ProgramSystem,
-    aig: &mut Aig,
-    templates: Templates,
-) -> Vec<(String, AigLit)> {
-    let vars: Vec<(String, bool, Vec<AigLit>)> = ps
+fn instances(cfa: &Cfa, ps: &ProgramSystem, aig: &mut Aig, templates: Templates) -> Vec<Instance> {
+    let vars: Vec<StateVar> = ps
         .state
         .iter()
         .map(|(v, bits)| {
             let info = cfa.var(*v);
-            let nodes = bits.iter().map(|&j| ps.model.latches[j].node).collect();
-            (c_name(&info.name), info.ty.signed, nodes)
+            let nodes: Vec<AigLit> = bits.iter().map(|&j| ps.model.latches[j].node).collect();
+            (c_name(&info.name), info.ty.signed, nodes, *v)
         })
-        .filter(|(_, _, bits): &(String, bool, Vec<AigLit>)| bits.len() > 1)
+        .filter(|(_, _, bits, _)| bits.len() > 1)
         .collect();
     let mut out = Vec::new();
+    let mut push = |text: String, lit: AigLit, vars: &[PVar]| {
+        if !lit.is_const() {
+            out.push(Instance {
+                text,
+                lit,
+                vars: vars.to_vec(),
+            });
+        }
+    };
     if templates == Templates::Sums {
-        sums(&vars, aig, &mut out);
-        out.retain(|(_, l)| !l.is_const());
+        sums(&vars, aig, &mut push);
         return out;
     }
-    for (x, signed, a) in &vars {
+    for (x, signed, a, v) in &vars {
         let zero = vec![AigLit::FALSE; a.len()];
-        out.push((format!("{x} == 0"), eq(aig, a, &zero)));
+        push(format!("{x} == 0"), eq(aig, a, &zero), &[*v]);
         if *signed {
-            out.push((format!("{x} > 0"), less_signed(aig, &zero, a, false)));
-            out.push((format!("{x} >= 0"), less_signed(aig, &zero, a, true)));
+            push(format!("{x} > 0"), less_signed(aig, &zero, a, false), &[*v]);
+            push(format!("{x} >= 0"), less_signed(aig, &zero, a, true), &[*v]);
         } else {
-            out.push((format!("{x} > 0"), !eq(aig, a, &zero)));
+            push(format!("{x} > 0"), !eq(aig, a, &zero), &[*v]);
         }
     }
-    for (i, (x, sx, a)) in vars.iter().enumerate() {
-        for (y, sy, b) in &vars[i + 1..] {
+    for (i, (x, sx, a, v)) in vars.iter().enumerate() {
+        for (y, sy, b, w) in &vars[i + 1..] {
             if sx != sy || a.len() != b.len() {
                 continue;
             }
@@ -93,22 +98,32 @@ fn instances(
                     less(aig, p, q, or_equal)
                 }
             };
-            out.push((format!("{x} == {y}"), eq(aig, a, b)));
-            out.push((format!("{x} < {y}"), cmp(aig, a, b, false)));
-            out.push((format!("{x} <= {y}"), cmp(aig, a, b, true)));
-            out.push((format!("{y} < {x}"), cmp(aig, b, a, false)));
-            out.push((format!("{y} <= {x}"), cmp(aig, b, a, true)));
+            let both = [*v, *w];
+            push(format!("{x} == {y}"), eq(aig, a, b), &both);
+            push(format!("{x} < {y}"), cmp(aig, a, b, false), &both);
+            push(format!("{x} <= {y}"), cmp(aig, a, b, true), &both);
+            push(format!("{y} < {x}"), cmp(aig, b, a, false), &both);
+            push(format!("{y} <= {x}"), cmp(aig, b, a, true), &both);
         }
     }
-    out.retain(|(_, l)| !l.is_const());
     out
 }
 
+/// A template instance: a comparison over the latches of some program variables.
+struct Instance {
+    text: String,
+    lit: AigLit,
+    vars: Vec<PVar>,
+}
+
+/// A state variable: its C name, signedness, latch nodes and program variable.
+type StateVar = (String, bool, Vec<AigLit>, PVar);
+
 /// `x + y == z` and `x + y == z + w` (in the type's wrapping arithmetic).
-fn sums(vars: &[(String, bool, Vec<AigLit>)], aig: &mut Aig, out: &mut Vec<(String, AigLit)>) {
+fn sums(vars: &[StateVar], aig: &mut Aig, push: &mut impl FnMut(String, AigLit, &[PVar])) {
     let groups = {
         let mut g: Vec<Vec<usize>> = Vec::new();
-        for (i, (_, s, a)) in vars.iter().enumerate() {
+        for (i, (_, s, a, _)) in vars.iter().enumerate() {
             match g
                 .iter_mut()
                 .find(|g| vars[g[0]].1 == *s && vars[g[0]].2.len() == a.len())
@@ -135,7 +150,8 @@ fn sums(vars: &[(String, bool, Vec<AigLit>)], aig: &mut Aig, out: &mut Vec<(Stri
         for (p, &(i, j)) in pairs.iter().enumerate() {
             for &z in g.iter().filter(|&&z| z != i && z != j) {
                 let e = eq(aig, &sums[p], &vars[z].2);
-                out.push((format!("{} + {} == {}", vars[i].0, vars[j].0, vars[z].0), e));
+                let text = format!("{} + {} == {}", vars[i].0, vars[j].0, vars[z].0);
+                push(text, e, &[vars[i].3, vars[j].3, vars[z].3]);
             }
             for (q, &(k, l)) in pairs.iter().enumerate().skip(p + 1) {
                 if k == i || k == j || l == i || l == j {
@@ -146,7 +162,7 @@ fn sums(vars: &[(String, bool, Vec<AigLit>)], aig: &mut Aig, out: &mut Vec<(Stri
                     "{} + {} == {} + {}",
                     vars[i].0, vars[j].0, vars[k].0, vars[l].0
                 );
-                out.push((text, e));
+                push(text, e, &[vars[i].3, vars[j].3, vars[k].3, vars[l].3]);
             }
         }
     }
@@ -154,6 +170,14 @@ fn sums(vars: &[(String, bool, Vec<AigLit>)], aig: &mut Aig, out: &mut Vec<(Stri
 
 /// Sums are tried among at most this many variables of one type.
 const MAX_SUM_VARS: usize = 8;
+
+/// The words of a program system: its state variables and its havoc inputs.
+pub fn words(ps: &ProgramSystem) -> Words {
+    Words {
+        latches: ps.state.iter().map(|(_, bits)| bits.clone()).collect(),
+        inputs: ps.havocs.iter().map(|h| h.inputs.clone()).collect(),
+    }
+}
 
 /// "The program counter is at `l`", over the pc latches.
 fn at(ps: &ProgramSystem, aig: &mut Aig, l: usize) -> AigLit {
@@ -172,37 +196,87 @@ fn at(ps: &ProgramSystem, aig: &mut Aig, l: usize) -> AigLit {
     }
 }
 
-/// The candidates of a program system from `templates` (at most `max`). Their nodes are added to
-/// `model`, a copy of the system's model.
+/// How many candidates the simulation looked at and refuted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SimStats {
+    /// Location-guarded instances before the simulation.
+    pub instances: usize,
+    /// Instances that some simulated state refuted.
+    pub refuted: usize,
+    /// Simulation steps (of 64 runs each).
+    pub steps: usize,
+}
+
+/// The candidates of a program system from `templates` that random simulation
+/// ([`super::simulate`], up to `sim_steps` steps, until `deadline`) does not refute, at most
+/// `max` of them, taken from the locations in turn. Their nodes are added to `model`, a copy
+/// of the system's model.
 pub fn candidates(
     cfa: &Cfa,
     ps: &ProgramSystem,
     model: &mut Model,
     templates: Templates,
     max: usize,
-) -> Vec<Candidate> {
+    sim_steps: usize,
+    deadline: Instant,
+) -> (Vec<Candidate>, SimStats) {
     let mut aig = std::mem::take(&mut model.aig);
     let cmps = instances(cfa, ps, &mut aig, templates);
-    let mut out = Vec::new();
-    'locs: for (l, info) in cfa.locations.iter().enumerate() {
-        let has_out = cfa.edges.iter().any(|e| e.from.index() == l);
-        if info.kind != LocKind::Normal || !has_out {
-            continue;
-        }
-        let here = at(ps, &mut aig, l);
-        for (text, c) in &cmps {
-            if out.len() >= max {
-                break 'locs;
+    let locs: Vec<(usize, AigLit)> = (0..cfa.locations.len())
+        .filter(|&l| {
+            cfa.locations[l].kind == LocKind::Normal
+                && cfa.edges.iter().any(|e| e.from.index() == l)
+        })
+        .map(|l| (l, at(ps, &mut aig, l)))
+        .collect();
+    model.aig = aig;
+    let live = crate::cfa::live_variables(cfa);
+    let mut alive: Vec<Vec<usize>> = locs
+        .iter()
+        .map(|&(l, _)| {
+            (0..cmps.len())
+                .filter(|&c| cmps[c].vars.iter().all(|v| live[l][v.index()]))
+                .collect()
+        })
+        .collect();
+    let mut stats = SimStats {
+        instances: alive.iter().map(Vec::len).sum(),
+        ..SimStats::default()
+    };
+    let mut sim = Simulation::new(model, &words(ps), 0x5eed);
+    stats.steps = simulate::run(&mut sim, sim_steps, deadline, |sim, valid| {
+        for ((_, here), alive) in locs.iter().zip(alive.iter_mut()) {
+            let mask = sim.lit(*here) & valid;
+            if mask != 0 {
+                alive.retain(|&c| !sim.lit(cmps[c].lit) & mask == 0);
             }
-            out.push(Candidate {
-                loc: Loc(l as u32),
-                text: text.clone(),
-                lit: aig.or(!here, *c),
-            });
+        }
+    });
+    stats.refuted = stats.instances - alive.iter().map(Vec::len).sum::<usize>();
+    let mut aig = std::mem::take(&mut model.aig);
+    let mut out = Vec::new();
+    let mut next = vec![0usize; locs.len()];
+    while out.len() < max {
+        let before = out.len();
+        for (k, (l, here)) in locs.iter().enumerate() {
+            if out.len() >= max {
+                break;
+            }
+            if let Some(&c) = alive[k].get(next[k]) {
+                next[k] += 1;
+                out.push(Candidate {
+                    loc: Loc(*l as u32),
+                    text: cmps[c].text.clone(),
+                    lit: aig.or(!*here, cmps[c].lit),
+                });
+            }
+        }
+        if out.len() == before {
+            break;
         }
     }
     model.aig = aig;
-    out
+    (out, stats)
 }
 
 /// The bit-level system of `model` with `lits` (invariants over its latches) added as

@@ -18,6 +18,7 @@ pub mod dimspec;
 pub mod invariants;
 pub mod model;
 pub mod program;
+pub mod simulate;
 
 use crate::cnf::Cnf;
 use crate::sat::Var;
