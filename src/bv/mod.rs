@@ -196,6 +196,11 @@ impl TermManager {
         TermManager::default()
     }
 
+    /// Every term of the arena, in creation order.
+    pub fn ids(&self) -> impl Iterator<Item = TermId> {
+        (0..self.nodes.len() as u32).map(TermId)
+    }
+
     /// The number of terms in the arena.
     pub fn len(&self) -> usize {
         self.nodes.len()

@@ -79,10 +79,13 @@ pub struct VerifyArgs {
     /// with an invariant, i.e. PDR; k-induction proofs have none).
     #[arg(long, value_name = "FILE")]
     pub invariant: Option<PathBuf>,
-    /// Before the engines run, search this many seconds at most for candidate invariants
-    /// (comparisons and sums of program variables per location, proved inductive by Houdini
-    /// and re-checked by a second SAT solver); k-induction then runs on the system constrained
-    /// by the proved ones. 0 turns the search off. Default: a tenth of --timeout, at most 6 s.
+    /// Before the engines run, search this many seconds at most for candidate invariants per
+    /// location (comparisons of program variables with each other and with the program's
+    /// constants, exact differences against constants, sums; those that random simulation
+    /// refutes are dropped, the rest proved inductive by Houdini and re-checked by a second SAT
+    /// solver); k-induction then runs on the system constrained by the proved ones. The search
+    /// stops early when Houdini is done. 0 turns it off. Default: a third of --timeout, at most
+    /// 20 s.
     #[arg(long, value_name = "SECONDS")]
     pub invariant_time: Option<f64>,
     /// Print statistics and what was checked to stderr.
@@ -177,8 +180,8 @@ pub fn lower(args: &ProgramArgs) -> anyhow::Result<(Resolved, bitmc::cfa::Cfa)> 
 fn invariant_budget(args: &VerifyArgs) -> Option<Duration> {
     let secs = match (args.invariant_time, args.engine.timeout) {
         (Some(s), _) => s,
-        (None, Some(t)) => (t / 10.0).min(6.0),
-        (None, None) => 6.0,
+        (None, Some(t)) => (t / 3.0).min(20.0),
+        (None, None) => 20.0,
     };
     (secs > 0.0).then(|| Duration::from_secs_f64(secs))
 }

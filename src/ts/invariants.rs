@@ -1,13 +1,12 @@
 //! Candidate invariants of a program system, and the system constrained by proven ones.
 //!
-//! A candidate is a comparison of program variables guarded by a location: "whenever the
-//! program counter is at `l`, `x ≤ y`". For every location with outgoing edges (other than the
-//! initial one) and every pair of state variables of the same C type, the candidates are
-//! `x == y`, `x < y`, `x <= y`, `y < x` and `y <= x` (signed or unsigned as the type says), and
-//! for every state variable `x == 0`, `x > 0`, `x >= 0` (the last for signed types only); and
-//! when a type has at most [`MAX_SUM_VARS`] state variables, the sums `x + y == z` and
-//! `x + y == z + w` in the type's wrapping arithmetic. They are AIG literals over the latches,
-//! added to the model's AIG.
+//! A candidate is a template instance ([`super::templates`]) guarded by a location: "whenever
+//! the program counter is at `l`, `x ≤ y`". Candidates are made at every location with outgoing
+//! edges (other than the initial one), over the state variables live there (a relation over a
+//! variable that is written before it is read again cannot help a proof), and only when random
+//! simulation ([`super::simulate`]) reaches no state at `l` that violates them. The constants
+//! of the templates are those of the program, with their neighbours `c - 1` and `c + 1`, and
+//! 1 and 2. The survivors become AIG literals over the latches, added to the model's AIG.
 //!
 //! [`constrained`] builds the bit-level system of the model with proven invariants added as
 //! invariant constraints. Constraints that every reachable state satisfies remove
@@ -17,10 +16,11 @@
 
 use super::program::{PcEncoding, ProgramSystem};
 use super::simulate::{self, Simulation, Words};
-use crate::aig::blast::{add, eq, less, less_signed};
+use super::templates::{self, Cmp, Shape, StateVar};
 use crate::aig::{Aig, AigLit};
-use crate::cfa::{Cfa, Loc, LocKind, PVar};
+use crate::cfa::{Cfa, Loc, LocKind};
 use crate::ts::model::{Model, ModelSystem};
+use std::collections::HashSet;
 use std::time::Instant;
 
 /// A candidate invariant: at `loc`, the comparison `text` (a C expression).
@@ -43,133 +43,57 @@ pub fn c_name(name: &str) -> String {
 /// Which templates to instantiate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Templates {
-    /// Comparisons of a variable with 0 and of two variables.
+    /// Comparisons of a variable with a constant and of two variables.
     Comparisons,
-    /// Sums of two variables equal to a variable or to another sum.
-    Sums,
+    /// Differences of two variables against a constant, and sums of two variables equal to a
+    /// variable or to another sum.
+    Linear,
 }
 
-/// The instances of `templates` over the state variables, each with its C text (shared by all
-/// locations).
-fn instances(cfa: &Cfa, ps: &ProgramSystem, aig: &mut Aig, templates: Templates) -> Vec<Instance> {
-    let vars: Vec<StateVar> = ps
-        .state
+/// The state variables of a program system of 2 to 64 bits.
+fn state_vars(cfa: &Cfa, ps: &ProgramSystem) -> Vec<StateVar> {
+    ps.state
         .iter()
         .map(|(v, bits)| {
             let info = cfa.var(*v);
-            let nodes: Vec<AigLit> = bits.iter().map(|&j| ps.model.latches[j].node).collect();
-            (c_name(&info.name), info.ty.signed, nodes, *v)
-        })
-        .filter(|(_, _, bits, _)| bits.len() > 1)
-        .collect();
-    let mut out = Vec::new();
-    let mut push = |text: String, lit: AigLit, vars: &[PVar]| {
-        if !lit.is_const() {
-            out.push(Instance {
-                text,
-                lit,
-                vars: vars.to_vec(),
-            });
-        }
-    };
-    if templates == Templates::Sums {
-        sums(&vars, aig, &mut push);
-        return out;
-    }
-    for (x, signed, a, v) in &vars {
-        let zero = vec![AigLit::FALSE; a.len()];
-        push(format!("{x} == 0"), eq(aig, a, &zero), &[*v]);
-        if *signed {
-            push(format!("{x} > 0"), less_signed(aig, &zero, a, false), &[*v]);
-            push(format!("{x} >= 0"), less_signed(aig, &zero, a, true), &[*v]);
-        } else {
-            push(format!("{x} > 0"), !eq(aig, a, &zero), &[*v]);
-        }
-    }
-    for (i, (x, sx, a, v)) in vars.iter().enumerate() {
-        for (y, sy, b, w) in &vars[i + 1..] {
-            if sx != sy || a.len() != b.len() {
-                continue;
+            StateVar {
+                name: c_name(&info.name),
+                signed: info.ty.signed,
+                bits: bits.iter().map(|&j| ps.model.latches[j].node).collect(),
+                pvar: *v,
             }
-            let cmp = |aig: &mut Aig, p: &[AigLit], q: &[AigLit], or_equal: bool| {
-                if *sx {
-                    less_signed(aig, p, q, or_equal)
-                } else {
-                    less(aig, p, q, or_equal)
-                }
-            };
-            let both = [*v, *w];
-            push(format!("{x} == {y}"), eq(aig, a, b), &both);
-            push(format!("{x} < {y}"), cmp(aig, a, b, false), &both);
-            push(format!("{x} <= {y}"), cmp(aig, a, b, true), &both);
-            push(format!("{y} < {x}"), cmp(aig, b, a, false), &both);
-            push(format!("{y} <= {x}"), cmp(aig, b, a, true), &both);
+        })
+        .filter(|v| (2..=64).contains(&v.bits.len()))
+        .collect()
+}
+
+/// The constants of the templates: those of the program (as their terms' types read them,
+/// sign-extended) of magnitude below 2^40 and their neighbours, and 1 and 2; without 0, which
+/// the templates have anyway.
+fn program_constants(cfa: &Cfa) -> Vec<i128> {
+    let tm = &cfa.tm;
+    let mut out: Vec<i128> = vec![1, 2];
+    for t in tm.ids() {
+        let (Some(v), w) = (tm.const_value(t), tm.width(t)) else {
+            continue;
+        };
+        if !(2..=64).contains(&w) {
+            continue;
+        }
+        let s = if (v >> (w - 1)) & 1 == 1 {
+            v as i128 - (1i128 << w)
+        } else {
+            v as i128
+        };
+        if s.unsigned_abs() < 1 << 40 {
+            out.extend([s - 1, s, s + 1]);
         }
     }
+    out.retain(|&c| c != 0);
+    out.sort_unstable();
+    out.dedup();
     out
 }
-
-/// A template instance: a comparison over the latches of some program variables.
-struct Instance {
-    text: String,
-    lit: AigLit,
-    vars: Vec<PVar>,
-}
-
-/// A state variable: its C name, signedness, latch nodes and program variable.
-type StateVar = (String, bool, Vec<AigLit>, PVar);
-
-/// `x + y == z` and `x + y == z + w` (in the type's wrapping arithmetic).
-fn sums(vars: &[StateVar], aig: &mut Aig, push: &mut impl FnMut(String, AigLit, &[PVar])) {
-    let groups = {
-        let mut g: Vec<Vec<usize>> = Vec::new();
-        for (i, (_, s, a, _)) in vars.iter().enumerate() {
-            match g
-                .iter_mut()
-                .find(|g| vars[g[0]].1 == *s && vars[g[0]].2.len() == a.len())
-            {
-                Some(g) => g.push(i),
-                None => g.push(vec![i]),
-            }
-        }
-        g
-    };
-    for g in groups
-        .iter()
-        .filter(|g| g.len() >= 3 && g.len() <= MAX_SUM_VARS)
-    {
-        let pairs: Vec<(usize, usize)> = g
-            .iter()
-            .enumerate()
-            .flat_map(|(k, &i)| g[k + 1..].iter().map(move |&j| (i, j)))
-            .collect();
-        let sums: Vec<Vec<AigLit>> = pairs
-            .iter()
-            .map(|&(i, j)| add(aig, &vars[i].2, &vars[j].2))
-            .collect();
-        for (p, &(i, j)) in pairs.iter().enumerate() {
-            for &z in g.iter().filter(|&&z| z != i && z != j) {
-                let e = eq(aig, &sums[p], &vars[z].2);
-                let text = format!("{} + {} == {}", vars[i].0, vars[j].0, vars[z].0);
-                push(text, e, &[vars[i].3, vars[j].3, vars[z].3]);
-            }
-            for (q, &(k, l)) in pairs.iter().enumerate().skip(p + 1) {
-                if k == i || k == j || l == i || l == j {
-                    continue;
-                }
-                let e = eq(aig, &sums[p], &sums[q]);
-                let text = format!(
-                    "{} + {} == {} + {}",
-                    vars[i].0, vars[j].0, vars[k].0, vars[l].0
-                );
-                push(text, e, &[vars[i].3, vars[j].3, vars[k].3, vars[l].3]);
-            }
-        }
-    }
-}
-
-/// Sums are tried among at most this many variables of one type.
-const MAX_SUM_VARS: usize = 8;
 
 /// The words of a program system: its state variables and its havoc inputs.
 pub fn words(ps: &ProgramSystem) -> Words {
@@ -207,10 +131,9 @@ pub struct SimStats {
     pub steps: usize,
 }
 
-/// The candidates of a program system from `templates` that random simulation
-/// ([`super::simulate`], up to `sim_steps` steps, until `deadline`) does not refute, at most
-/// `max` of them, taken from the locations in turn. Their nodes are added to `model`, a copy
-/// of the system's model.
+/// The candidates of a program system from `templates` that random simulation (up to
+/// `sim_steps` steps, until `deadline`) does not refute, at most `max` of them, taken from the
+/// locations in turn. Their nodes are added to `model`, a copy of the system's model.
 pub fn candidates(
     cfa: &Cfa,
     ps: &ProgramSystem,
@@ -220,64 +143,134 @@ pub fn candidates(
     sim_steps: usize,
     deadline: Instant,
 ) -> (Vec<Candidate>, SimStats) {
-    let mut aig = std::mem::take(&mut model.aig);
-    let cmps = instances(cfa, ps, &mut aig, templates);
+    let vars = state_vars(cfa, ps);
+    let consts = program_constants(cfa);
+    let shapes = match templates {
+        Templates::Comparisons => templates::comparisons(&vars, &consts),
+        Templates::Linear => templates::linear(&vars, &consts),
+    };
     let locs: Vec<(usize, AigLit)> = (0..cfa.locations.len())
         .filter(|&l| {
             cfa.locations[l].kind == LocKind::Normal
                 && cfa.edges.iter().any(|e| e.from.index() == l)
         })
-        .map(|l| (l, at(ps, &mut aig, l)))
+        .map(|l| (l, at(ps, &mut model.aig, l)))
         .collect();
-    model.aig = aig;
-    let live = crate::cfa::live_variables(cfa);
-    let mut alive: Vec<Vec<usize>> = locs
-        .iter()
-        .map(|&(l, _)| {
-            (0..cmps.len())
-                .filter(|&c| cmps[c].vars.iter().all(|v| live[l][v.index()]))
-                .collect()
-        })
-        .collect();
-    let mut stats = SimStats {
-        instances: alive.iter().map(Vec::len).sum(),
-        ..SimStats::default()
-    };
+    // Samples of the reachable states at each location.
+    let mut samples: Vec<HashSet<Vec<u128>>> = vec![HashSet::new(); locs.len()];
     let mut sim = Simulation::new(model, &words(ps), 0x5eed);
-    stats.steps = simulate::run(&mut sim, sim_steps, deadline, |sim, valid| {
-        for ((_, here), alive) in locs.iter().zip(alive.iter_mut()) {
+    let steps = simulate::run(&mut sim, sim_steps, deadline, |sim, valid| {
+        for ((_, here), set) in locs.iter().zip(samples.iter_mut()) {
             let mask = sim.lit(*here) & valid;
-            if mask != 0 {
-                alive.retain(|&c| !sim.lit(cmps[c].lit) & mask == 0);
+            if mask == 0 || set.len() >= MAX_SAMPLES {
+                continue;
+            }
+            let words: Vec<Vec<u64>> = vars
+                .iter()
+                .map(|v| v.bits.iter().map(|&b| sim.lit(b)).collect())
+                .collect();
+            for lane in (0..64).filter(|&i| mask >> i & 1 == 1) {
+                let vals = words
+                    .iter()
+                    .map(|w| {
+                        w.iter()
+                            .enumerate()
+                            .fold(0u128, |acc, (b, &x)| acc | (((x >> lane) & 1) as u128) << b)
+                    })
+                    .collect();
+                set.insert(vals);
             }
         }
     });
-    stats.refuted = stats.instances - alive.iter().map(Vec::len).sum::<usize>();
-    let mut aig = std::mem::take(&mut model.aig);
+    let live = crate::cfa::live_variables(cfa);
+    let mut stats = SimStats {
+        steps,
+        ..SimStats::default()
+    };
+    let alive: Vec<Vec<usize>> = locs
+        .iter()
+        .zip(&samples)
+        .map(|(&(l, _), set)| {
+            let set: Vec<&Vec<u128>> = set.iter().collect();
+            (0..shapes.len())
+                .filter(|&k| {
+                    let sh = &shapes[k];
+                    if !sh.vars().iter().all(|&i| live[l][vars[i].pvar.index()]) {
+                        return false;
+                    }
+                    stats.instances += 1;
+                    let ok = set.iter().all(|vals| sh.holds(&vars, vals));
+                    stats.refuted += usize::from(!ok);
+                    ok
+                })
+                .collect::<Vec<usize>>()
+        })
+        .map(|alive| tightest(&shapes, alive))
+        .collect();
+    let mut built: Vec<Option<AigLit>> = vec![None; shapes.len()];
     let mut out = Vec::new();
     let mut next = vec![0usize; locs.len()];
-    while out.len() < max {
-        let before = out.len();
+    let mut progressed = true;
+    while out.len() < max && progressed {
+        progressed = false;
         for (k, (l, here)) in locs.iter().enumerate() {
             if out.len() >= max {
                 break;
             }
-            if let Some(&c) = alive[k].get(next[k]) {
-                next[k] += 1;
-                out.push(Candidate {
-                    loc: Loc(*l as u32),
-                    text: cmps[c].text.clone(),
-                    lit: aig.or(!*here, cmps[c].lit),
-                });
+            let Some(&c) = alive[k].get(next[k]) else {
+                continue;
+            };
+            next[k] += 1;
+            progressed = true;
+            let lit = *built[c].get_or_insert_with(|| shapes[c].build(&vars, &mut model.aig));
+            if lit.is_const() {
+                continue;
             }
-        }
-        if out.len() == before {
-            break;
+            out.push(Candidate {
+                loc: Loc(*l as u32),
+                text: shapes[c].text(&vars),
+                lit: model.aig.or(!*here, lit),
+            });
         }
     }
-    model.aig = aig;
     (out, stats)
 }
+
+/// Of the bounds `x <= c`, `x >= c`, `x - y <= c`, `x - y >= c` among `alive` (indices into
+/// `shapes`), only the [`BOUNDS_KEPT`] tightest of each variable (or pair) and direction; every
+/// other shape is kept. A looser bound is implied by a tighter one that holds, and the second
+/// one is kept for when the tightest is not inductive.
+fn tightest(shapes: &[Shape], alive: Vec<usize>) -> Vec<usize> {
+    use std::collections::HashMap;
+    let mut groups: HashMap<(usize, usize, Cmp), Vec<(i128, usize)>> = HashMap::new();
+    let mut out = Vec::new();
+    for k in alive {
+        let (key, c) = match shapes[k] {
+            Shape::Const(x, op @ (Cmp::Le | Cmp::Ge), c) => ((x, usize::MAX, op), c),
+            Shape::Diff(x, y, op @ (Cmp::Le | Cmp::Ge), c) => ((x, y, op), c),
+            _ => {
+                out.push(k);
+                continue;
+            }
+        };
+        groups.entry(key).or_default().push((c, k));
+    }
+    for ((_, _, op), mut g) in groups {
+        g.sort_unstable();
+        if op == Cmp::Ge {
+            g.reverse();
+        }
+        out.extend(g.iter().take(BOUNDS_KEPT).map(|&(_, k)| k));
+    }
+    out.sort_unstable();
+    out
+}
+
+/// How many bounds of one variable (or pair) and direction are kept as candidates.
+const BOUNDS_KEPT: usize = 2;
+
+/// The most distinct states sampled at one location.
+const MAX_SAMPLES: usize = 512;
 
 /// The bit-level system of `model` with `lits` (invariants over its latches) added as
 /// invariant constraints, with its own variable maps; see [`ProgramSystem::swap_system`].

@@ -19,6 +19,7 @@ pub mod invariants;
 pub mod model;
 pub mod program;
 pub mod simulate;
+pub mod templates;
 
 use crate::cnf::Cnf;
 use crate::sat::Var;

@@ -61,7 +61,7 @@ pub(crate) fn add(aig: &mut Aig, a: &[AigLit], b: &[AigLit]) -> Vec<AigLit> {
 }
 
 /// `a - b` modulo `2^w`, as `a + ¬b + 1`.
-pub(super) fn sub(aig: &mut Aig, a: &[AigLit], b: &[AigLit]) -> Vec<AigLit> {
+pub(crate) fn sub(aig: &mut Aig, a: &[AigLit], b: &[AigLit]) -> Vec<AigLit> {
     let nb: Vec<AigLit> = b.iter().map(|&l| !l).collect();
     add_carry(aig, a, &nb, AigLit::TRUE, false).0
 }

@@ -31,7 +31,7 @@ mod div;
 mod shift;
 
 /// Word comparisons on bit vectors of AIG literals (least significant bit first).
-pub(crate) use arith::{add, eq, less, less_signed};
+pub(crate) use arith::{add, eq, less, less_signed, sub};
 
 use crate::aig::{Aig, AigLit};
 use crate::bv::{arity, Node, Op, TermId, TermManager, VarId};
