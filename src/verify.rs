@@ -244,6 +244,11 @@ fn strengthen(
     out.stats.push(("Houdini SAT calls", sat_calls.to_string()));
     out.stats
         .push(("invariants proved", proven.len().to_string()));
+    let proven = invariants::strongest(proven);
+    out.stats.push((
+        "invariants used (not implied by others)",
+        proven.len().to_string(),
+    ));
     let lits: Vec<_> = proven.iter().map(|c| c.lit).collect();
     let check = backend.independent_of();
     let searched = start.elapsed();

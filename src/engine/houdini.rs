@@ -236,5 +236,13 @@ pub fn is_inductive(
     let cur: Vec<Lit> = lits.iter().map(|&c| s.cur(c)).collect();
     let next: Vec<Lit> = lits.iter().map(|&c| s.next(c)).collect();
     let init = s.init;
-    Ok(violated(&mut s, &cur, &[init])?.is_none() && violated(&mut s, &next, &cur)?.is_none())
+    if violated(&mut s, &cur, &[init])?.is_some() {
+        return Ok(false);
+    }
+    // Consecution: the set holds in the current state (as unit clauses, which the solver
+    // simplifies with, rather than as assumptions it decides again after every restart).
+    for &c in &cur {
+        s.solver.add_clause(&[c]);
+    }
+    Ok(violated(&mut s, &next, &[])?.is_none())
 }

@@ -30,6 +30,8 @@ pub struct Candidate {
     pub text: String,
     /// "Not at `loc`, or the comparison holds", over the model's latches.
     pub lit: AigLit,
+    /// The template instance (over the program system's state variables).
+    pub shape: Shape,
 }
 
 /// A program variable's name as a C identifier (the part after the function prefix).
@@ -205,7 +207,7 @@ pub fn candidates(
                 })
                 .collect::<Vec<usize>>()
         })
-        .map(|alive| tightest(&shapes, alive))
+        .map(|alive| tightest(alive, |&k| shapes[k], BOUNDS_KEPT))
         .collect();
     let mut built: Vec<Option<AigLit>> = vec![None; shapes.len()];
     let mut out = Vec::new();
@@ -230,43 +232,78 @@ pub fn candidates(
                 loc: Loc(*l as u32),
                 text: shapes[c].text(&vars),
                 lit: model.aig.or(!*here, lit),
+                shape: shapes[c],
             });
         }
     }
     (out, stats)
 }
 
-/// Of the bounds `x <= c`, `x >= c`, `x - y <= c`, `x - y >= c` among `alive` (indices into
-/// `shapes`), only the [`BOUNDS_KEPT`] tightest of each variable (or pair) and direction; every
-/// other shape is kept. A looser bound is implied by a tighter one that holds, and the second
-/// one is kept for when the tightest is not inductive.
-fn tightest(shapes: &[Shape], alive: Vec<usize>) -> Vec<usize> {
-    use std::collections::HashMap;
-    let mut groups: HashMap<(usize, usize, Cmp), Vec<(i128, usize)>> = HashMap::new();
-    let mut out = Vec::new();
-    for k in alive {
-        let (key, c) = match shapes[k] {
-            Shape::Const(x, op @ (Cmp::Le | Cmp::Ge), c) => ((x, usize::MAX, op), c),
-            Shape::Diff(x, y, op @ (Cmp::Le | Cmp::Ge), c) => ((x, y, op), c),
-            _ => {
-                out.push(k);
-                continue;
-            }
-        };
-        groups.entry(key).or_default().push((c, k));
+/// The variables (or pair), factor and direction of a bound `x ⋈ c`, `x - y ⋈ c` or
+/// `x - a·y ⋈ c` with `⋈` one of `<=`, `>=`, and its constant; `None` for other shapes.
+fn bound(shape: &Shape) -> Option<((usize, usize, i128, Cmp), i128)> {
+    match *shape {
+        Shape::Const(x, op @ (Cmp::Le | Cmp::Ge), c) => Some(((x, usize::MAX, 0, op), c)),
+        Shape::Diff(x, y, op @ (Cmp::Le | Cmp::Ge), c) => Some(((x, y, 1, op), c)),
+        Shape::Scaled(x, a, y, op @ (Cmp::Le | Cmp::Ge), c) => Some(((x, y, a, op), c)),
+        _ => None,
     }
-    for ((_, _, op), mut g) in groups {
-        g.sort_unstable();
-        if op == Cmp::Ge {
-            g.reverse();
-        }
-        out.extend(g.iter().take(BOUNDS_KEPT).map(|&(_, k)| k));
-    }
-    out.sort_unstable();
-    out
 }
 
-/// How many bounds of one variable (or pair) and direction are kept as candidates.
+/// Of the bounds among `items` (see [`bound`]), only the `keep` tightest of each variable (or
+/// pair) and direction, in the order of `items`; every other item is kept. A looser bound is
+/// implied by a tighter one that holds.
+fn tightest<T>(items: Vec<T>, shape: impl Fn(&T) -> Shape, keep: usize) -> Vec<T> {
+    use std::collections::HashMap;
+    let mut groups: HashMap<(usize, usize, i128, Cmp), Vec<i128>> = HashMap::new();
+    for it in &items {
+        if let Some((key, c)) = bound(&shape(it)) {
+            groups.entry(key).or_default().push(c);
+        }
+    }
+    // The loosest constant kept per group.
+    let limit: HashMap<_, i128> = groups
+        .into_iter()
+        .map(|((x, y, a, op), mut cs)| {
+            cs.sort_unstable();
+            cs.dedup();
+            if op == Cmp::Ge {
+                cs.reverse();
+            }
+            ((x, y, a, op), cs[keep.min(cs.len()) - 1])
+        })
+        .collect();
+    items
+        .into_iter()
+        .filter(|it| match bound(&shape(it)) {
+            Some((key, c)) => {
+                let l = limit[&key];
+                if key.3 == Cmp::Le {
+                    c <= l
+                } else {
+                    c >= l
+                }
+            }
+            None => true,
+        })
+        .collect()
+}
+
+/// Of proved candidates, those not implied by a tighter proved bound at the same location.
+/// The result is inductive when `proved` is: it implies every dropped candidate.
+pub fn strongest(proved: Vec<Candidate>) -> Vec<Candidate> {
+    let mut by_loc: std::collections::BTreeMap<Loc, Vec<Candidate>> = Default::default();
+    for c in proved {
+        by_loc.entry(c.loc).or_default().push(c);
+    }
+    by_loc
+        .into_values()
+        .flat_map(|cs| tightest(cs, |c| c.shape, 1))
+        .collect()
+}
+
+/// How many bounds of one variable (or pair) and direction are kept as candidates: the
+/// second for when the tightest is not inductive.
 const BOUNDS_KEPT: usize = 2;
 
 /// The most distinct states sampled at one location.

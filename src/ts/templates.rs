@@ -6,6 +6,7 @@
 //!   comparing the values as the C type reads them (signed or unsigned);
 //! - `x - y ⋈ c`, the *exact* difference (no wrap-around: both are widened by two bits before
 //!   subtracting), so `i - k <= 999999` means what it says for any values;
+//! - `x + y ⋈ z` and `x - a·y ⋈ c` (a = 2, 3), also exact;
 //! - `x + y == z` and `x + y == z + w` in the type's wrapping arithmetic.
 //!
 //! [`Shape::holds`] and [`Shape::build`] define the same predicate, one on integers and one on
@@ -107,6 +108,10 @@ pub enum Shape {
     Pair(usize, Cmp, usize),
     /// `x - y ⋈ c`, exactly.
     Diff(usize, usize, Cmp, i128),
+    /// `x + y ⋈ z`, exactly.
+    SumCmp(usize, usize, Cmp, usize),
+    /// `x - a·y ⋈ c`, exactly.
+    Scaled(usize, i128, usize, Cmp, i128),
     /// `x + y == z`, wrapping (same width and signedness).
     Sum3(usize, usize, usize),
     /// `x + y == z + w`, wrapping (same width and signedness).
@@ -119,7 +124,8 @@ impl Shape {
         match *self {
             Shape::Const(x, _, _) => vec![x],
             Shape::Pair(x, _, y) | Shape::Diff(x, y, _, _) => vec![x, y],
-            Shape::Sum3(x, y, z) => vec![x, y, z],
+            Shape::Scaled(x, _, y, _, _) => vec![x, y],
+            Shape::Sum3(x, y, z) | Shape::SumCmp(x, y, _, z) => vec![x, y, z],
             Shape::Sum4(x, y, z, w) => vec![x, y, z, w],
         }
     }
@@ -139,6 +145,8 @@ impl Shape {
             Shape::Const(x, op, c) => op.holds(v(x), c),
             Shape::Pair(x, op, y) => op.holds(v(x), v(y)),
             Shape::Diff(x, y, op, c) => op.holds(v(x) - v(y), c),
+            Shape::SumCmp(x, y, op, z) => op.holds(v(x) + v(y), v(z)),
+            Shape::Scaled(x, a, y, op, c) => op.holds(v(x) - a * v(y), c),
             Shape::Sum3(x, y, z) => wrap(x, vals[x].wrapping_add(vals[y])) == vals[z],
             Shape::Sum4(x, y, z, w) => {
                 wrap(x, vals[x].wrapping_add(vals[y])) == wrap(x, vals[z].wrapping_add(vals[w]))
@@ -153,6 +161,10 @@ impl Shape {
             Shape::Const(x, op, c) => format!("{} {} {c}", n(x), op.text()),
             Shape::Pair(x, op, y) => format!("{} {} {}", n(x), op.text(), n(y)),
             Shape::Diff(x, y, op, c) => format!("{} - {} {} {c}", n(x), n(y), op.text()),
+            Shape::SumCmp(x, y, op, z) => format!("{} + {} {} {}", n(x), n(y), op.text(), n(z)),
+            Shape::Scaled(x, a, y, op, c) => {
+                format!("{} - {a} * {} {} {c}", n(x), n(y), op.text())
+            }
             Shape::Sum3(x, y, z) => format!("{} + {} == {}", n(x), n(y), n(z)),
             Shape::Sum4(x, y, z, w) => format!("{} + {} == {} + {}", n(x), n(y), n(z), n(w)),
         }
@@ -170,6 +182,33 @@ impl Shape {
             Shape::Diff(x, y, op, c) => {
                 let w = vars[x].bits.len().max(vars[y].bits.len()) + 2;
                 let d = sub(aig, &widen(&vars[x], w), &widen(&vars[y], w));
+                op.build(aig, &d, &constant(c, w), true)
+            }
+            Shape::SumCmp(x, y, op, z) => {
+                let w = [x, y, z]
+                    .iter()
+                    .map(|&i| vars[i].bits.len())
+                    .max()
+                    .unwrap_or(0)
+                    + 2;
+                let s = add(aig, &widen(&vars[x], w), &widen(&vars[y], w));
+                op.build(aig, &s, &widen(&vars[z], w), true)
+            }
+            Shape::Scaled(x, a, y, op, c) => {
+                // a·y as a sum of shifted copies of y (a is a small positive constant).
+                let w = vars[x].bits.len().max(vars[y].bits.len())
+                    + 2
+                    + (128 - a.leading_zeros()) as usize;
+                let wy = widen(&vars[y], w);
+                let mut ay = constant(0, w);
+                for k in 0..(128 - a.leading_zeros()) as usize {
+                    if (a >> k) & 1 == 1 {
+                        let mut shifted = vec![AigLit::FALSE; k];
+                        shifted.extend_from_slice(&wy[..w - k]);
+                        ay = add(aig, &ay, &shifted);
+                    }
+                }
+                let d = sub(aig, &widen(&vars[x], w), &ay);
                 op.build(aig, &d, &constant(c, w), true)
             }
             Shape::Sum3(x, y, z) => {
@@ -204,8 +243,11 @@ fn constant(c: i128, w: usize) -> Vec<AigLit> {
         .collect()
 }
 
-/// Sums are tried among at most this many variables of one type.
+/// Sums are tried among at most this many variables (of one type, for wrapping sums).
 pub const MAX_SUM_VARS: usize = 8;
+
+/// The factors `a` of the scaled differences `x - a·y`.
+const SCALES: [i128; 2] = [2, 3];
 
 /// Comparisons: every variable with 0 and with the constants `consts` that its type can hold
 /// (`==`, `<=`, `>=`; and `> 0`), and every pair of variables of one type (`==`, `<`, `<=`,
@@ -236,8 +278,8 @@ pub fn comparisons(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
 }
 
 /// Linear relations: exact differences of any two variables against the constants `consts`
-/// and their negations (`==`, `<=`, `>=`), and, among at most [`MAX_SUM_VARS`] variables of
-/// one type, the sums `x + y == z` and `x + y == z + w`.
+/// and their negations (`==`, `<=`, `>=`); `x - 2y` and `x - 3y` against 0 (`<=`, `>=`); and, among at most [`MAX_SUM_VARS`] variables, the exact comparisons `x + y <= z`,
+/// `x + y >= z` and (of one type) the wrapping sums `x + y == z` and `x + y == z + w`.
 pub fn linear(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
     let mut out = Vec::new();
     let mut cs: Vec<i128> = consts.iter().flat_map(|&c| [c, -c]).collect();
@@ -248,6 +290,22 @@ pub fn linear(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
             let w = vars[x].bits.len().max(vars[y].bits.len()) as u32;
             for &c in cs.iter().filter(|&&c| c.unsigned_abs() < 1u128 << w) {
                 out.extend([Cmp::Eq, Cmp::Le, Cmp::Ge].map(|op| Shape::Diff(x, y, op, c)));
+            }
+        }
+    }
+    for x in 0..vars.len() {
+        for y in (0..vars.len()).filter(|&y| y != x) {
+            for a in SCALES {
+                out.extend([Cmp::Le, Cmp::Ge].map(|op| Shape::Scaled(x, a, y, op, 0)));
+            }
+        }
+    }
+    if vars.len() <= MAX_SUM_VARS {
+        for x in 0..vars.len() {
+            for y in x + 1..vars.len() {
+                for z in (0..vars.len()).filter(|&z| z != x && z != y) {
+                    out.extend([Cmp::Le, Cmp::Ge].map(|op| Shape::SumCmp(x, y, op, z)));
+                }
             }
         }
     }
