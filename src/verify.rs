@@ -14,12 +14,14 @@
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
 use crate::engine::portfolio::{Strategy, Systems};
+use crate::engine::EngineKind;
 use crate::engine::{Options, ProgressFn, Stats, Verdict};
 use crate::sat::Interrupter;
 use crate::ts::invariants::{self, Candidate, Templates};
 use crate::ts::model::ModelSystem;
 use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
 use crate::witness;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The most candidate invariants tried.
@@ -104,9 +106,6 @@ fn run_phase(
     // Solvers of an earlier phase are no longer needed.
     crate::engine::graveyard::release();
     let mut ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
-    let mut constrained = opts
-        .invariant_budget
-        .and_then(|budget| strengthen(cfa, &ps, budget, opts, out));
     out.stats
         .push(("state bits", ps.sys.latch_vars().len().to_string()));
     out.stats
@@ -116,7 +115,7 @@ fn run_phase(
         max_depth: opts.max_depth,
         interrupter: opts.interrupter.clone(),
     };
-    let notes = std::sync::Mutex::new(Vec::new());
+    let notes = Mutex::new(Vec::new());
     let check = |s: &crate::ts::System, v: Verdict, b: crate::sat::Backend, o: &Options| {
         let c = witness::check_bit_level(s, v, b, o);
         if let Ok(mut n) = notes.lock() {
@@ -124,15 +123,38 @@ fn run_phase(
         }
         c.verdict
     };
-    let systems = Systems {
-        plain: &ps.sys,
-        constrained: constrained.as_ref().map(|m| &m.sys),
+    // The system constrained by candidate invariants, made when k-induction asks for it.
+    let strengthened: OnceLock<Option<ModelSystem>> = OnceLock::new();
+    let search = Mutex::new((Stats::new(), Vec::new()));
+    let (verdict, stats, winner) = {
+        let ps = &ps;
+        let constrain = |intr: &Interrupter| {
+            strengthened
+                .get_or_init(|| {
+                    let budget = opts.invariant_budget?;
+                    let mut report = search.lock().ok()?;
+                    let (stats, notes) = &mut *report;
+                    strengthen(cfa, ps, budget, intr, stats, notes)
+                })
+                .as_ref()
+                .map(|m| &m.sys)
+        };
+        let systems = Systems {
+            plain: &ps.sys,
+            constrained: Some(&constrain),
+        };
+        opts.strategy.run(&systems, &eopts, &check, progress)
     };
-    let (verdict, stats, winner) = opts.strategy.run(&systems, &eopts, &check, progress);
-    // Decode the verdict with the maps of the system it came from.
+    let mut constrained = strengthened.into_inner().flatten();
+    if let Ok((stats, notes)) = search.into_inner() {
+        out.stats.extend(stats);
+        out.notes.extend(notes);
+    }
+    // Decode the verdict with the maps of the system it came from: k-induction ran on the
+    // constrained system when there is one.
     let from_constrained = winner
         .as_ref()
-        .is_some_and(|w| !std::ptr::eq(systems.for_member(w), systems.plain));
+        .is_some_and(|w| w.engine == EngineKind::Kind);
     if let (true, Some(c)) = (from_constrained, constrained.as_mut()) {
         ps.swap_system(c);
     }
@@ -188,8 +210,9 @@ fn strengthen(
     cfa: &Cfa,
     ps: &ProgramSystem,
     budget: Duration,
-    opts: &VerifyOptions,
-    out: &mut VerifyResult,
+    interrupter: &Interrupter,
+    stats: &mut Stats,
+    notes: &mut Vec<String>,
 ) -> Option<ModelSystem> {
     let start = Instant::now();
     let backend = crate::sat::Backend::Cadical;
@@ -202,18 +225,12 @@ fn strengthen(
     // Every candidate so far: a candidate of the first phase may need one of the second to be
     // inductive, so the second phase tries them all again (its result contains the first's).
     let mut all: Vec<Candidate> = Vec::new();
-    with_deadline(&opts.interrupter, start + budget * 2 / 3, |intr| {
+    let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, start + budget / 6);
+    stats.push(("simulation steps (64 runs each)", samples.steps.to_string()));
+    with_deadline(interrupter, start + budget * 2 / 3, |intr| {
         for templates in [Templates::Comparisons, Templates::Linear] {
-            let sim_deadline = Instant::now() + budget / 6;
-            let (new, sim) = invariants::candidates(
-                cfa,
-                ps,
-                &mut model,
-                templates,
-                MAX_CANDIDATES,
-                SIM_STEPS,
-                sim_deadline,
-            );
+            let (new, sim) =
+                invariants::candidates(cfa, &samples, &mut model, templates, MAX_CANDIDATES);
             instances += sim.instances;
             refuted += sim.refuted;
             tried += new.len();
@@ -221,7 +238,7 @@ fn strengthen(
             let cands = all.clone();
             let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
             let Ok(found) = houdini::houdini(&model, &lits, Some(&words), backend, intr) else {
-                out.notes.push(format!(
+                notes.push(format!(
                     "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
                     (budget * 2 / 3).as_secs_f64()
                 ));
@@ -236,16 +253,13 @@ fn strengthen(
                 .collect();
         }
     });
-    out.stats
-        .push(("candidate instances", instances.to_string()));
-    out.stats
-        .push(("refuted by simulation", refuted.to_string()));
-    out.stats.push(("candidate invariants", tried.to_string()));
-    out.stats.push(("Houdini SAT calls", sat_calls.to_string()));
-    out.stats
-        .push(("invariants proved", proven.len().to_string()));
+    stats.push(("candidate instances", instances.to_string()));
+    stats.push(("refuted by simulation", refuted.to_string()));
+    stats.push(("candidate invariants", tried.to_string()));
+    stats.push(("Houdini SAT calls", sat_calls.to_string()));
+    stats.push(("invariants proved", proven.len().to_string()));
     let proven = invariants::strongest(proven);
-    out.stats.push((
+    stats.push((
         "invariants used (not implied by others)",
         proven.len().to_string(),
     ));
@@ -253,11 +267,11 @@ fn strengthen(
     let check = backend.independent_of();
     let searched = start.elapsed();
     let checked = (!proven.is_empty()).then(|| {
-        with_deadline(&opts.interrupter, start + budget, |intr| {
+        with_deadline(interrupter, start + budget, |intr| {
             houdini::is_inductive(&model, &lits, check, intr)
         })
     });
-    out.stats.push((
+    stats.push((
         "time proving invariants",
         format!(
             "{:.3} s (search {:.3} s, re-check {:.3} s)",
@@ -268,20 +282,20 @@ fn strengthen(
     ));
     match checked? {
         Ok(true) => {
-            out.notes.push(format!(
+            notes.push(format!(
                 "{} candidate invariants proved and re-checked by {check}; k-induction runs on the system constrained by them",
                 proven.len()
             ));
             Some(invariants::constrained(&model, &lits))
         }
         Ok(false) => {
-            out.notes.push(format!(
+            notes.push(format!(
                 "internal error: {check} rejects the candidate invariants; none used"
             ));
             None
         }
         Err(_) => {
-            out.notes.push(format!(
+            notes.push(format!(
                 "{} candidate invariants proved but not used: the re-check by {check} did not finish within {:.1} s",
                 proven.len(),
                 budget.as_secs_f64()

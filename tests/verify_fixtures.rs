@@ -242,7 +242,7 @@ fn kind_with_candidate_invariants_gives_the_expected_verdicts() {
 #[test]
 fn houdini_results_are_inductive_and_maximal() {
     use bitmc::engine::houdini::{houdini, is_inductive};
-    use bitmc::ts::invariants::{candidates, Templates};
+    use bitmc::ts::invariants::{candidates, sample, Templates};
     let tasks = tasks(|p, _| p == Property::UnreachCall);
     let intr = Interrupter::new();
     let mut checked = 0;
@@ -257,7 +257,8 @@ fn houdini_results_are_inductive_and_maximal() {
         );
         let mut model = ps.model.clone();
         let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
-        let (cands, _) = candidates(&cfa, &ps, &mut model, Templates::Comparisons, 300, 200, far);
+        let samples = sample(&cfa, &ps, &mut model, 200, far);
+        let (cands, _) = candidates(&cfa, &samples, &mut model, Templates::Comparisons, 300);
         let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
         let words = bitmc::ts::invariants::words(&ps);
         let r =

@@ -244,5 +244,15 @@ pub fn is_inductive(
     for &c in &cur {
         s.solver.add_clause(&[c]);
     }
-    Ok(violated(&mut s, &next, &[])?.is_none())
+    for part in next.chunks(RECHECK_SLICE) {
+        if violated(&mut s, part, &[])?.is_some() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
+
+/// How many next-state literals one consecution query of [`is_inductive`] checks: several
+/// small queries on one solver, which keeps what it learns, are easier than one query whose
+/// goal is a clause over every next-state literal.
+const RECHECK_SLICE: usize = 16;

@@ -124,11 +124,19 @@ impl Member {
 /// there is one (the constraints strengthen its induction step), the other engines on the plain
 /// one (for BMC constraints only add work, and PDR finds its own lemmas; measured on SV-COMP,
 /// where a constrained system made PDR lose a task it proves in 1 s).
-#[derive(Clone, Copy, Debug)]
+///
+/// The constrained system is made on demand, in the thread of the first k-induction member
+/// that asks for it (later ones wait for the same result), so that the search for invariants
+/// runs beside the other members instead of before them, and stops when one of them wins.
+#[derive(Clone, Copy)]
 pub struct Systems<'a> {
     pub plain: &'a System,
-    pub constrained: Option<&'a System>,
+    pub constrained: Option<&'a Constrain<'a>>,
 }
+
+/// Makes the constrained system, given the member's interrupter; `None` when there is none
+/// (k-induction then runs on the plain system).
+pub type Constrain<'a> = dyn Fn(&Interrupter) -> Option<&'a System> + Sync + 'a;
 
 impl<'a> Systems<'a> {
     /// One system for every member.
@@ -139,10 +147,10 @@ impl<'a> Systems<'a> {
         }
     }
 
-    /// The system `m` runs on.
-    pub fn for_member(&self, m: &Member) -> &'a System {
+    /// The system `m` runs on (for k-induction, made now if it is not yet).
+    pub fn for_member(&self, m: &Member, intr: &Interrupter) -> &'a System {
         match (m.engine, self.constrained) {
-            (EngineKind::Kind, Some(c)) => c,
+            (EngineKind::Kind, Some(c)) => c(intr).unwrap_or(self.plain),
             _ => self.plain,
         }
     }
@@ -202,9 +210,10 @@ pub fn run(
                 max_depth: opts.max_depth,
                 interrupter: stop.clone(),
             };
-            let sys = systems.for_member(m);
+            let stop = &stop;
             s.spawn(move || {
                 let t = Instant::now();
+                let sys = systems.for_member(m, stop);
                 let mut forward = |p: &Progress| {
                     let _ = ptx.send(p.clone());
                 };
@@ -355,7 +364,7 @@ impl Strategy {
                     backend: m.backend,
                     ..opts.clone()
                 };
-                let sys = systems.for_member(m);
+                let sys = systems.for_member(m, &opts.interrupter);
                 let (v, stats) = m.run(sys, &mopts, progress);
                 let v = if conclusive(&v) {
                     check(sys, v, m.backend, &mopts)

@@ -125,32 +125,34 @@ fn at(ps: &ProgramSystem, aig: &mut Aig, l: usize) -> AigLit {
 /// How many candidates the simulation looked at and refuted.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SimStats {
-    /// Location-guarded instances before the simulation.
+    /// Location-guarded instances over live variables.
     pub instances: usize,
-    /// Instances that some simulated state refuted.
+    /// Instances that some sampled state refuted.
     pub refuted: usize,
-    /// Simulation steps (of 64 runs each).
+}
+
+/// States of a program system sampled by random simulation, per location.
+pub struct Samples {
+    vars: Vec<StateVar>,
+    /// The locations that get candidates, with "the program counter is here".
+    locs: Vec<(usize, AigLit)>,
+    /// Distinct valuations of `vars` seen at each of `locs`.
+    states: Vec<Vec<Vec<u128>>>,
+    /// Simulation steps taken (of 64 runs each).
     pub steps: usize,
 }
 
-/// The candidates of a program system from `templates` that random simulation (up to
-/// `sim_steps` steps, until `deadline`) does not refute, at most `max` of them, taken from the
-/// locations in turn. Their nodes are added to `model`, a copy of the system's model.
-pub fn candidates(
+/// Sample the reachable states of a program system at every location with outgoing edges
+/// (other than the initial one) by random simulation, up to `steps` steps or until `deadline`.
+/// The location literals are added to `model`, a copy of the system's model.
+pub fn sample(
     cfa: &Cfa,
     ps: &ProgramSystem,
     model: &mut Model,
-    templates: Templates,
-    max: usize,
-    sim_steps: usize,
+    steps: usize,
     deadline: Instant,
-) -> (Vec<Candidate>, SimStats) {
+) -> Samples {
     let vars = state_vars(cfa, ps);
-    let consts = program_constants(cfa);
-    let shapes = match templates {
-        Templates::Comparisons => templates::comparisons(&vars, &consts),
-        Templates::Linear => templates::linear(&vars, &consts),
-    };
     let locs: Vec<(usize, AigLit)> = (0..cfa.locations.len())
         .filter(|&l| {
             cfa.locations[l].kind == LocKind::Normal
@@ -158,11 +160,10 @@ pub fn candidates(
         })
         .map(|l| (l, at(ps, &mut model.aig, l)))
         .collect();
-    // Samples of the reachable states at each location.
-    let mut samples: Vec<HashSet<Vec<u128>>> = vec![HashSet::new(); locs.len()];
+    let mut sets: Vec<HashSet<Vec<u128>>> = vec![HashSet::new(); locs.len()];
     let mut sim = Simulation::new(model, &words(ps), 0x5eed);
-    let steps = simulate::run(&mut sim, sim_steps, deadline, |sim, valid| {
-        for ((_, here), set) in locs.iter().zip(samples.iter_mut()) {
+    let steps = simulate::run(&mut sim, steps, deadline, |sim, valid| {
+        for ((_, here), set) in locs.iter().zip(sets.iter_mut()) {
             let mask = sim.lit(*here) & valid;
             if mask == 0 || set.len() >= MAX_SAMPLES {
                 continue;
@@ -184,16 +185,38 @@ pub fn candidates(
             }
         }
     });
-    let live = crate::cfa::live_variables(cfa);
-    let mut stats = SimStats {
+    Samples {
+        vars,
+        locs,
+        states: sets.into_iter().map(|s| s.into_iter().collect()).collect(),
         steps,
-        ..SimStats::default()
+    }
+}
+
+/// The candidates from `templates` over the variables live at each sampled location that no
+/// sampled state refutes, at most `max` of them, taken from the locations in turn. Their nodes
+/// are added to `model` (the one given to [`sample`]).
+pub fn candidates(
+    cfa: &Cfa,
+    samples: &Samples,
+    model: &mut Model,
+    templates: Templates,
+    max: usize,
+) -> (Vec<Candidate>, SimStats) {
+    let Samples {
+        vars, locs, states, ..
+    } = samples;
+    let consts = program_constants(cfa);
+    let shapes = match templates {
+        Templates::Comparisons => templates::comparisons(vars, &consts),
+        Templates::Linear => templates::linear(vars, &consts),
     };
+    let live = crate::cfa::live_variables(cfa);
+    let mut stats = SimStats::default();
     let alive: Vec<Vec<usize>> = locs
         .iter()
-        .zip(&samples)
+        .zip(states)
         .map(|(&(l, _), set)| {
-            let set: Vec<&Vec<u128>> = set.iter().collect();
             (0..shapes.len())
                 .filter(|&k| {
                     let sh = &shapes[k];
@@ -201,7 +224,7 @@ pub fn candidates(
                         return false;
                     }
                     stats.instances += 1;
-                    let ok = set.iter().all(|vals| sh.holds(&vars, vals));
+                    let ok = set.iter().all(|vals| sh.holds(vars, vals));
                     stats.refuted += usize::from(!ok);
                     ok
                 })
@@ -224,13 +247,13 @@ pub fn candidates(
             };
             next[k] += 1;
             progressed = true;
-            let lit = *built[c].get_or_insert_with(|| shapes[c].build(&vars, &mut model.aig));
+            let lit = *built[c].get_or_insert_with(|| shapes[c].build(vars, &mut model.aig));
             if lit.is_const() {
                 continue;
             }
             out.push(Candidate {
                 loc: Loc(*l as u32),
-                text: shapes[c].text(&vars),
+                text: shapes[c].text(vars),
                 lit: model.aig.or(!*here, lit),
                 shape: shapes[c],
             });
