@@ -37,9 +37,9 @@ pub struct VerifyOptions {
     pub max_depth: Option<usize>,
     pub pc: PcEncoding,
     pub interrupter: Interrupter,
-    /// How long to search for candidate invariants (location-guarded comparisons and sums)
-    /// before the engines run; k-induction runs on the system constrained by the proved ones.
-    /// `None` skips the search.
+    /// How long k-induction searches for candidate invariants before it runs on the system
+    /// constrained by the proved ones (the other members run meanwhile). `None` skips the
+    /// search.
     pub invariant_budget: Option<Duration>,
 }
 

@@ -1,5 +1,5 @@
-//! The portfolio: its verdicts agree with the members', a win stops every member quickly, and
-//! member strings parse as documented.
+//! The portfolio: its verdicts agree with the members', a win stops every member (and the search
+//! for k-induction's constrained system) quickly, and member strings parse as documented.
 
 use bitmc::engine::portfolio::{self, Member};
 use bitmc::engine::{EngineKind, Options, Verdict};
@@ -154,5 +154,52 @@ fn a_win_stops_every_member_within_50_ms() {
     assert!(
         latency.as_millis() <= 50,
         "members took {latency:?} to stop after the win"
+    );
+}
+
+/// The constrained system for k-induction is made in the k-induction member's thread, so the
+/// other members run meanwhile, and a win by one of them cancels it: here the "search" waits
+/// until it is interrupted, and BMC's win must stop it within the same 50 ms.
+#[test]
+fn a_win_cancels_the_search_for_the_constrained_system() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let sys = slow_counter(3); // goal after 7 steps: BMC finds it at once
+    let started = AtomicBool::new(false);
+    let cancelled = AtomicBool::new(false);
+    let search = |intr: &bitmc::sat::Interrupter| -> Option<&System> {
+        started.store(true, Ordering::SeqCst);
+        // Gives up after 10 s, so that a portfolio that never cancels it fails instead of
+        // hanging.
+        let t = std::time::Instant::now();
+        while !intr.is_interrupted() && t.elapsed().as_secs() < 10 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        cancelled.store(intr.is_interrupted(), Ordering::SeqCst);
+        None
+    };
+    let systems = portfolio::Systems {
+        plain: &sys,
+        constrained: Some(&search),
+    };
+    let members: Vec<Member> = ["bmc:cadical", "kind:cadical"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let opts = Options::default();
+    let r = portfolio::run(&systems, &members, 2, &opts, &check, &mut |_| {});
+    assert!(matches!(r.verdict, Verdict::Unsafe(_)), "{:?}", r.verdict);
+    assert_eq!(r.winner.map(|m| m.engine), Some(EngineKind::Bmc));
+    assert!(
+        started.load(Ordering::SeqCst),
+        "k-induction never asked for its system"
+    );
+    assert!(
+        cancelled.load(Ordering::SeqCst),
+        "the search was not cancelled"
+    );
+    let latency = r.stop_latency.expect("a member won");
+    assert!(
+        latency.as_millis() <= 50,
+        "the search took {latency:?} to stop after the win"
     );
 }

@@ -79,13 +79,13 @@ pub struct VerifyArgs {
     /// with an invariant, i.e. PDR; k-induction proofs have none).
     #[arg(long, value_name = "FILE")]
     pub invariant: Option<PathBuf>,
-    /// Before the engines run, search this many seconds at most for candidate invariants per
+    /// k-induction first searches this many seconds at most for candidate invariants per
     /// location (comparisons of program variables with each other and with the program's
     /// constants, exact differences against constants, sums; those that random simulation
     /// refutes are dropped, the rest proved inductive by Houdini and re-checked by a second SAT
-    /// solver); k-induction then runs on the system constrained by the proved ones. The search
-    /// stops early when Houdini is done. 0 turns it off. Default: a third of --timeout, at most
-    /// 20 s.
+    /// solver), then runs on the system constrained by the proved ones; the other portfolio
+    /// members run meanwhile. The search stops early when Houdini is done. 0 turns it off.
+    /// Default: a third of --timeout, at most 20 s.
     #[arg(long, value_name = "SECONDS")]
     pub invariant_time: Option<f64>,
     /// Print statistics and what was checked to stderr.
