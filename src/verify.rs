@@ -203,9 +203,10 @@ fn run_phase(
 
 /// Search for candidate invariants of `ps` within `budget`: Houdini on comparisons, then on
 /// linear relations together with the comparisons (a superset of an inductive set has an
-/// inductive subset containing it, so nothing proved is lost), within two thirds of the budget; then the
-/// re-check by an independent backend within the rest. Returns the system constrained by the
-/// invariants that passed both.
+/// inductive subset containing it, so nothing proved is lost), within two thirds of the
+/// budget; then the re-check by an independent backend within the rest of the budget, or half
+/// the budget when that is longer (an independent solver may need longer for the same query).
+/// Returns the system constrained by the invariants that passed both.
 fn strengthen(
     cfa: &Cfa,
     ps: &ProgramSystem,
@@ -267,9 +268,11 @@ fn strengthen(
     let check = backend.independent_of();
     let searched = start.elapsed();
     let checked = (!proven.is_empty()).then(|| {
-        with_deadline(interrupter, start + budget, |intr| {
-            houdini::is_inductive(&model, &lits, check, intr)
-        })
+        with_deadline(
+            interrupter,
+            start + budget.max(searched + budget / 2),
+            |intr| houdini::is_inductive(&model, &lits, check, intr),
+        )
     });
     stats.push((
         "time proving invariants",
@@ -298,7 +301,7 @@ fn strengthen(
             notes.push(format!(
                 "{} candidate invariants proved but not used: the re-check by {check} did not finish within {:.1} s",
                 proven.len(),
-                budget.as_secs_f64()
+                (start.elapsed() - searched).as_secs_f64()
             ));
             None
         }
