@@ -84,8 +84,9 @@ pub struct VerifyArgs {
     /// constants, exact differences against constants, sums; those that random simulation
     /// refutes are dropped, the rest proved inductive by Houdini and re-checked by a second SAT
     /// solver), then runs on the system constrained by the proved ones; the other portfolio
-    /// members run meanwhile. The search stops early when Houdini is done. 0 turns it off.
-    /// Default: a third of --timeout, at most 20 s.
+    /// members run meanwhile. The search stops early when Houdini is done; the re-check may
+    /// take up to half this time more. 0 turns it off. Default: a third of --timeout, at most
+    /// 20 s.
     #[arg(long, value_name = "SECONDS")]
     pub invariant_time: Option<f64>,
     /// Print statistics and what was checked to stderr.
