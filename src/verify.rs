@@ -226,18 +226,17 @@ fn strengthen(
     // Every candidate so far: a candidate of the first phase may need one of the second to be
     // inductive, so the second phase tries them all again (its result contains the first's).
     let mut all: Vec<Candidate> = Vec::new();
-    let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, start + budget / 6);
+    let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, Some(start + budget / 6));
     stats.push(("simulation steps (64 runs each)", samples.steps.to_string()));
     with_deadline(interrupter, start + budget * 2 / 3, |intr| {
         for templates in [Templates::Comparisons, Templates::Linear] {
             let (new, sim) =
-                invariants::candidates(cfa, &samples, &mut model, templates, MAX_CANDIDATES);
+                invariants::candidates(&samples, &mut model, templates, MAX_CANDIDATES);
             instances += sim.instances;
             refuted += sim.refuted;
             tried += new.len();
             all.extend(new);
-            let cands = all.clone();
-            let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
+            let lits: Vec<_> = all.iter().map(|c| c.lit).collect();
             let Ok(found) = houdini::houdini(&model, &lits, Some(&words), backend, intr) else {
                 notes.push(format!(
                     "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
@@ -246,11 +245,11 @@ fn strengthen(
                 return;
             };
             sat_calls += found.sat_calls;
-            proven = cands
-                .into_iter()
+            proven = all
+                .iter()
                 .zip(&found.holds)
                 .filter(|(_, &h)| h)
-                .map(|(c, _)| c)
+                .map(|(c, _)| c.clone())
                 .collect();
         }
     });

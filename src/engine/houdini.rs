@@ -26,7 +26,6 @@ use crate::cnf::Tseitin;
 use crate::sat::{Backend, Interrupter, Lit, SolveResult, Solver};
 use crate::ts::model::Model;
 use crate::ts::simulate::{self, Simulation, Words};
-use std::time::Instant;
 
 /// A solver holding `U(x) ∧ T(x, x') ∧ U(x')` of a model, with `I(x)` switched on by `init`.
 struct TwoStates<'m> {
@@ -161,8 +160,7 @@ fn simulate_from(
 ) {
     let mut sim = Simulation::new(model, words, seed);
     sim.set_state(state);
-    let far = Instant::now() + std::time::Duration::from_secs(3600);
-    simulate::run(&mut sim, AMPLIFY_STEPS, far, |sim, valid| {
+    simulate::run(&mut sim, AMPLIFY_STEPS, None, |sim, valid| {
         for (h, &c) in holds.iter_mut().zip(cands) {
             if *h && !sim.lit(c) & valid != 0 {
                 *h = false;

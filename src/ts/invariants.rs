@@ -140,17 +140,22 @@ pub struct Samples {
     states: Vec<Vec<Vec<u128>>>,
     /// Simulation steps taken (of 64 runs each).
     pub steps: usize,
+    /// The constants of the templates (see [`program_constants`]).
+    consts: Vec<i128>,
+    /// Whether each program variable is live at each location.
+    live: Vec<Vec<bool>>,
 }
 
 /// Sample the reachable states of a program system at every location with outgoing edges
-/// (other than the initial one) by random simulation, up to `steps` steps or until `deadline`.
+/// (other than the initial one) by random simulation, up to `steps` steps or until `deadline`
+/// (if any).
 /// The location literals are added to `model`, a copy of the system's model.
 pub fn sample(
     cfa: &Cfa,
     ps: &ProgramSystem,
     model: &mut Model,
     steps: usize,
-    deadline: Instant,
+    deadline: Option<Instant>,
 ) -> Samples {
     let vars = state_vars(cfa, ps);
     let locs: Vec<(usize, AigLit)> = (0..cfa.locations.len())
@@ -163,15 +168,18 @@ pub fn sample(
     let mut sets: Vec<HashSet<Vec<u128>>> = vec![HashSet::new(); locs.len()];
     let mut sim = Simulation::new(model, &words(ps), 0x5eed);
     let steps = simulate::run(&mut sim, steps, deadline, |sim, valid| {
+        // The variables' bits in every lane, read once per step for all locations.
+        let mut words: Option<Vec<Vec<u64>>> = None;
         for ((_, here), set) in locs.iter().zip(sets.iter_mut()) {
             let mask = sim.lit(*here) & valid;
             if mask == 0 || set.len() >= MAX_SAMPLES {
                 continue;
             }
-            let words: Vec<Vec<u64>> = vars
-                .iter()
-                .map(|v| v.bits.iter().map(|&b| sim.lit(b)).collect())
-                .collect();
+            let words = words.get_or_insert_with(|| {
+                vars.iter()
+                    .map(|v| v.bits.iter().map(|&b| sim.lit(b)).collect())
+                    .collect()
+            });
             for lane in (0..64).filter(|&i| mask >> i & 1 == 1) {
                 let vals = words
                     .iter()
@@ -190,6 +198,8 @@ pub fn sample(
         locs,
         states: sets.into_iter().map(|s| s.into_iter().collect()).collect(),
         steps,
+        consts: program_constants(cfa),
+        live: crate::cfa::live_variables(cfa),
     }
 }
 
@@ -197,21 +207,23 @@ pub fn sample(
 /// sampled state refutes, at most `max` of them, taken from the locations in turn. Their nodes
 /// are added to `model` (the one given to [`sample`]).
 pub fn candidates(
-    cfa: &Cfa,
     samples: &Samples,
     model: &mut Model,
     templates: Templates,
     max: usize,
 ) -> (Vec<Candidate>, SimStats) {
     let Samples {
-        vars, locs, states, ..
+        vars,
+        locs,
+        states,
+        consts,
+        live,
+        ..
     } = samples;
-    let consts = program_constants(cfa);
     let shapes = match templates {
-        Templates::Comparisons => templates::comparisons(vars, &consts),
-        Templates::Linear => templates::linear(vars, &consts),
+        Templates::Comparisons => templates::comparisons(vars, consts),
+        Templates::Linear => templates::linear(vars, consts),
     };
-    let live = crate::cfa::live_variables(cfa);
     let mut stats = SimStats::default();
     let alive: Vec<Vec<usize>> = locs
         .iter()
