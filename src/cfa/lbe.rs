@@ -3,8 +3,11 @@
 //!
 //! - Sequential: a location other than init/error/exit/sinks and other than a loop head (a
 //!   back-edge target of a depth-first search, computed once on the input), with exactly one
-//!   incoming and one outgoing edge, not a self-loop, is removed and its two edges become one
-//!   edge labelled `Seq(in, out)`.
+//!   incoming edge `in`, not a self-loop, is removed and each outgoing edge `out` becomes an
+//!   edge labelled `Seq(in, out)` from the source of `in` (seed 000's rule 1). With more than
+//!   one outgoing edge this copies `in`, so it is done only for up to [`MAX_FANOUT`] outgoing
+//!   edges and [`MAX_COPIED_ATOMS`] copied atomic commands. The copies run in the order of the
+//!   outgoing edges and, having one prefix, are exclusive as the outgoing edges were.
 //! - Parallel: edges with the same source and target become one edge labelled
 //!   `Choice(alternatives)` (in their original order).
 //!
@@ -69,38 +72,48 @@ pub fn large_block_encoding(cfa: &Cfa) -> Cfa {
                 changed = true;
             }
         }
-        // Sequential chains.
+        // Sequential chains, and fan-outs: the one incoming edge is prefixed to each outgoing
+        // edge (its copies within the size bound).
         for l in 0..n {
-            if keep[l] || out[l].len() != 1 || inc[l].len() != 1 {
+            if keep[l] || inc[l].len() != 1 || out[l].is_empty() {
                 continue;
             }
-            let (ei, eo) = (inc[l][0], out[l][0]);
-            if ei == eo {
+            let ei = inc[l][0];
+            let Some(a) = &edges[ei] else { continue };
+            let copies = out[l].len();
+            if out[l].contains(&ei)
+                || (copies > 1
+                    && (copies > MAX_FANOUT
+                        || a.cmd.atom_count() * (copies - 1) > MAX_COPIED_ATOMS))
+            {
                 continue;
             }
-            let (Some(a), Some(b)) = (edges[ei].take(), edges[eo].take()) else {
-                continue;
-            };
-            let (from, to) = (a.from, b.to);
-            edges[ei] = Some(Edge {
-                from,
-                to,
-                cmd: a.cmd.then(b.cmd),
-            });
-            out[l].clear();
+            let Some(a) = edges[ei].take() else { continue };
+            let from = a.from;
+            out[from.index()].retain(|&e| e != ei);
+            for eo in std::mem::take(&mut out[l]) {
+                let Some(b) = edges[eo].take() else { continue };
+                let to = b.to;
+                edges[eo] = Some(Edge {
+                    from,
+                    to,
+                    cmd: a.cmd.clone().then(b.cmd),
+                });
+                out[from.index()].push(eo);
+            }
             inc[l].clear();
-            // `ei` stays in out[from]; replace `eo` by `ei` in inc[to].
-            for e in inc[to.index()].iter_mut() {
-                if *e == eo {
-                    *e = ei;
-                }
-            }
             changed = true;
         }
     }
     let kept: Vec<Edge> = edges.into_iter().flatten().collect();
     super::remove_unreachable(&cfa.with_edges(kept))
 }
+
+/// The most outgoing edges of a location removed by a fan-out.
+const MAX_FANOUT: usize = 4;
+
+/// The most atomic commands a fan-out may copy (the incoming edge's, once per extra copy).
+const MAX_COPIED_ATOMS: usize = 64;
 
 /// The largest number of choice-free paths one edge is split into.
 pub const MAX_SPLIT_PATHS: usize = 4096;

@@ -6,7 +6,11 @@
 //! variable that is written before it is read again cannot help a proof), and only when random
 //! simulation ([`super::simulate`]) reaches no state at `l` that violates them. The constants
 //! of the templates are those of the program, with their neighbours `c - 1` and `c + 1`, and
-//! 1 and 2. The survivors become AIG literals over the latches, added to the model's AIG.
+//! 1 and 2. With the linear templates come bounds read off the samples: at a location with few
+//! live variables, `x - a·y <= c` with `c` the largest value the sampled states give (and `>=`
+//! the smallest), for factors `a` taken from the program's constants and the variables' types
+//! (`c <= 255·i` bounds a sum of `i` values of type `unsigned char`). The survivors become AIG
+//! literals over the latches, added to the model's AIG.
 //!
 //! [`constrained`] builds the bit-level system of the model with proven invariants added as
 //! invariant constraints. Constraints that every reachable state satisfies remove
@@ -20,7 +24,7 @@ use super::templates::{self, Cmp, Shape, StateVar};
 use crate::aig::{Aig, AigLit};
 use crate::cfa::{Cfa, Loc, LocKind};
 use crate::ts::model::{Model, ModelSystem};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 /// A candidate invariant: at `loc`, the comparison `text` (a C expression).
@@ -69,12 +73,11 @@ fn state_vars(cfa: &Cfa, ps: &ProgramSystem) -> Vec<StateVar> {
         .collect()
 }
 
-/// The constants of the templates: those of the program (as their terms' types read them,
-/// sign-extended) of magnitude below 2^40 and their neighbours, and 1 and 2; without 0, which
-/// the templates have anyway.
+/// The constants of the program (as their terms' types read them, sign-extended) of magnitude
+/// below 2^40, other than 0.
 fn program_constants(cfa: &Cfa) -> Vec<i128> {
     let tm = &cfa.tm;
-    let mut out: Vec<i128> = vec![1, 2];
+    let mut out: Vec<i128> = Vec::new();
     for t in tm.ids() {
         let (Some(v), w) = (tm.const_value(t), tm.width(t)) else {
             continue;
@@ -87,10 +90,20 @@ fn program_constants(cfa: &Cfa) -> Vec<i128> {
         } else {
             v as i128
         };
-        if s.unsigned_abs() < 1 << 40 {
-            out.extend([s - 1, s, s + 1]);
+        if s != 0 && s.unsigned_abs() < 1 << 40 {
+            out.push(s);
         }
     }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The constants of the templates: the program's, their neighbours, and 1 and 2; without 0,
+/// which the templates have anyway.
+fn template_constants(program: &[i128]) -> Vec<i128> {
+    let mut out: Vec<i128> = vec![1, 2];
+    out.extend(program.iter().flat_map(|&c| [c - 1, c, c + 1]));
     out.retain(|&c| c != 0);
     out.sort_unstable();
     out.dedup();
@@ -140,8 +153,10 @@ pub struct Samples {
     states: Vec<Vec<Vec<u128>>>,
     /// Simulation steps taken (of 64 runs each).
     pub steps: usize,
-    /// The constants of the templates (see [`program_constants`]).
+    /// The constants of the templates (see [`template_constants`]).
     consts: Vec<i128>,
+    /// The factors of scaled differences (see [`scales`]).
+    scales: Vec<i128>,
     /// Whether each program variable is live at each location.
     live: Vec<Vec<bool>>,
 }
@@ -193,12 +208,14 @@ pub fn sample(
             }
         }
     });
+    let program = program_constants(cfa);
     Samples {
+        scales: scales(&vars, &program),
         vars,
         locs,
         states: sets.into_iter().map(|s| s.into_iter().collect()).collect(),
         steps,
-        consts: program_constants(cfa),
+        consts: template_constants(&program),
         live: crate::cfa::live_variables(cfa),
     }
 }
@@ -217,6 +234,7 @@ pub fn candidates(
         locs,
         states,
         consts,
+        scales,
         live,
         ..
     } = samples;
@@ -225,26 +243,32 @@ pub fn candidates(
         Templates::Linear => templates::linear(vars, consts),
     };
     let mut stats = SimStats::default();
-    let alive: Vec<Vec<usize>> = locs
+    let alive: Vec<Vec<Shape>> = locs
         .iter()
         .zip(states)
         .map(|(&(l, _), set)| {
-            (0..shapes.len())
-                .filter(|&k| {
-                    let sh = &shapes[k];
-                    if !sh.vars().iter().all(|&i| live[l][vars[i].pvar.index()]) {
-                        return false;
-                    }
+            let is_live = |i: usize| live[l][vars[i].pvar.index()];
+            let mut keep: Vec<Shape> = shapes
+                .iter()
+                .filter(|sh| sh.vars().iter().all(|&i| is_live(i)))
+                .filter(|sh| {
                     stats.instances += 1;
                     let ok = set.iter().all(|vals| sh.holds(vars, vals));
                     stats.refuted += usize::from(!ok);
                     ok
                 })
-                .collect::<Vec<usize>>()
+                .copied()
+                .collect();
+            if templates == Templates::Linear {
+                let here: Vec<usize> = (0..vars.len()).filter(|&i| is_live(i)).collect();
+                let extra = scaled_bounds(vars, &here, set, scales);
+                stats.instances += extra.len();
+                keep.extend(extra);
+            }
+            tightest(keep, |s| *s, BOUNDS_KEPT)
         })
-        .map(|alive| tightest(alive, |&k| shapes[k], BOUNDS_KEPT))
         .collect();
-    let mut built: Vec<Option<AigLit>> = vec![None; shapes.len()];
+    let mut built: HashMap<Shape, AigLit> = HashMap::new();
     let mut out = Vec::new();
     let mut next = vec![0usize; locs.len()];
     let mut progressed = true;
@@ -254,24 +278,75 @@ pub fn candidates(
             if out.len() >= max {
                 break;
             }
-            let Some(&c) = alive[k].get(next[k]) else {
+            let Some(&shape) = alive[k].get(next[k]) else {
                 continue;
             };
             next[k] += 1;
             progressed = true;
-            let lit = *built[c].get_or_insert_with(|| shapes[c].build(vars, &mut model.aig));
+            let lit = *built
+                .entry(shape)
+                .or_insert_with(|| shape.build(vars, &mut model.aig));
             if lit.is_const() {
                 continue;
             }
             out.push(Candidate {
                 loc: Loc(*l as u32),
-                text: shapes[c].text(vars),
+                text: shape.text(vars),
                 lit: model.aig.or(!*here, lit),
-                shape: shapes[c],
+                shape,
             });
         }
     }
     (out, stats)
+}
+
+/// The factors `a` of the scaled differences `x - a·y` whose bounds are read off the samples:
+/// 2, 3, the magnitudes of the program's constants from 4 to 2^20, and the largest values of the variables' types of at most 16 bits
+/// (a sum of `n` values of type `unsigned char` is at most `255·n`).
+fn scales(vars: &[StateVar], program: &[i128]) -> Vec<i128> {
+    let mut out: Vec<i128> = vec![2, 3];
+    out.extend(
+        program
+            .iter()
+            .map(|c| c.abs())
+            .filter(|a| (4..=1 << 20).contains(a)),
+    );
+    out.extend(
+        vars.iter()
+            .filter(|v| v.bits.len() <= 16)
+            .map(|v| v.range().1),
+    );
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The tightest bounds `x - a·y <= c` and `x - a·y >= c` that the sampled states `set` allow,
+/// for every two of the variables `here` and factor `a` in `scales`; none when there are more
+/// than [`templates::MAX_SUM_VARS`] variables or no samples. The samples cannot refute these;
+/// Houdini decides.
+fn scaled_bounds(
+    vars: &[StateVar],
+    here: &[usize],
+    set: &[Vec<u128>],
+    scales: &[i128],
+) -> Vec<Shape> {
+    let mut out = Vec::new();
+    if here.len() > templates::MAX_SUM_VARS || set.is_empty() {
+        return out;
+    }
+    for &x in here {
+        for &y in here.iter().filter(|&&y| y != x) {
+            for &a in scales {
+                let d = |vals: &Vec<u128>| vars[x].value(vals[x]) - a * vars[y].value(vals[y]);
+                let lo = set.iter().map(d).min().expect("samples");
+                let hi = set.iter().map(d).max().expect("samples");
+                out.push(Shape::Scaled(x, a, y, Cmp::Le, hi));
+                out.push(Shape::Scaled(x, a, y, Cmp::Ge, lo));
+            }
+        }
+    }
+    out
 }
 
 /// The variables (or pair), factor and direction of a bound `x ⋈ c`, `x - y ⋈ c` or
@@ -289,7 +364,6 @@ fn bound(shape: &Shape) -> Option<((usize, usize, i128, Cmp), i128)> {
 /// pair) and direction, in the order of `items`; every other item is kept. A looser bound is
 /// implied by a tighter one that holds.
 fn tightest<T>(items: Vec<T>, shape: impl Fn(&T) -> Shape, keep: usize) -> Vec<T> {
-    use std::collections::HashMap;
     let mut groups: HashMap<(usize, usize, i128, Cmp), Vec<i128>> = HashMap::new();
     for it in &items {
         if let Some((key, c)) = bound(&shape(it)) {

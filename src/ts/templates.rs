@@ -6,7 +6,7 @@
 //!   comparing the values as the C type reads them (signed or unsigned);
 //! - `x - y ⋈ c`, the *exact* difference (no wrap-around: both are widened by two bits before
 //!   subtracting), so `i - k <= 999999` means what it says for any values;
-//! - `x + y ⋈ z` and `x - a·y ⋈ c` (a = 2, 3), also exact;
+//! - `x + y ⋈ z` and `x - a·y ⋈ c` (a > 1; [`linear`] makes `a` = 2, 3 against 0), also exact;
 //! - `x + y == z` and `x + y == z + w` in the type's wrapping arithmetic.
 //!
 //! [`Shape::holds`] and [`Shape::build`] define the same predicate, one on integers and one on
@@ -100,7 +100,7 @@ impl Cmp {
 }
 
 /// A template instance over state variables (indices into the [`StateVar`] list).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     /// `x ⋈ c`.
     Const(usize, Cmp, i128),
@@ -278,7 +278,7 @@ pub fn comparisons(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
 }
 
 /// Linear relations: exact differences of any two variables against the constants `consts`
-/// and their negations (`==`, `<=`, `>=`); `x - 2y` and `x - 3y` against 0 (`<=`, `>=`); and, among at most [`MAX_SUM_VARS`] variables, the exact comparisons `x + y <= z`,
+/// and their negations (`==`, `<=`, `>=`; and against 0 for variables of different types); `x - 2y` and `x - 3y` against 0 (`<=`, `>=`); and, among at most [`MAX_SUM_VARS`] variables, the exact comparisons `x + y <= z`,
 /// `x + y >= z` and (of one type) the wrapping sums `x + y == z` and `x + y == z + w`.
 pub fn linear(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
     let mut out = Vec::new();
@@ -288,7 +288,14 @@ pub fn linear(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
     for x in 0..vars.len() {
         for y in x + 1..vars.len() {
             let w = vars[x].bits.len().max(vars[y].bits.len()) as u32;
-            for &c in cs.iter().filter(|&&c| c.unsigned_abs() < 1u128 << w) {
+            // Variables of different types have no `Pair` comparison: `x - y ⋈ 0` stands in.
+            let same = vars[x].signed == vars[y].signed && vars[x].bits.len() == vars[y].bits.len();
+            let zero = (!same).then_some(0);
+            let bounded = cs
+                .iter()
+                .copied()
+                .filter(|&c| c.unsigned_abs() < 1u128 << w);
+            for c in zero.into_iter().chain(bounded) {
                 out.extend([Cmp::Eq, Cmp::Le, Cmp::Ge].map(|op| Shape::Diff(x, y, op, c)));
             }
         }
@@ -370,6 +377,13 @@ mod tests {
             let consts = [1, 2, 3, 100, 127, 128, 255, 2047, -5, -128];
             let mut shapes = comparisons(&vars, &consts);
             shapes.extend(linear(&vars, &consts));
+            // Factors and bounds as the samples give them (see `invariants::scaled_bounds`).
+            for (a, c) in [(255, -3), (1000, 7000), (65535, 0), (999_983, -1_000_000)] {
+                for op in [Cmp::Le, Cmp::Ge] {
+                    shapes.push(Shape::Scaled(0, a, 2, op, c));
+                    shapes.push(Shape::Scaled(3, a, 1, op, c));
+                }
+            }
             let lits: Vec<AigLit> = shapes.iter().map(|s| s.build(&vars, &mut aig)).collect();
             let raw: Vec<u128> = vars
                 .iter()
