@@ -16,7 +16,7 @@ use crate::engine::houdini;
 use crate::engine::portfolio::{Strategy, Systems};
 use crate::engine::EngineKind;
 use crate::engine::{Options, ProgressFn, Stats, Verdict};
-use crate::sat::Interrupter;
+use crate::sat::{with_deadline, Interrupter};
 use crate::ts::invariants::{self, Candidate, Templates};
 use crate::ts::model::ModelSystem;
 use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
@@ -203,9 +203,9 @@ fn run_phase(
 
 /// Search for candidate invariants of `ps` within `budget`: Houdini on comparisons, then on
 /// linear relations together with the comparisons (a superset of an inductive set has an
-/// inductive subset containing it, so nothing proved is lost), within two thirds of the
-/// budget; then the re-check by an independent backend within the rest of the budget, or half
-/// the budget when that is longer (an independent solver may need longer for the same query).
+/// inductive subset containing it, so nothing proved is lost), within the budget; then the
+/// re-check by an independent backend within the rest of the budget, or the whole budget again
+/// when that is longer (an independent solver may need longer for the same query).
 /// Returns the system constrained by the invariants that passed both.
 fn strengthen(
     cfa: &Cfa,
@@ -228,7 +228,7 @@ fn strengthen(
     let mut all: Vec<Candidate> = Vec::new();
     let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, Some(start + budget / 6));
     stats.push(("simulation steps (64 runs each)", samples.steps.to_string()));
-    with_deadline(interrupter, start + budget * 2 / 3, |intr| {
+    with_deadline(interrupter, start + budget, |intr| {
         for templates in [Templates::Comparisons, Templates::Linear] {
             let (new, sim) =
                 invariants::candidates(&samples, &mut model, templates, MAX_CANDIDATES);
@@ -238,10 +238,12 @@ fn strengthen(
             all.extend(new);
             let lits: Vec<_> = all.iter().map(|c| c.lit).collect();
             let Ok(found) = houdini::houdini(&model, &lits, Some(&words), backend, intr) else {
-                notes.push(format!(
-                    "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
-                    (budget * 2 / 3).as_secs_f64()
-                ));
+                if !interrupter.is_interrupted() {
+                    notes.push(format!(
+                        "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
+                        budget.as_secs_f64()
+                    ));
+                }
                 return;
             };
             sat_calls += found.sat_calls;
@@ -267,11 +269,9 @@ fn strengthen(
     let check = backend.independent_of();
     let searched = start.elapsed();
     let checked = (!proven.is_empty()).then(|| {
-        with_deadline(
-            interrupter,
-            start + budget.max(searched + budget / 2),
-            |intr| houdini::is_inductive(&model, &lits, check, intr),
-        )
+        with_deadline(interrupter, start + budget.max(searched + budget), |intr| {
+            houdini::is_inductive(&model, &lits, check, intr)
+        })
     });
     stats.push((
         "time proving invariants",
@@ -296,6 +296,7 @@ fn strengthen(
             ));
             None
         }
+        Err(_) if interrupter.is_interrupted() => None,
         Err(_) => {
             notes.push(format!(
                 "{} candidate invariants proved but not used: the re-check by {check} did not finish within {:.1} s",
@@ -305,30 +306,6 @@ fn strengthen(
             None
         }
     }
-}
-
-/// Run `f` with an interrupter that is raised at `deadline` or when `global` is.
-fn with_deadline<R>(
-    global: &Interrupter,
-    deadline: Instant,
-    f: impl FnOnce(&Interrupter) -> R,
-) -> R {
-    let local = Interrupter::new();
-    let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                if global.is_interrupted() || Instant::now() >= deadline {
-                    local.interrupt();
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
-        });
-        let r = f(&local);
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        r
-    })
 }
 
 /// Verify a prepared CFA.

@@ -81,12 +81,13 @@ pub struct VerifyArgs {
     pub invariant: Option<PathBuf>,
     /// k-induction first searches this many seconds at most for candidate invariants per
     /// location (comparisons of program variables with each other and with the program's
-    /// constants, exact differences against constants, sums; those that random simulation
-    /// refutes are dropped, the rest proved inductive by Houdini and re-checked by a second SAT
-    /// solver), then runs on the system constrained by the proved ones; the other portfolio
-    /// members run meanwhile. The search stops early when Houdini is done; the re-check may
-    /// take up to half this time more. 0 turns it off. Default: a third of --timeout, at most
-    /// 20 s.
+    /// constants, exact differences against constants, sums, scaled differences against the
+    /// bounds the samples show; those that random simulation refutes are dropped, the rest
+    /// proved inductive by Houdini and re-checked by a second SAT solver), then runs on the
+    /// system constrained by the proved ones; the other portfolio members run meanwhile (with
+    /// more members than cores, PDR runs 1 s and then waits until the search is over). The
+    /// search stops early when Houdini is done; the re-check may take up to this time more.
+    /// 0 turns it off. Default: a third of --timeout, at most 20 s.
     #[arg(long, value_name = "SECONDS")]
     pub invariant_time: Option<f64>,
     /// Print statistics and what was checked to stderr.

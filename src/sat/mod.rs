@@ -175,6 +175,30 @@ impl Interrupter {
     }
 }
 
+/// Run `f` with an interrupter that is raised at `deadline` or when `global` is.
+pub fn with_deadline<R>(
+    global: &Interrupter,
+    deadline: std::time::Instant,
+    f: impl FnOnce(&Interrupter) -> R,
+) -> R {
+    let local = Interrupter::new();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                if global.is_interrupted() || std::time::Instant::now() >= deadline {
+                    local.interrupt();
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        });
+        let r = f(&local);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        r
+    })
+}
+
 /// An incremental SAT solver with assumptions.
 ///
 /// Backends are not required to be `Send`: an engine creates its solvers on its own thread.
