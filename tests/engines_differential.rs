@@ -3,11 +3,13 @@
 //! every verdict must carry evidence that the independent checks accept.
 
 use bitmc::cnf::Cnf;
+use bitmc::engine::bmc;
 use bitmc::engine::pdr::{self, PdrOptions};
 use bitmc::engine::{Certificate, EngineKind, Options, Verdict};
 use bitmc::sat::{Backend, Lit, Var};
 use bitmc::ts::System;
 use bitmc::witness;
+use std::time::Duration;
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -177,6 +179,24 @@ fn engines_agree_with_explicit_search() {
                 }
             }
             check(&sys, expected, &format!("{name} bmc"), v, backend, false);
+            if case % 4 == 0 {
+                // Every query "slow": windows from the start, paths without bisection.
+                let (v, _) = bmc::run_with(&sys, &opts, Duration::ZERO, &mut |_| {});
+                if expected.is_some() {
+                    assert!(
+                        matches!(v, Verdict::Unsafe(_)),
+                        "{name}: windowed bmc missed the goal: {v:?}"
+                    );
+                }
+                check(
+                    &sys,
+                    expected,
+                    &format!("{name} windowed bmc"),
+                    v,
+                    backend,
+                    false,
+                );
+            }
             let (v, _) = EngineKind::Kind.run(&sys, &opts, &mut |_| {});
             check(&sys, expected, &format!("{name} kind"), v, backend, true);
             for popts in [

@@ -11,18 +11,27 @@
 //! window is narrowed by bisection to its first step with a path to the goal, so the answer is
 //! still a shortest counterexample. BMC alone never proves the goal unreachable; it answers
 //! UNKNOWN at `max_depth` or when interrupted.
+//!
+//! When a query takes longer than [`SLOW_QUERY`] (proving that no step reaches the goal is
+//! what is hard, e.g. with wide multiplications), the next windows are as long as the depth
+//! already checked, below [`WINDOW_FROM`] too, and a SAT window yields the goal step its
+//! model chose without bisection: a counterexample that may not be a shortest one, found
+//! without proving the steps before it safe.
 
 use super::unroll::{too_large, Unrolling};
 use super::{Options, Progress, ProgressFn, Stats, Verdict};
 use crate::sat::{Lit, SolveResult, Solver};
 use crate::ts::{Plan, System};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The depth from which goal windows are used.
 pub const WINDOW_FROM: usize = 32;
 
 /// The largest window.
 pub const MAX_WINDOW: usize = 128;
+
+/// A query this slow makes BMC ask about windows before [`WINDOW_FROM`] too.
+pub const SLOW_QUERY: Duration = Duration::from_secs(2);
 
 struct Bmc<'s> {
     sys: &'s System,
@@ -31,6 +40,8 @@ struct Bmc<'s> {
     /// The activation literal of each step's goal clauses.
     act: Vec<Lit>,
     calls: usize,
+    /// A path to the goal kept by [`Bmc::query`].
+    path: Option<Vec<Vec<bool>>>,
 }
 
 enum Found {
@@ -53,7 +64,8 @@ impl Bmc<'_> {
     }
 
     /// Is the goal reachable at one of the steps `lo..=hi`? Retires those steps when not.
-    fn query(&mut self, lo: usize, hi: usize) -> Found {
+    /// With `keep_path`, a path to the goal step a SAT answer's model chose is kept in `path`.
+    fn query(&mut self, lo: usize, hi: usize, keep_path: bool) -> Found {
         self.calls += 1;
         let s = self.solver.as_mut();
         let r = if lo == hi {
@@ -64,6 +76,13 @@ impl Bmc<'_> {
             clause.push(!w);
             s.add_clause(&clause);
             let r = s.solve(&[w]);
+            // The model is read before the clause below makes the solver forget it.
+            if r == SolveResult::Sat && keep_path {
+                let k = (lo..=hi)
+                    .find(|&j| !s.model_value(self.act[j]))
+                    .expect("a SAT window has a goal step");
+                self.path = Some(self.un.extract_states(s, k));
+            }
             s.add_clause(&[!w]);
             r
         };
@@ -83,7 +102,7 @@ impl Bmc<'_> {
     fn first(&mut self, mut lo: usize, mut hi: usize) -> Option<usize> {
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match self.query(lo, mid) {
+            match self.query(lo, mid, false) {
                 Found::Yes => hi = mid,
                 Found::None => lo = mid + 1,
                 Found::Interrupted => return None,
@@ -93,8 +112,20 @@ impl Bmc<'_> {
     }
 }
 
-/// Search for a shortest path to the goal, depth by depth.
+/// Search for a shortest path to the goal, depth by depth (see the module doc for when the
+/// path may be longer).
 pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+    run_with(sys, opts, SLOW_QUERY, progress)
+}
+
+/// [`run`] with the query time from which windows are asked before [`WINDOW_FROM`] too
+/// (`Duration::ZERO`: from the first query).
+pub fn run_with(
+    sys: &System,
+    opts: &Options,
+    slow_query: Duration,
+    progress: ProgressFn<'_>,
+) -> (Verdict, Stats) {
     let start = Instant::now();
     let mut b = Bmc {
         sys,
@@ -102,8 +133,9 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
         un: Unrolling::new(sys),
         act: Vec::new(),
         calls: 0,
+        path: None,
     };
-    let v = search(&mut b, opts, progress);
+    let v = search(&mut b, opts, slow_query, progress);
     let stats = vec![
         ("depth", b.un.len().saturating_sub(1).to_string()),
         ("SAT calls", b.calls.to_string()),
@@ -114,10 +146,17 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
     (v, stats)
 }
 
-fn search(b: &mut Bmc<'_>, opts: &Options, progress: ProgressFn<'_>) -> Verdict {
+fn search(
+    b: &mut Bmc<'_>,
+    opts: &Options,
+    slow_query: Duration,
+    progress: ProgressFn<'_>,
+) -> Verdict {
     let start = Instant::now();
     let interrupted = || super::stopped(opts);
     let mut checked = 0usize; // steps 0..checked are known not to reach the goal
+                              // Whether a query has taken longer than `SLOW_QUERY`: windows from then on.
+    let mut slow = false;
     loop {
         if opts.interrupter.is_interrupted() {
             return interrupted();
@@ -126,10 +165,12 @@ fn search(b: &mut Bmc<'_>, opts: &Options, progress: ProgressFn<'_>) -> Verdict 
         if checked > max {
             return Verdict::Unknown(format!("no goal state within the bound of {max} steps"));
         }
-        let window = if checked < WINDOW_FROM {
-            1
-        } else {
+        let window = if checked >= WINDOW_FROM {
             (checked / 8).min(MAX_WINDOW)
+        } else if slow {
+            checked.max(1)
+        } else {
+            1
         };
         let hi = (checked + window - 1).min(max);
         if too_large(b.sys, hi + 1, 1) {
@@ -141,7 +182,16 @@ fn search(b: &mut Bmc<'_>, opts: &Options, progress: ProgressFn<'_>) -> Verdict 
             }
             b.push();
         }
-        match b.query(checked, hi) {
+        let asked = Instant::now();
+        // In a window opened because queries are slow, the goal step the model chose is
+        // taken without bisection (its UNSAT halves are what made the queries slow), so the
+        // path may not be a shortest one.
+        let found = b.query(checked, hi, checked < WINDOW_FROM && slow);
+        if let Some(states) = b.path.take() {
+            return Verdict::Unsafe(Plan { states });
+        }
+        slow |= asked.elapsed() >= slow_query;
+        match found {
             Found::Yes => {
                 let Some(k) = b.first(checked, hi) else {
                     return interrupted();
