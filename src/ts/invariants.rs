@@ -435,3 +435,70 @@ impl ProgramSystem {
         std::mem::swap(&mut self.input_var, &mut other.input_var);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aig::Aig;
+    use crate::cfa::PVar;
+
+    fn var(aig: &mut Aig, name: &str, w: usize, signed: bool, i: u32) -> StateVar {
+        StateVar {
+            name: name.into(),
+            signed,
+            bits: (0..w).map(|_| aig.input()).collect(),
+            pvar: PVar(i),
+        }
+    }
+
+    /// The bounds read off the samples hold in every sample and are reached by one, in both
+    /// directions, for every ordered pair and factor; with too many variables there are none.
+    #[test]
+    fn scaled_bounds_are_the_extremes_of_the_samples() {
+        let mut aig = Aig::new();
+        let vars = vec![
+            var(&mut aig, "s", 32, false, 0),
+            var(&mut aig, "i", 32, true, 1),
+            var(&mut aig, "c", 8, false, 2),
+        ];
+        assert_eq!(
+            scales(&vars, &[-7, 1, 1000, 1 << 21]),
+            vec![2, 3, 7, 255, 1000]
+        );
+        // (s, i, c): s is at most 255·i; i is negative once (two's complement, 32 bits).
+        let set: Vec<Vec<u128>> = vec![
+            vec![0, 0, 0],
+            vec![255, 1, 255],
+            vec![300, 2, 45],
+            vec![5, 0xffff_ffff, 7],
+        ];
+        let here = [0, 1, 2];
+        let shapes = scaled_bounds(&vars, &here, &set, &[2, 255]);
+        assert_eq!(shapes.len(), 6 * 2 * 2);
+        for sh in &shapes {
+            assert!(set.iter().all(|v| sh.holds(&vars, v)), "{}", sh.text(&vars));
+            let Shape::Scaled(x, a, y, op, c) = *sh else {
+                panic!("not a scaled difference: {sh:?}")
+            };
+            let tighter = match op {
+                Cmp::Le => Shape::Scaled(x, a, y, op, c - 1),
+                _ => Shape::Scaled(x, a, y, op, c + 1),
+            };
+            assert!(
+                !set.iter().all(|v| tighter.holds(&vars, v)),
+                "{}",
+                sh.text(&vars)
+            );
+        }
+        // 5 - 255·(-1) = 260 is the largest s - 255·i.
+        assert!(shapes.iter().any(|s| s.text(&vars) == "s - 255 * i <= 260"));
+        let many: Vec<usize> = (0..templates::MAX_SUM_VARS + 1).collect();
+        let wide: Vec<StateVar> = many
+            .iter()
+            .map(|&k| var(&mut aig, "v", 8, false, k as u32))
+            .collect();
+        let zeros = vec![vec![0u128; many.len()]];
+        assert!(scaled_bounds(&wide, &many, &zeros, &[2]).is_empty());
+        assert!(scaled_bounds(&vars, &here, &[], &[2]).is_empty());
+    }
+}
