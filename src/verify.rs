@@ -202,8 +202,9 @@ fn run_phase(
 }
 
 /// Search for candidate invariants of `ps` within `budget`: Houdini on comparisons, then on
-/// linear relations together with the comparisons (a superset of an inductive set has an
-/// inductive subset containing it, so nothing proved is lost), within the budget; then the
+/// linear relations together with the comparisons, then with scaled differences too (a
+/// superset of an inductive set has an inductive subset containing it, so nothing proved is
+/// lost; a phase cut by the deadline leaves the previous one's result), within the budget; then the
 /// re-check by an independent backend within the rest of the budget, or the whole budget again
 /// when that is longer (an independent solver may need longer for the same query).
 /// Returns the system constrained by the invariants that passed both.
@@ -229,11 +230,14 @@ fn strengthen(
     let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, Some(start + budget / 6));
     stats.push(("simulation steps (64 runs each)", samples.steps.to_string()));
     with_deadline(interrupter, start + budget, |intr| {
-        for templates in [Templates::Comparisons, Templates::Linear] {
+        for templates in [Templates::Comparisons, Templates::Linear, Templates::Scaled] {
             let (new, sim) =
                 invariants::candidates(&samples, &mut model, templates, MAX_CANDIDATES);
             instances += sim.instances;
             refuted += sim.refuted;
+            if new.is_empty() {
+                continue;
+            }
             tried += new.len();
             all.extend(new);
             let lits: Vec<_> = all.iter().map(|c| c.lit).collect();

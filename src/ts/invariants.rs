@@ -6,7 +6,7 @@
 //! variable that is written before it is read again cannot help a proof), and only when random
 //! simulation ([`super::simulate`]) reaches no state at `l` that violates them. The constants
 //! of the templates are those of the program, with their neighbours `c - 1` and `c + 1`, and
-//! 1 and 2. With the linear templates come bounds read off the samples: at a location with few
+//! 1 and 2. Last come bounds read off the samples: at a location with few
 //! live variables, `x - a·y <= c` with `c` the largest value the sampled states give (and `>=`
 //! the smallest), for factors `a` taken from the program's constants and the variables' types
 //! (`c <= 255·i` bounds a sum of `i` values of type `unsigned char`). The survivors become AIG
@@ -54,6 +54,10 @@ pub enum Templates {
     /// Differences of two variables against a constant, and sums of two variables equal to a
     /// variable or to another sum.
     Linear,
+    /// Scaled differences `x - a·y` against the bounds the samples show (at locations with few
+    /// live variables). Their proofs can be hard for the SAT solver, so they come last, after
+    /// the other templates' result is safe.
+    Scaled,
 }
 
 /// The state variables of a program system of 2 to 64 bits.
@@ -241,6 +245,7 @@ pub fn candidates(
     let shapes = match templates {
         Templates::Comparisons => templates::comparisons(vars, consts),
         Templates::Linear => templates::linear(vars, consts),
+        Templates::Scaled => Vec::new(),
     };
     let mut stats = SimStats::default();
     let alive: Vec<Vec<Shape>> = locs
@@ -259,7 +264,7 @@ pub fn candidates(
                 })
                 .copied()
                 .collect();
-            if templates == Templates::Linear {
+            if templates == Templates::Scaled {
                 let here: Vec<usize> = (0..vars.len()).filter(|&i| is_live(i)).collect();
                 let extra = scaled_bounds(vars, &here, set, scales);
                 stats.instances += extra.len();
