@@ -154,8 +154,9 @@ fn search(
 ) -> Verdict {
     let start = Instant::now();
     let interrupted = || super::stopped(opts);
-    let mut checked = 0usize; // steps 0..checked are known not to reach the goal
-                              // Whether a query has taken longer than `SLOW_QUERY`: windows from then on.
+    // Steps 0..checked are known not to reach the goal.
+    let mut checked = 0usize;
+    // Whether a query has taken longer than `slow_query`: windows from then on.
     let mut slow = false;
     loop {
         if opts.interrupter.is_interrupted() {
