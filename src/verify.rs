@@ -49,6 +49,9 @@ pub struct ProgramTrace {
     pub nondet: Vec<u128>,
     pub outcome: interp::Outcome,
     pub steps: Vec<interp::Step>,
+    /// The CFA the trace was replayed on when it is not the one verified: the copy whose loops
+    /// are accelerated ([`cfa::accelerate`]); its steps' edges are that CFA's.
+    pub accelerated: Option<Box<Cfa>>,
 }
 
 /// The verdict about a program.
@@ -126,6 +129,9 @@ fn run_phase(
     // The system constrained by candidate invariants, made when k-induction asks for it.
     let strengthened: OnceLock<Option<ModelSystem>> = OnceLock::new();
     let search = Mutex::new((Stats::new(), Vec::new()));
+    // The CFA with accelerated loops and its system, made when BMC asks for them.
+    let accelerated: OnceLock<Option<(cfa::Accelerated, ProgramSystem)>> = OnceLock::new();
+    let accel_notes = Mutex::new(Vec::new());
     let (verdict, stats, winner) = {
         let ps = &ps;
         let constrain = |intr: &Interrupter| {
@@ -139,22 +145,41 @@ fn run_phase(
                 .as_ref()
                 .map(|m| &m.sys)
         };
+        let accelerate = |intr: &Interrupter| {
+            accelerated
+                .get_or_init(|| {
+                    let mut notes = accel_notes.lock().ok()?;
+                    let a = accelerate(cfa, intr, &mut notes)?;
+                    let ps = encode(&a.cfa, EncodeOptions { pc: opts.pc, goal });
+                    Some((a, ps))
+                })
+                .as_ref()
+                .map(|(_, aps)| &aps.sys)
+        };
         let systems = Systems {
             plain: &ps.sys,
             constrained: Some(&constrain),
+            accelerated: Some(&accelerate),
         };
         opts.strategy.run(&systems, &eopts, &check, progress)
     };
     let mut constrained = strengthened.into_inner().flatten();
+    let accelerated = accelerated.into_inner().flatten();
+    out.notes.extend(accel_notes.into_inner().unwrap_or_default());
     if let Ok((stats, notes)) = search.into_inner() {
         out.stats.extend(stats);
         out.notes.extend(notes);
     }
     // Decode the verdict with the maps of the system it came from: k-induction ran on the
     // constrained system when there is one.
-    let from_constrained = winner
-        .as_ref()
-        .is_some_and(|w| w.engine == EngineKind::Kind);
+    let won = |e: EngineKind| winner.as_ref().is_some_and(|w| w.engine == e);
+    let from_constrained = won(EngineKind::Kind);
+    // BMC ran on the accelerated system when there is one: its path is decoded with that
+    // system's maps and replayed on the accelerated CFA.
+    let replayed = match (&accelerated, won(EngineKind::Bmc)) {
+        (Some((a, aps)), true) => Some((&a.cfa, aps)),
+        _ => None,
+    };
     if let (true, Some(c)) = (from_constrained, constrained.as_mut()) {
         ps.swap_system(c);
     }
@@ -179,13 +204,15 @@ fn run_phase(
         }
         Verdict::Unknown(r) => Phase::Unknown(r),
         Verdict::Unsafe(plan) => {
-            let nondet = ps.nondet_sequence(&plan);
+            let (rcfa, rps) = replayed.unwrap_or((cfa, &ps));
+            let nondet = rps.nondet_sequence(&plan);
             let limit = plan.states.len() + 16;
-            let (outcome, steps) = interp::run(cfa, &nondet, limit);
+            let (outcome, steps) = interp::run(rcfa, &nondet, limit);
             let trace = ProgramTrace {
                 nondet,
                 outcome: outcome.clone(),
                 steps,
+                accelerated: replayed.map(|(c, _)| Box::new(c.clone())),
             };
             match outcome {
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
@@ -199,6 +226,33 @@ fn run_phase(
             }
         }
     }
+}
+
+/// How long the soundness queries of all accelerated loops may take together.
+const ACCELERATION_BUDGET: Duration = Duration::from_secs(2);
+
+/// The CFA with its loops accelerated where the jump is proved sound (see
+/// [`cfa::accel`]), each query answered by batsat (BMC, which uses the result, runs CaDiCaL),
+/// all within [`ACCELERATION_BUDGET`]; `None` when no loop was accelerated.
+fn accelerate(
+    cfa: &Cfa,
+    interrupter: &Interrupter,
+    notes: &mut Vec<String>,
+) -> Option<cfa::Accelerated> {
+    let start = Instant::now();
+    let backend = crate::sat::Backend::Batsat;
+    let a = with_deadline(interrupter, start + ACCELERATION_BUDGET, |intr| {
+        cfa::accelerate(cfa, &mut |tm, t| {
+            witness::term_valid(tm, t, backend, intr)
+        })
+    })?;
+    let locs: Vec<String> = a.loops.iter().map(|l| l.to_string()).collect();
+    notes.push(format!(
+        "loops at {} accelerated for BMC (jumps proved sound by {backend} in {:.3} s)",
+        locs.join(", "),
+        start.elapsed().as_secs_f64()
+    ));
+    Some(a)
 }
 
 /// Search for candidate invariants of `ps` within `budget`: Houdini on comparisons, then on

@@ -180,6 +180,7 @@ fn a_win_cancels_the_search_for_the_constrained_system() {
     let systems = portfolio::Systems {
         plain: &sys,
         constrained: Some(&search),
+        accelerated: None,
     };
     let members: Vec<Member> = ["bmc:cadical", "kind:cadical"]
         .iter()

@@ -23,16 +23,19 @@
 //! than `valid-index`); reaching the exit location, or a location none of whose edges can be
 //! taken (a failed assume), ends the execution without a violation.
 
+pub mod accel;
 mod dot;
 pub mod interp;
 mod lbe;
 mod print;
 mod simplify;
 mod slice;
+pub mod symex;
 
 #[cfg(test)]
 mod tests;
 
+pub use accel::{accelerate, Accelerated};
 pub use interp::{run, run_with, Outcome, RunOptions, Step};
 pub use lbe::{large_block_encoding, split_choices, MAX_SPLIT_PATHS};
 pub use simplify::propagate_constants_and_copies;
@@ -254,6 +257,8 @@ pub enum HavocKind {
     UndefinedCall { function: String, ty: IntType },
     /// A local variable declared without an initialiser (its value is indeterminate).
     Uninitialized,
+    /// How many more iterations an accelerated loop runs at once (see [`accelerate`]).
+    Iterations,
 }
 
 impl HavocKind {

@@ -38,6 +38,7 @@ impl Cfa {
                     HavocKind::NondetCall { function, .. } => format!("{function}()"),
                     HavocKind::UndefinedCall { function, .. } => format!("undefined {function}()"),
                     HavocKind::Uninitialized => "uninitialised".to_string(),
+                    HavocKind::Iterations => "iterations".to_string(),
                 };
                 writeln!(
                     out,

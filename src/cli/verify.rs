@@ -245,7 +245,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             println!("UNSAFE ({p}) ({engine}, {secs:.2} s)");
             let seq: Vec<String> = trace.nondet.iter().map(|v| v.to_string()).collect();
             println!("nondet values: [{}]", seq.join(", "));
-            print!("{}", format_trace(&cfa, &trace.steps, &trace.outcome));
+            let ran_on = trace.accelerated.as_deref().unwrap_or(&cfa);
+            print!("{}", format_trace(ran_on, &trace.steps, &trace.outcome));
             println!("FALSE({p})");
             Ok(EXIT_UNSAFE)
         }

@@ -124,7 +124,8 @@ impl Member {
 /// The systems members run on: k-induction on the one constrained by proved invariants when
 /// there is one (the constraints strengthen its induction step), the other engines on the plain
 /// one (for BMC constraints only add work, and PDR finds its own lemmas; measured on SV-COMP,
-/// where a constrained system made PDR lose a task it proves in 1 s).
+/// where a constrained system made PDR lose a task it proves in 1 s); BMC on the accelerated
+/// one when there is one.
 ///
 /// The constrained system is made on demand, in the thread of the first k-induction member
 /// that asks for it (later ones wait for the same result), so that the search for invariants
@@ -133,10 +134,13 @@ impl Member {
 pub struct Systems<'a> {
     pub plain: &'a System,
     pub constrained: Option<&'a Constrain<'a>>,
+    /// Makes the system of the program with accelerated loops, for BMC (its steps may jump
+    /// over many iterations, so counterexamples millions of iterations deep become short).
+    pub accelerated: Option<&'a Constrain<'a>>,
 }
 
-/// Makes the constrained system, given the member's interrupter; `None` when there is none
-/// (k-induction then runs on the plain system).
+/// Makes the constrained (or accelerated) system, given the member's interrupter; `None` when
+/// there is none (the member then runs on the plain system).
 pub type Constrain<'a> = dyn Fn(&Interrupter) -> Option<&'a System> + Sync + 'a;
 
 impl<'a> Systems<'a> {
@@ -145,13 +149,15 @@ impl<'a> Systems<'a> {
         Systems {
             plain: sys,
             constrained: None,
+            accelerated: None,
         }
     }
 
     /// The system `m` runs on (for k-induction, made now if it is not yet).
     pub fn for_member(&self, m: &Member, intr: &Interrupter) -> &'a System {
-        match (m.engine, self.constrained) {
-            (EngineKind::Kind, Some(c)) => c(intr).unwrap_or(self.plain),
+        match (m.engine, self.constrained, self.accelerated) {
+            (EngineKind::Kind, Some(c), _) => c(intr).unwrap_or(self.plain),
+            (EngineKind::Bmc, _, Some(a)) => a(intr).unwrap_or(self.plain),
             _ => self.plain,
         }
     }

@@ -38,7 +38,8 @@ use super::{Plan, System};
 use crate::aig::blast::Blaster;
 use crate::aig::{Aig, AigLit};
 use crate::bv::{Evaluator, Sort, TermId, TermManager};
-use crate::cfa::{Cfa, EdgeId, Gcl, LocKind, PVar};
+use crate::cfa::symex::{self, Env, Exec};
+use crate::cfa::{Cfa, EdgeId, LocKind, PVar};
 use crate::sat::Var;
 use std::collections::{HashMap, HashSet};
 
@@ -95,117 +96,10 @@ pub struct ProgramSystem {
     pub havocs: Vec<HavocInput>,
 }
 
-/// The result of symbolically executing a command: its guard, the new values of the variables
-/// it changes, and its havocs with their completion conditions.
-struct Exec {
-    guard: TermId,
-    env: HashMap<PVar, TermId>,
-    havocs: Vec<(PVar, TermId, TermId)>,
-}
-
-struct Encoder<'c> {
-    cfa: &'c Cfa,
+/// The terms of the encoding and the havoc inputs, in creation order.
+struct Encoder {
     tm: TermManager,
     inputs: Vec<(EdgeId, PVar, TermId)>,
-}
-
-impl Encoder<'_> {
-    fn value(&self, env: &HashMap<PVar, TermId>, v: PVar) -> TermId {
-        env.get(&v)
-            .copied()
-            .unwrap_or(self.cfa.vars[v.index()].term)
-    }
-
-    fn subst(&mut self, t: TermId, env: &HashMap<PVar, TermId>) -> TermId {
-        if env.is_empty() {
-            return t;
-        }
-        let map: HashMap<TermId, TermId> = env
-            .iter()
-            .map(|(v, &x)| (self.cfa.vars[v.index()].term, x))
-            .collect();
-        self.tm.substitute(t, &map)
-    }
-
-    fn exec(&mut self, g: &Gcl, edge: EdgeId, env: HashMap<PVar, TermId>) -> Exec {
-        let tru = self.tm.tru();
-        match g {
-            Gcl::Assume(c, _) => {
-                let guard = self.subst(*c, &env);
-                Exec {
-                    guard,
-                    env,
-                    havocs: Vec::new(),
-                }
-            }
-            Gcl::Assign(v, t, _) => {
-                let x = self.subst(*t, &env);
-                let mut env = env;
-                env.insert(*v, x);
-                Exec {
-                    guard: tru,
-                    env,
-                    havocs: Vec::new(),
-                }
-            }
-            Gcl::Havoc(v, _, _) => {
-                let w = self.cfa.vars[v.index()].ty.width;
-                let name = format!("nondet:e{}:{}", edge.0, self.cfa.vars[v.index()].name);
-                let t = self.tm.var(name, Sort::Bv(w));
-                self.inputs.push((edge, *v, t));
-                let mut env = env;
-                env.insert(*v, t);
-                Exec {
-                    guard: tru,
-                    env,
-                    havocs: vec![(*v, t, tru)],
-                }
-            }
-            Gcl::Seq(gs) => {
-                let mut acc = Exec {
-                    guard: tru,
-                    env,
-                    havocs: Vec::new(),
-                };
-                for g in gs {
-                    let r = self.exec(g, edge, std::mem::take(&mut acc.env));
-                    acc.guard = self.tm.and(acc.guard, r.guard);
-                    acc.env = r.env;
-                    acc.havocs.extend(r.havocs);
-                }
-                acc
-            }
-            Gcl::Choice(alts) => {
-                let base = env;
-                let results: Vec<Exec> = alts
-                    .iter()
-                    .map(|a| self.exec(a, edge, base.clone()))
-                    .collect();
-                let guard = self.tm.or_all(results.iter().map(|r| r.guard));
-                let changed: HashSet<PVar> =
-                    results.iter().flat_map(|r| r.env.keys().copied()).collect();
-                let mut env = base.clone();
-                let mut changed: Vec<PVar> = changed.into_iter().collect();
-                changed.sort();
-                for v in changed {
-                    let mut x = self.value(&results[results.len() - 1].env, v);
-                    for r in results.iter().rev().skip(1) {
-                        let y = self.value(&r.env, v);
-                        x = self.tm.ite(r.guard, y, x);
-                    }
-                    env.insert(v, x);
-                }
-                let mut havocs = Vec::new();
-                for r in &results {
-                    for &(v, t, c) in &r.havocs {
-                        let c = self.tm.and(r.guard, c);
-                        havocs.push((v, t, c));
-                    }
-                }
-                Exec { guard, env, havocs }
-            }
-        }
-    }
 }
 
 /// Options of the encoding.
@@ -222,16 +116,24 @@ fn bits_needed(max: u128) -> u32 {
 /// Encode a CFA as a transition system.
 pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     let mut enc = Encoder {
-        cfa,
         tm: cfa.tm.clone(),
         inputs: Vec::new(),
     };
     let nl = cfa.locations.len();
     let done = nl as u128;
-    // Symbolic execution of every edge.
+    // Symbolic execution of every edge; each havoc reads an input of its own.
     let mut edges: Vec<Exec> = Vec::with_capacity(cfa.edges.len());
     for (i, e) in cfa.edges.iter().enumerate() {
-        edges.push(enc.exec(&e.cmd, EdgeId(i as u32), HashMap::new()));
+        let edge = EdgeId(i as u32);
+        let inputs = &mut enc.inputs;
+        let mut havoc = |tm: &mut TermManager, v: PVar| {
+            let info = &cfa.vars[v.index()];
+            let name = format!("nondet:e{}:{}", edge.0, info.name);
+            let t = tm.var(name, Sort::Bv(info.ty.width));
+            inputs.push((edge, v, t));
+            t
+        };
+        edges.push(symex::exec(cfa, &mut enc.tm, &e.cmd, Env::new(), &mut havoc));
     }
     // State variables: the cone of influence of the guards.
     let var_of: HashMap<TermId, PVar> = cfa

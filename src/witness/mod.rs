@@ -175,3 +175,22 @@ fn check_trivial(sys: &System, backend: Backend, opts: &Options) -> Result<bool,
         SolveResult::Interrupted => Err(Interrupted),
     }
 }
+
+/// Whether the `bool` term `t` of `tm` is valid, decided by a fresh solver of `backend`:
+/// its negation bit-blasted and found unsatisfiable. `false` when it is not valid or when the
+/// solver was interrupted.
+pub fn term_valid(
+    tm: &crate::bv::TermManager,
+    t: crate::bv::TermId,
+    backend: Backend,
+    interrupter: &crate::sat::Interrupter,
+) -> bool {
+    let mut aig = crate::aig::Aig::new();
+    let mut bl = crate::aig::blast::Blaster::new();
+    let root = bl.blast_bool(tm, &mut aig, t);
+    let mut solver = backend.create(interrupter);
+    let mut enc = crate::cnf::Tseitin::new();
+    let lit = enc.encode(&aig, &mut *solver, root);
+    solver.add_clause(&[!lit]);
+    solver.solve(&[]) == SolveResult::Unsat
+}

@@ -1,0 +1,364 @@
+//! Loop acceleration: a self-loop that moves each variable it writes by the same constant in
+//! every iteration may, after an iteration, jump over `N` more at once.
+//!
+//! For a self-loop edge `e` at `L`, the increments `d_v = v₂ − v₁` between two consecutive
+//! iterations (the second taking the same nondet values as the first) are estimated on a few
+//! sampled states; a loop whose increments are not the same on all samples, or are all zero, is
+//! left alone. The edge becomes
+//!
+//! ```text
+//! e; N := havoc (iterations); either assume N = 0 or assume C(N); v := v + N·d_v (each v) end
+//! ```
+//!
+//! where `C(N)` says `N ≥ 1`, no moved variable leaves its type's range within the `N`
+//! iterations, and `e` can be taken (with the nondet values of the iteration just executed) at
+//! the first and at the last of them. The edge's prefix is `e` itself, so it consumes the same
+//! nondet values first and stays exclusive with the other edges leaving `L`.
+//!
+//! Nothing of this is trusted. Whether the jump is sound, i.e. `C(N)` implies that `N` more
+//! iterations of `e` lead from the state after `e` to the jumped state, is proved by induction
+//! over `N` with two validity queries that the caller answers (with a SAT solver):
+//! - base: `C(1)` implies that `e` leads from the state to the state moved by `d`;
+//! - step: `N ≥ 1 ∧ C(N+1)` implies `C(N)` and that `e` leads from the state moved by `N·d` to
+//!   the one moved by `(N+1)·d`;
+//!
+//! both for every state that `e` produces (the premise is a first execution of `e` from an
+//! arbitrary state, with arbitrary nondet values). A loop whose queries are not both proved
+//! valid is left alone. With both proved, every step of the accelerated CFA is a sequence of
+//! steps of the original one, so the accelerated CFA reaches exactly the states the original
+//! reaches, and its counterexamples (replayed on the interpreter, which executes the jump as
+//! written) are counterexamples of the program.
+
+use super::symex::{self, Env};
+use super::{Cfa, Gcl, HavocKind, IntType, Loc, OriginId, PVar, VarInfo, VarKind};
+use crate::bv::{Evaluator, Sort, TermId, TermManager};
+use std::collections::BTreeMap;
+
+/// The width of the iteration count `N`.
+const COUNT_WIDTH: u32 = 32;
+
+/// The widest variable a loop may move (the range checks work in twice that plus the count).
+const MAX_WIDTH: u32 = 64;
+
+/// The sampled states the increments are estimated on.
+const SAMPLES: u64 = 4;
+
+/// Answers whether a `bool` term of the manager is valid (true under every assignment);
+/// `false` also when it cannot tell.
+pub type Prover<'a> = dyn FnMut(&TermManager, TermId) -> bool + 'a;
+
+/// The result of [`accelerate`].
+pub struct Accelerated {
+    pub cfa: Cfa,
+    /// The locations whose self-loop can jump.
+    pub loops: Vec<Loc>,
+}
+
+/// Accelerates every self-loop of `cfa` whose jump `valid` proves sound; `None` when there is
+/// none.
+pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
+    let mut out = cfa.clone();
+    let mut loops = Vec::new();
+    for i in 0..cfa.edges.len() {
+        let e = &cfa.edges[i];
+        if e.from != e.to {
+            continue;
+        }
+        let Some(moves) = increments(cfa, &e.cmd) else {
+            continue;
+        };
+        let mut tm = out.tm.clone();
+        let name = format!("{}#iterations", e.from);
+        let count = tm.var(name.clone(), Sort::Bv(COUNT_WIDTH));
+        let jump = Jump {
+            cmd: &e.cmd,
+            moves,
+            count,
+        };
+        let mut scratch = tm.clone();
+        let queries = jump.obligations(&out, &mut scratch);
+        if !queries.into_iter().all(|q| valid(&scratch, q)) {
+            continue;
+        }
+        let at = &cfa.locations[e.from.index()];
+        let pos = at.pos.clone();
+        let text = format!("{name}: more iterations of the loop at {} (accelerated)", e.from);
+        let origin = out.add_origin(pos.clone(), text);
+        let cmd = jump.edge(&out, &mut tm, PVar(out.vars.len() as u32), origin);
+        out.tm = tm;
+        let ty = IntType {
+            width: COUNT_WIDTH,
+            signed: false,
+        };
+        out.vars.push(VarInfo {
+            name,
+            ty,
+            kind: VarKind::Nondet,
+            pos,
+            term: count,
+        });
+        out.edges[i].cmd = cmd;
+        loops.push(e.from);
+    }
+    (!loops.is_empty()).then_some(Accelerated { cfa: out, loops })
+}
+
+/// A self-loop's jump: its command, the increment of each moved variable (as a signed value
+/// of the variable's width), and the count variable's term.
+struct Jump<'c> {
+    cmd: &'c Gcl,
+    moves: BTreeMap<PVar, i128>,
+    count: TermId,
+}
+
+/// Where the moved variables are after some number `k` of iterations: each as `x + k·d` in
+/// its own width (`at`) and, to tell whether it left its type's range, in a width where that
+/// sum cannot wrap (`wide`).
+#[derive(Clone)]
+struct Line {
+    at: Env,
+    wide: Vec<TermId>,
+}
+
+impl Jump<'_> {
+    /// The width in which `x + k·d` cannot wrap for a variable of `width` bits.
+    fn wide_width(width: u32) -> u32 {
+        width + COUNT_WIDTH + 2
+    }
+
+    /// The line after `k` iterations (`k` a count-width term), in closed form.
+    fn closed(&self, cfa: &Cfa, tm: &mut TermManager, k: TermId) -> Line {
+        let mut line = Line {
+            at: Env::new(),
+            wide: Vec::new(),
+        };
+        for (&v, &d) in &self.moves {
+            let IntType { width, signed } = cfa.vars[v.index()].ty;
+            let x = cfa.vars[v.index()].term;
+            line.at.insert(v, shift(tm, x, k, d, width));
+            let ww = Self::wide_width(width);
+            let xw = tm.resize(x, ww, signed);
+            line.wide.push(shift(tm, xw, k, d, ww));
+        }
+        line
+    }
+
+    /// The line `j` iterations further (`j` small), as `line + j·d`.
+    fn advance(&self, cfa: &Cfa, tm: &mut TermManager, line: &Line, j: u128) -> Line {
+        let mut out = line.clone();
+        for (i, (&v, &d)) in self.moves.iter().enumerate() {
+            let width = cfa.vars[v.index()].ty.width;
+            let k = tm.bv_const(j, COUNT_WIDTH);
+            out.at.insert(v, shift(tm, line.at[&v], k, d, width));
+            out.wide[i] = shift(tm, line.wide[i], k, d, Self::wide_width(width));
+        }
+        out
+    }
+
+    /// No moved variable is outside its type's range on `line`.
+    fn in_range(&self, cfa: &Cfa, tm: &mut TermManager, line: &Line) -> TermId {
+        let mut ok = tm.tru();
+        for (i, &v) in self.moves.keys().enumerate() {
+            let IntType { width, signed } = cfa.vars[v.index()].ty;
+            let ww = Self::wide_width(width);
+            let (lo, hi) = if signed {
+                (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+            } else {
+                (0, (1i128 << width) - 1)
+            };
+            let lo = tm.bv_const_signed(lo, ww);
+            let hi = tm.bv_const_signed(hi, ww);
+            let above = tm.sle(lo, line.wide[i]);
+            let below = tm.sle(line.wide[i], hi);
+            ok = tm.and(ok, above);
+            ok = tm.and(ok, below);
+        }
+        ok
+    }
+
+    /// One iteration of the loop from `env`, each havoc taking the value its variable has now
+    /// (the value the iteration just executed chose).
+    fn iterate(&self, cfa: &Cfa, tm: &mut TermManager, env: Env) -> symex::Exec {
+        let mut same = |_: &mut TermManager, v: PVar| cfa.vars[v.index()].term;
+        symex::exec(cfa, tm, self.cmd, env, &mut same)
+    }
+
+    /// `C(k)` given `k ≠ 0` (`nonzero`), the line before the last of the `k` iterations and
+    /// the line after them: in range after them (so also in between: each variable moves one
+    /// way), and the loop can be taken at the first and at the last of them.
+    fn condition(
+        &self,
+        cfa: &Cfa,
+        tm: &mut TermManager,
+        nonzero: TermId,
+        last: &Line,
+        end: &Line,
+    ) -> TermId {
+        let range = self.in_range(cfa, tm, end);
+        let first = self.iterate(cfa, tm, Env::new()).guard;
+        let last = self.iterate(cfa, tm, last.at.clone()).guard;
+        let c = tm.and(nonzero, range);
+        let c = tm.and(c, first);
+        tm.and(c, last)
+    }
+
+    /// The loop leads from `from` to `to`.
+    fn leads(&self, cfa: &Cfa, tm: &mut TermManager, from: &Line, to: &Line) -> TermId {
+        let it = self.iterate(cfa, tm, from.at.clone());
+        let mut ok = it.guard;
+        let mut vars: Vec<PVar> = it.env.keys().chain(to.at.keys()).copied().collect();
+        vars.sort();
+        vars.dedup();
+        for v in vars {
+            let a = symex::value(cfa, &it.env, v);
+            let b = symex::value(cfa, &to.at, v);
+            let eq = tm.eq(a, b);
+            ok = tm.and(ok, eq);
+        }
+        ok
+    }
+
+    /// The base and step queries, each valid iff that part of the induction holds.
+    ///
+    /// The step query writes the lines after `N - 1`, `N` and `N + 1` iterations as
+    /// `b`, `b + d` and `b + 2d` with `b` the closed form for `N - 1`: for `N ≥ 1` these equal
+    /// the closed forms for `N` and `N + 1` in modular arithmetic (`N - 1` does not wrap), and
+    /// a solver relates `b + d` to `b` far more easily than `x + N·d` to `x + (N-1)·d`.
+    fn obligations(&self, cfa: &Cfa, tm: &mut TermManager) -> Vec<TermId> {
+        let n = self.count;
+        let zero = tm.bv_const(0, COUNT_WIDTH);
+        let one = tm.bv_const(1, COUNT_WIDTH);
+        let max = tm.bv_const(u128::MAX, COUNT_WIDTH);
+        let tru = tm.tru();
+        // base: C(1) → the loop leads from the state to the state moved once.
+        let start = self.closed(cfa, tm, zero);
+        let once = self.closed(cfa, tm, one);
+        let c1 = self.condition(cfa, tm, tru, &start, &once);
+        let leads = self.leads(cfa, tm, &start, &once);
+        let base = tm.implies(c1, leads);
+        // step: N ≥ 1 ∧ N + 1 ≠ 0 ∧ C(N+1) → C(N) ∧ the loop leads from moved(N) to moved(N+1).
+        let n0 = tm.sub(n, one);
+        let b = self.closed(cfa, tm, n0);
+        let b1 = self.advance(cfa, tm, &b, 1);
+        let b2 = self.advance(cfa, tm, &b, 2);
+        let nz = tm.ne(n, zero);
+        let nm = tm.ne(n, max);
+        let pre = {
+            let cn1 = self.condition(cfa, tm, tru, &b1, &b2);
+            let p = tm.and(nz, nm);
+            tm.and(p, cn1)
+        };
+        let post = {
+            let cn = self.condition(cfa, tm, tru, &b, &b1);
+            let more = self.leads(cfa, tm, &b1, &b2);
+            tm.and(cn, more)
+        };
+        let step = tm.implies(pre, post);
+        // Both for every state the loop produces: the premise is a first iteration from an
+        // arbitrary state with arbitrary nondet values.
+        let mut fresh = |tm: &mut TermManager, v: PVar| {
+            let info = &cfa.vars[v.index()];
+            tm.var(format!("first:{}", info.name), Sort::Bv(info.ty.width))
+        };
+        let first = symex::exec(cfa, tm, self.cmd, Env::new(), &mut fresh);
+        [base, step]
+            .into_iter()
+            .map(|q| {
+                let q = symex::subst(cfa, tm, q, &first.env);
+                tm.implies(first.guard, q)
+            })
+            .collect()
+    }
+
+    /// The accelerated edge: the loop, then `N` more iterations (`count`, program variable
+    /// `n`) when `N ≠ 0`.
+    fn edge(&self, cfa: &Cfa, tm: &mut TermManager, n: PVar, origin: OriginId) -> Gcl {
+        let zero = tm.bv_const(0, COUNT_WIDTH);
+        let one = tm.bv_const(1, COUNT_WIDTH);
+        let stay = tm.eq(self.count, zero);
+        let nonzero = tm.not(stay);
+        let before = tm.sub(self.count, one);
+        let last = self.closed(cfa, tm, before);
+        let end = self.closed(cfa, tm, self.count);
+        let cond = self.condition(cfa, tm, nonzero, &last, &end);
+        let mut moved: Vec<(PVar, TermId)> = end.at.into_iter().collect();
+        moved.sort();
+        let mut jump = vec![Gcl::Assume(cond, origin)];
+        jump.extend(moved.into_iter().map(|(v, x)| Gcl::Assign(v, x, origin)));
+        let mut cmd = vec![self.cmd.clone()];
+        cmd.push(Gcl::Havoc(n, HavocKind::Iterations, origin));
+        cmd.push(Gcl::Choice(vec![Gcl::Assume(stay, origin), Gcl::Seq(jump)]));
+        Gcl::Seq(cmd)
+    }
+}
+
+/// `x + k·d` in `w` bits (`k` zero-extended or truncated), written as `x − k·|d|` for a
+/// negative `d`: a product with a small constant is a few adders, one with the two's
+/// complement of a small constant is a full multiplier, much harder for the soundness queries.
+fn shift(tm: &mut TermManager, x: TermId, k: TermId, d: i128, w: u32) -> TermId {
+    let kw = tm.resize(k, w, false);
+    let m = tm.bv_const(d.unsigned_abs(), w);
+    let step = tm.mul(kw, m);
+    if d < 0 {
+        tm.sub(x, step)
+    } else {
+        tm.add(x, step)
+    }
+}
+
+/// The increment of each variable the loop writes, as a signed value of its width, when it is
+/// the same on every sampled state and not zero for all; `None` otherwise.
+fn increments(cfa: &Cfa, cmd: &Gcl) -> Option<BTreeMap<PVar, i128>> {
+    let mut tm = cfa.tm.clone();
+    let mut fresh = |tm: &mut TermManager, v: PVar| {
+        let info = &cfa.vars[v.index()];
+        tm.var(format!("first:{}", info.name), Sort::Bv(info.ty.width))
+    };
+    let first = symex::exec(cfa, &mut tm, cmd, Env::new(), &mut fresh);
+    let mut again = |_: &mut TermManager, v: PVar| symex::value(cfa, &first.env, v);
+    let second = symex::exec(cfa, &mut tm, cmd, first.env.clone(), &mut again);
+    let mut written: Vec<PVar> = first.env.keys().copied().collect();
+    written.sort();
+    let roots: Vec<TermId> = written
+        .iter()
+        .flat_map(|v| [first.env[v], second.env[v]])
+        .collect();
+    let mut free: Vec<_> = roots.iter().flat_map(|&t| tm.free_vars(t)).collect();
+    free.sort();
+    free.dedup();
+    let mut moves: BTreeMap<PVar, i128> = BTreeMap::new();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for sample in 0..SAMPLES {
+        let mut ev = Evaluator::new(&tm);
+        for &x in &free {
+            seed = splitmix(seed);
+            // The first sample is all zeros; the others are random.
+            ev.set(x, if sample == 0 { 0 } else { seed as u128 });
+        }
+        for &v in &written {
+            let ty = cfa.vars[v.index()].ty;
+            if ty.width > MAX_WIDTH {
+                return None;
+            }
+            let d = ev.eval(second.env[&v]).wrapping_sub(ev.eval(first.env[&v]));
+            let d = crate::bv::value::to_signed(crate::bv::value::truncate(d, ty.width), ty.width);
+            match moves.get(&v) {
+                Some(&e) if e != d => return None,
+                _ => {
+                    moves.insert(v, d);
+                }
+            }
+        }
+    }
+    moves.retain(|_, d| *d != 0);
+    (!moves.is_empty()).then_some(moves)
+}
+
+/// One step of the SplitMix64 generator.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
