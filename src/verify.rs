@@ -165,7 +165,8 @@ fn run_phase(
     };
     let mut constrained = strengthened.into_inner().flatten();
     let accelerated = accelerated.into_inner().flatten();
-    out.notes.extend(accel_notes.into_inner().unwrap_or_default());
+    out.notes
+        .extend(accel_notes.into_inner().unwrap_or_default());
     if let Ok((stats, notes)) = search.into_inner() {
         out.stats.extend(stats);
         out.notes.extend(notes);
@@ -242,9 +243,7 @@ fn accelerate(
     let start = Instant::now();
     let backend = crate::sat::Backend::Batsat;
     let a = with_deadline(interrupter, start + ACCELERATION_BUDGET, |intr| {
-        cfa::accelerate(cfa, &mut |tm, t| {
-            witness::term_valid(tm, t, backend, intr)
-        })
+        cfa::accelerate(cfa, &mut |tm, t| witness::term_valid(tm, t, backend, intr))
     })?;
     let locs: Vec<String> = a.loops.iter().map(|l| l.to_string()).collect();
     notes.push(format!(

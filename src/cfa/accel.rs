@@ -82,7 +82,10 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         }
         let at = &cfa.locations[e.from.index()];
         let pos = at.pos.clone();
-        let text = format!("{name}: more iterations of the loop at {} (accelerated)", e.from);
+        let text = format!(
+            "{name}: more iterations of the loop at {} (accelerated)",
+            e.from
+        );
         let origin = out.add_origin(pos.clone(), text);
         let cmd = jump.edge(&out, &mut tm, PVar(out.vars.len() as u32), origin);
         out.tm = tm;
@@ -361,4 +364,3 @@ fn splitmix(x: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
-

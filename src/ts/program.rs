@@ -133,7 +133,13 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
             inputs.push((edge, v, t));
             t
         };
-        edges.push(symex::exec(cfa, &mut enc.tm, &e.cmd, Env::new(), &mut havoc));
+        edges.push(symex::exec(
+            cfa,
+            &mut enc.tm,
+            &e.cmd,
+            Env::new(),
+            &mut havoc,
+        ));
     }
     // State variables: the cone of influence of the guards.
     let var_of: HashMap<TermId, PVar> = cfa
