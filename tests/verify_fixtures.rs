@@ -175,10 +175,11 @@ fn bmc_finds_the_violations() {
         tasks.len()
     );
     let t = check(EngineKind::Bmc, &tasks, secs(10.0), None);
-    // A few fixtures need hundreds or thousands of loop iterations before the violation; with
-    // the default limit BMC may not get there.
+    // A few fixtures need thousands of loop iterations before the violation; BMC gets there
+    // when the loop can be accelerated (106 of 108 solved, in debug and in release builds),
+    // otherwise not within the limit.
     assert!(
-        t.unknown.len() <= 6,
+        t.unknown.len() <= 3,
         "bmc missed {} violations",
         t.unknown.len()
     );

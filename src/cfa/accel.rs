@@ -82,10 +82,7 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         }
         let at = &cfa.locations[e.from.index()];
         let pos = at.pos.clone();
-        let text = format!(
-            "{name}: more iterations of the loop at {} (accelerated)",
-            e.from
-        );
+        let text = "(accelerated) more iterations of the loop at once".to_string();
         let origin = out.add_origin(pos.clone(), text);
         let cmd = jump.edge(&out, &mut tm, PVar(out.vars.len() as u32), origin);
         out.tm = tm;

@@ -96,10 +96,7 @@ pub fn format_trace(cfa: &Cfa, steps: &[interp::Step], outcome: &interp::Outcome
                     let _ = writeln!(s, "    {function}() (undefined, nondet) = {val}{target}");
                 }
                 Some(HavocKind::Iterations) => {
-                    let _ = writeln!(
-                        s,
-                        "    the loop runs {val} more times at once (accelerated)"
-                    );
+                    let _ = writeln!(s, "    {val} more iterations");
                 }
                 Some(HavocKind::Uninitialized) => {
                     let _ = writeln!(s, "    {} = {val}  (uninitialised, nondet)", info.name);
