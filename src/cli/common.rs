@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 pub enum EngineArg {
     /// Race several engines and SAT solvers on threads (see --member, --jobs).
     Portfolio,
-    /// Incremental bounded model checking (counterexamples only).
+    /// Incremental bounded model checking (counterexamples only; for C programs, self-loops
+    /// that move variables by constants may jump over many iterations, each jump proved sound).
     Bmc,
     /// k-induction with simple-path constraints.
     Kind,
