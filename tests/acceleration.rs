@@ -151,3 +151,27 @@ fn accelerated_runs_are_runs_of_the_original() {
     );
     assert!(jumps >= 20, "only {jumps} iterations jumped over");
 }
+
+#[test]
+fn only_constant_increments_are_candidates() {
+    let yes = &mut |_: &bitmc::bv::TermManager, _: bitmc::bv::TermId| true;
+    // `x *= 2` moves x by a different amount in every iteration: no jump, whatever the prover.
+    assert!(accelerate(&fixture("loops/doubling_overflow.c"), yes).is_none());
+    // `x += 2`: a jump over 10 iterations after the first one moves x from 2 to 22.
+    let a = accelerate(&fixture("loops/deep_even_counter.c"), yes).expect("a candidate");
+    let (out, steps) = run_with(&a.cfa, &[10], RunOptions::default());
+    assert!(matches!(out, Outcome::NondetExhausted { .. }), "{out:?}");
+    let x = a
+        .cfa
+        .vars
+        .iter()
+        .position(|v| v.name == "main::x")
+        .expect("x");
+    let written: Vec<u128> = steps
+        .iter()
+        .flat_map(|s| s.writes.iter())
+        .filter(|(v, _)| v.index() == x)
+        .map(|&(_, val)| val)
+        .collect();
+    assert_eq!(written, vec![0, 2, 22]);
+}
