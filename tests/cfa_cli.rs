@@ -128,3 +128,24 @@ fn usage_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn accelerate_prints_the_jumps_bmc_may_take() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/c/loops");
+    let counter = root.join("deep_even_counter.c");
+    let out = bitmc(&["cfa", "--accelerate", &counter.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("loops accelerated at L"), "{err}");
+    assert!(text.contains("#iterations := havoc (iterations)"), "{text}");
+    // The same program without the option has no jump.
+    let plain = bitmc(&["cfa", &counter.to_string_lossy()]);
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("#iterations"));
+    // A loop whose guard `x != 9` may fail between the ends of a jump gets none.
+    let not_interval = root.join("counter_guard_not_interval.c");
+    let out = bitmc(&["cfa", "--accelerate", &not_interval.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no loop accelerated"));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("#iterations"));
+}

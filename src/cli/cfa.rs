@@ -3,8 +3,11 @@
 //! Warnings of the front end (e.g. calls to undefined functions) go to stderr; the CFA goes
 //! to stdout. Front-end errors are returned (`main` prints `error: …` and exits with 1).
 
-use bitmc::cfa::{DataModel, Property};
+use bitmc::cfa::{accelerate, Cfa, DataModel, Property};
 use bitmc::frontend::{lower_file, FrontendOptions};
+use bitmc::sat::{Backend, Interrupter};
+use bitmc::verify::prepare;
+use bitmc::witness::term_valid;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,6 +28,11 @@ pub struct CfaArgs {
     /// The data model: ILP32 (default, as SV-COMP) or LP64.
     #[arg(long, default_value = "ILP32", value_parser = parse_data_model)]
     pub data_model: DataModel,
+    /// Print the CFA that BMC runs on in `verify`: sliced and propagated, and with every
+    /// self-loop that moves its variables by constants able to jump over many iterations at
+    /// once, where batsat proves the jump sound (the loops accelerated are listed on stderr).
+    #[arg(long)]
+    pub accelerate: bool,
 }
 
 fn parse_property(s: &str) -> Result<Property, String> {
@@ -49,15 +57,36 @@ pub fn run(args: &CfaArgs) -> anyhow::Result<u8> {
     for w in &lowered.warnings {
         eprintln!("{w}");
     }
-    let text = if args.dot {
-        lowered.cfa.to_dot()
+    let cfa = if args.accelerate {
+        accelerated(prepare(&lowered.cfa, !args.no_lbe))
     } else {
-        lowered.cfa.to_string()
+        lowered.cfa
+    };
+    let text = if args.dot {
+        cfa.to_dot()
+    } else {
+        cfa.to_string()
     };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         // A closed pipe (`bitmc cfa f.c | head`) is not an error.
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(super::EXIT_SAFE),
+    }
+}
+
+/// `cfa` with its loops accelerated where batsat proves the jumps sound; says which on stderr.
+fn accelerated(cfa: Cfa) -> Cfa {
+    let intr = Interrupter::new();
+    match accelerate(&cfa, &mut |tm, t| term_valid(tm, t, Backend::Batsat, &intr)) {
+        Some(a) => {
+            let locs: Vec<String> = a.loops.iter().map(|l| l.to_string()).collect();
+            eprintln!("loops accelerated at {}", locs.join(", "));
+            a.cfa
+        }
+        None => {
+            eprintln!("no loop accelerated");
+            cfa
+        }
     }
 }
