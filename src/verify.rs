@@ -130,8 +130,8 @@ fn run_phase(
     let strengthened: OnceLock<Option<ModelSystem>> = OnceLock::new();
     let search = Mutex::new((Stats::new(), Vec::new()));
     // The CFA with accelerated loops and its system, made when BMC asks for them.
-    let accelerated: OnceLock<Option<(cfa::Accelerated, ProgramSystem)>> = OnceLock::new();
-    let accel_notes = Mutex::new(Vec::new());
+    let accelerated: OnceLock<Option<(cfa::Accelerated, ProgramSystem, Duration)>> =
+        OnceLock::new();
     let (verdict, stats, winner) = {
         let ps = &ps;
         let constrain = |intr: &Interrupter| {
@@ -148,13 +148,14 @@ fn run_phase(
         let accelerate = |intr: &Interrupter| {
             accelerated
                 .get_or_init(|| {
-                    let mut notes = accel_notes.lock().ok()?;
-                    let a = accelerate(cfa, intr, &mut notes)?;
+                    let start = Instant::now();
+                    let a = accelerate_for_bmc(cfa, intr)?;
+                    let took = start.elapsed();
                     let ps = encode(&a.cfa, EncodeOptions { pc: opts.pc, goal });
-                    Some((a, ps))
+                    Some((a, ps, took))
                 })
                 .as_ref()
-                .map(|(_, aps)| &aps.sys)
+                .map(|(_, aps, _)| &aps.sys)
         };
         let systems = Systems {
             plain: &ps.sys,
@@ -165,8 +166,14 @@ fn run_phase(
     };
     let mut constrained = strengthened.into_inner().flatten();
     let accelerated = accelerated.into_inner().flatten();
-    out.notes
-        .extend(accel_notes.into_inner().unwrap_or_default());
+    if let Some((a, _, took)) = &accelerated {
+        let locs: Vec<String> = a.loops.iter().map(|l| l.to_string()).collect();
+        out.notes.push(format!(
+            "loops at {} accelerated for BMC (jumps proved sound by batsat in {:.3} s)",
+            locs.join(", "),
+            took.as_secs_f64()
+        ));
+    }
     if let Ok((stats, notes)) = search.into_inner() {
         out.stats.extend(stats);
         out.notes.extend(notes);
@@ -178,7 +185,7 @@ fn run_phase(
     // BMC ran on the accelerated system when there is one: its path is decoded with that
     // system's maps and replayed on the accelerated CFA.
     let replayed = match (&accelerated, won(EngineKind::Bmc)) {
-        (Some((a, aps)), true) => Some((&a.cfa, aps)),
+        (Some((a, aps, _)), true) => Some((&a.cfa, aps)),
         _ => None,
     };
     if let (true, Some(c)) = (from_constrained, constrained.as_mut()) {
@@ -232,26 +239,14 @@ fn run_phase(
 /// How long the soundness queries of all accelerated loops may take together.
 const ACCELERATION_BUDGET: Duration = Duration::from_secs(2);
 
-/// The CFA with its loops accelerated where the jump is proved sound (see
-/// [`cfa::accel`]), each query answered by batsat (BMC, which uses the result, runs CaDiCaL),
-/// all within [`ACCELERATION_BUDGET`]; `None` when no loop was accelerated.
-fn accelerate(
-    cfa: &Cfa,
-    interrupter: &Interrupter,
-    notes: &mut Vec<String>,
-) -> Option<cfa::Accelerated> {
-    let start = Instant::now();
+/// The CFA that BMC runs on: `cfa` with its loops accelerated where the jump is proved sound
+/// (see [`cfa::accel`]), each query answered by batsat (BMC, which uses the result, runs
+/// CaDiCaL), all within [`ACCELERATION_BUDGET`]; `None` when no loop was accelerated.
+pub fn accelerate_for_bmc(cfa: &Cfa, interrupter: &Interrupter) -> Option<cfa::Accelerated> {
     let backend = crate::sat::Backend::Batsat;
-    let a = with_deadline(interrupter, start + ACCELERATION_BUDGET, |intr| {
+    with_deadline(interrupter, Instant::now() + ACCELERATION_BUDGET, |intr| {
         cfa::accelerate(cfa, &mut |tm, t| witness::term_valid(tm, t, backend, intr))
-    })?;
-    let locs: Vec<String> = a.loops.iter().map(|l| l.to_string()).collect();
-    notes.push(format!(
-        "loops at {} accelerated for BMC (jumps proved sound by {backend} in {:.3} s)",
-        locs.join(", "),
-        start.elapsed().as_secs_f64()
-    ));
-    Some(a)
+    })
 }
 
 /// Search for candidate invariants of `ps` within `budget`: Houdini on comparisons, then on

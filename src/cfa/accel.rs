@@ -67,36 +67,31 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         let Some(moves) = increments(cfa, &e.cmd) else {
             continue;
         };
-        let mut tm = out.tm.clone();
         let name = format!("{}#iterations", e.from);
-        let count = tm.var(name.clone(), Sort::Bv(COUNT_WIDTH));
+        let mut scratch = out.tm.clone();
+        let count = scratch.var(name.clone(), Sort::Bv(COUNT_WIDTH));
         let jump = Jump {
             cmd: &e.cmd,
             moves,
             count,
         };
-        let mut scratch = tm.clone();
-        let queries = jump.obligations(&out, &mut scratch);
+        let queries = jump.obligations(&out.vars, &mut scratch);
         if !queries.into_iter().all(|q| valid(&scratch, q)) {
             continue;
         }
-        let at = &cfa.locations[e.from.index()];
-        let pos = at.pos.clone();
+        let pos = cfa.locations[e.from.index()].pos.clone();
         let text = "(accelerated) more iterations of the loop at once".to_string();
         let origin = out.add_origin(pos.clone(), text);
-        let cmd = jump.edge(&out, &mut tm, PVar(out.vars.len() as u32), origin);
-        out.tm = tm;
         let ty = IntType {
             width: COUNT_WIDTH,
             signed: false,
         };
-        out.vars.push(VarInfo {
-            name,
-            ty,
-            kind: VarKind::Nondet,
-            pos,
-            term: count,
-        });
+        let n = out.add_var(name, ty, VarKind::Nondet, pos);
+        let jump = Jump {
+            count: out.var(n).term,
+            ..jump
+        };
+        let cmd = jump.edge(&out.vars, &mut out.tm, n, origin);
         out.edges[i].cmd = cmd;
         loops.push(e.from);
     }
@@ -127,14 +122,14 @@ impl Jump<'_> {
     }
 
     /// The line after `k` iterations (`k` a count-width term), in closed form.
-    fn closed(&self, cfa: &Cfa, tm: &mut TermManager, k: TermId) -> Line {
+    fn closed(&self, vars: &[VarInfo], tm: &mut TermManager, k: TermId) -> Line {
         let mut line = Line {
             at: Env::new(),
             wide: Vec::new(),
         };
         for (&v, &d) in &self.moves {
-            let IntType { width, signed } = cfa.vars[v.index()].ty;
-            let x = cfa.vars[v.index()].term;
+            let IntType { width, signed } = vars[v.index()].ty;
+            let x = vars[v.index()].term;
             line.at.insert(v, shift(tm, x, k, d, width));
             let ww = Self::wide_width(width);
             let xw = tm.resize(x, ww, signed);
@@ -144,10 +139,10 @@ impl Jump<'_> {
     }
 
     /// The line `j` iterations further (`j` small), as `line + j·d`.
-    fn advance(&self, cfa: &Cfa, tm: &mut TermManager, line: &Line, j: u128) -> Line {
+    fn advance(&self, vars: &[VarInfo], tm: &mut TermManager, line: &Line, j: u128) -> Line {
         let mut out = line.clone();
         for (i, (&v, &d)) in self.moves.iter().enumerate() {
-            let width = cfa.vars[v.index()].ty.width;
+            let width = vars[v.index()].ty.width;
             let k = tm.bv_const(j, COUNT_WIDTH);
             out.at.insert(v, shift(tm, line.at[&v], k, d, width));
             out.wide[i] = shift(tm, line.wide[i], k, d, Self::wide_width(width));
@@ -156,10 +151,10 @@ impl Jump<'_> {
     }
 
     /// No moved variable is outside its type's range on `line`.
-    fn in_range(&self, cfa: &Cfa, tm: &mut TermManager, line: &Line) -> TermId {
+    fn in_range(&self, vars: &[VarInfo], tm: &mut TermManager, line: &Line) -> TermId {
         let mut ok = tm.tru();
         for (i, &v) in self.moves.keys().enumerate() {
-            let IntType { width, signed } = cfa.vars[v.index()].ty;
+            let IntType { width, signed } = vars[v.index()].ty;
             let ww = Self::wide_width(width);
             let (lo, hi) = if signed {
                 (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
@@ -178,9 +173,9 @@ impl Jump<'_> {
 
     /// One iteration of the loop from `env`, each havoc taking the value its variable has now
     /// (the value the iteration just executed chose).
-    fn iterate(&self, cfa: &Cfa, tm: &mut TermManager, env: Env) -> symex::Exec {
-        let mut same = |_: &mut TermManager, v: PVar| cfa.vars[v.index()].term;
-        symex::exec(cfa, tm, self.cmd, env, &mut same)
+    fn iterate(&self, vars: &[VarInfo], tm: &mut TermManager, env: Env) -> symex::Exec {
+        let mut same = |_: &mut TermManager, v: PVar| vars[v.index()].term;
+        symex::exec(vars, tm, self.cmd, env, &mut same)
     }
 
     /// `C(k)` given `k ≠ 0` (`nonzero`), the line before the last of the `k` iterations and
@@ -188,30 +183,30 @@ impl Jump<'_> {
     /// way), and the loop can be taken at the first and at the last of them.
     fn condition(
         &self,
-        cfa: &Cfa,
+        vars: &[VarInfo],
         tm: &mut TermManager,
         nonzero: TermId,
         last: &Line,
         end: &Line,
     ) -> TermId {
-        let range = self.in_range(cfa, tm, end);
-        let first = self.iterate(cfa, tm, Env::new()).guard;
-        let last = self.iterate(cfa, tm, last.at.clone()).guard;
+        let range = self.in_range(vars, tm, end);
+        let first = self.iterate(vars, tm, Env::new()).guard;
+        let last = self.iterate(vars, tm, last.at.clone()).guard;
         let c = tm.and(nonzero, range);
         let c = tm.and(c, first);
         tm.and(c, last)
     }
 
     /// The loop leads from `from` to `to`.
-    fn leads(&self, cfa: &Cfa, tm: &mut TermManager, from: &Line, to: &Line) -> TermId {
-        let it = self.iterate(cfa, tm, from.at.clone());
+    fn leads(&self, vars: &[VarInfo], tm: &mut TermManager, from: &Line, to: &Line) -> TermId {
+        let it = self.iterate(vars, tm, from.at.clone());
         let mut ok = it.guard;
-        let mut vars: Vec<PVar> = it.env.keys().chain(to.at.keys()).copied().collect();
-        vars.sort();
-        vars.dedup();
-        for v in vars {
-            let a = symex::value(cfa, &it.env, v);
-            let b = symex::value(cfa, &to.at, v);
+        let mut written: Vec<PVar> = it.env.keys().chain(to.at.keys()).copied().collect();
+        written.sort();
+        written.dedup();
+        for v in written {
+            let a = symex::value(vars, &it.env, v);
+            let b = symex::value(vars, &to.at, v);
             let eq = tm.eq(a, b);
             ok = tm.and(ok, eq);
         }
@@ -224,47 +219,47 @@ impl Jump<'_> {
     /// `b`, `b + d` and `b + 2d` with `b` the closed form for `N - 1`: for `N ≥ 1` these equal
     /// the closed forms for `N` and `N + 1` in modular arithmetic (`N - 1` does not wrap), and
     /// a solver relates `b + d` to `b` far more easily than `x + N·d` to `x + (N-1)·d`.
-    fn obligations(&self, cfa: &Cfa, tm: &mut TermManager) -> Vec<TermId> {
+    fn obligations(&self, vars: &[VarInfo], tm: &mut TermManager) -> Vec<TermId> {
         let n = self.count;
         let zero = tm.bv_const(0, COUNT_WIDTH);
         let one = tm.bv_const(1, COUNT_WIDTH);
         let max = tm.bv_const(u128::MAX, COUNT_WIDTH);
         let tru = tm.tru();
         // base: C(1) → the loop leads from the state to the state moved once.
-        let start = self.closed(cfa, tm, zero);
-        let once = self.closed(cfa, tm, one);
-        let c1 = self.condition(cfa, tm, tru, &start, &once);
-        let leads = self.leads(cfa, tm, &start, &once);
+        let start = self.closed(vars, tm, zero);
+        let once = self.closed(vars, tm, one);
+        let c1 = self.condition(vars, tm, tru, &start, &once);
+        let leads = self.leads(vars, tm, &start, &once);
         let base = tm.implies(c1, leads);
         // step: N ≥ 1 ∧ N + 1 ≠ 0 ∧ C(N+1) → C(N) ∧ the loop leads from moved(N) to moved(N+1).
         let n0 = tm.sub(n, one);
-        let b = self.closed(cfa, tm, n0);
-        let b1 = self.advance(cfa, tm, &b, 1);
-        let b2 = self.advance(cfa, tm, &b, 2);
+        let b = self.closed(vars, tm, n0);
+        let b1 = self.advance(vars, tm, &b, 1);
+        let b2 = self.advance(vars, tm, &b, 2);
         let nz = tm.ne(n, zero);
         let nm = tm.ne(n, max);
         let pre = {
-            let cn1 = self.condition(cfa, tm, tru, &b1, &b2);
+            let cn1 = self.condition(vars, tm, tru, &b1, &b2);
             let p = tm.and(nz, nm);
             tm.and(p, cn1)
         };
         let post = {
-            let cn = self.condition(cfa, tm, tru, &b, &b1);
-            let more = self.leads(cfa, tm, &b1, &b2);
+            let cn = self.condition(vars, tm, tru, &b, &b1);
+            let more = self.leads(vars, tm, &b1, &b2);
             tm.and(cn, more)
         };
         let step = tm.implies(pre, post);
         // Both for every state the loop produces: the premise is a first iteration from an
         // arbitrary state with arbitrary nondet values.
         let mut fresh = |tm: &mut TermManager, v: PVar| {
-            let info = &cfa.vars[v.index()];
+            let info = &vars[v.index()];
             tm.var(format!("first:{}", info.name), Sort::Bv(info.ty.width))
         };
-        let first = symex::exec(cfa, tm, self.cmd, Env::new(), &mut fresh);
+        let first = symex::exec(vars, tm, self.cmd, Env::new(), &mut fresh);
         [base, step]
             .into_iter()
             .map(|q| {
-                let q = symex::subst(cfa, tm, q, &first.env);
+                let q = symex::subst(vars, tm, q, &first.env);
                 tm.implies(first.guard, q)
             })
             .collect()
@@ -272,15 +267,15 @@ impl Jump<'_> {
 
     /// The accelerated edge: the loop, then `N` more iterations (`count`, program variable
     /// `n`) when `N ≠ 0`.
-    fn edge(&self, cfa: &Cfa, tm: &mut TermManager, n: PVar, origin: OriginId) -> Gcl {
+    fn edge(&self, vars: &[VarInfo], tm: &mut TermManager, n: PVar, origin: OriginId) -> Gcl {
         let zero = tm.bv_const(0, COUNT_WIDTH);
         let one = tm.bv_const(1, COUNT_WIDTH);
         let stay = tm.eq(self.count, zero);
         let nonzero = tm.not(stay);
         let before = tm.sub(self.count, one);
-        let last = self.closed(cfa, tm, before);
-        let end = self.closed(cfa, tm, self.count);
-        let cond = self.condition(cfa, tm, nonzero, &last, &end);
+        let last = self.closed(vars, tm, before);
+        let end = self.closed(vars, tm, self.count);
+        let cond = self.condition(vars, tm, nonzero, &last, &end);
         let mut moved: Vec<(PVar, TermId)> = end.at.into_iter().collect();
         moved.sort();
         let mut jump = vec![Gcl::Assume(cond, origin)];
@@ -314,11 +309,17 @@ fn increments(cfa: &Cfa, cmd: &Gcl) -> Option<BTreeMap<PVar, i128>> {
         let info = &cfa.vars[v.index()];
         tm.var(format!("first:{}", info.name), Sort::Bv(info.ty.width))
     };
-    let first = symex::exec(cfa, &mut tm, cmd, Env::new(), &mut fresh);
-    let mut again = |_: &mut TermManager, v: PVar| symex::value(cfa, &first.env, v);
-    let second = symex::exec(cfa, &mut tm, cmd, first.env.clone(), &mut again);
+    let first = symex::exec(&cfa.vars, &mut tm, cmd, Env::new(), &mut fresh);
+    let mut again = |_: &mut TermManager, v: PVar| symex::value(&cfa.vars, &first.env, v);
+    let second = symex::exec(&cfa.vars, &mut tm, cmd, first.env.clone(), &mut again);
     let mut written: Vec<PVar> = first.env.keys().copied().collect();
     written.sort();
+    if written
+        .iter()
+        .any(|v| cfa.vars[v.index()].ty.width > MAX_WIDTH)
+    {
+        return None;
+    }
     let roots: Vec<TermId> = written
         .iter()
         .flat_map(|v| [first.env[v], second.env[v]])
@@ -337,9 +338,6 @@ fn increments(cfa: &Cfa, cmd: &Gcl) -> Option<BTreeMap<PVar, i128>> {
         }
         for &v in &written {
             let ty = cfa.vars[v.index()].ty;
-            if ty.width > MAX_WIDTH {
-                return None;
-            }
             let d = ev.eval(second.env[&v]).wrapping_sub(ev.eval(first.env[&v]));
             let d = crate::bv::value::to_signed(crate::bv::value::truncate(d, ty.width), ty.width);
             match moves.get(&v) {

@@ -20,11 +20,7 @@ fn kill(f: &mut Facts, cfa: &Cfa, x: PVar) {
 }
 
 fn subst(cfa: &mut Cfa, f: &Facts, t: TermId) -> TermId {
-    if f.is_empty() {
-        return t;
-    }
-    let map: HashMap<TermId, TermId> = f.iter().map(|(v, img)| (cfa.var(*v).term, *img)).collect();
-    cfa.tm.substitute(t, &map)
+    super::symex::subst(&cfa.vars, &mut cfa.tm, t, f)
 }
 
 /// Applies `g` to the facts; with `rewrite`, returns the rewritten command too. `None` means the

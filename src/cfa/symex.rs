@@ -8,7 +8,7 @@
 //! The same executor serves the transition-system encoding and loop acceleration, so both read
 //! a command the same way.
 
-use super::{Cfa, Gcl, PVar};
+use super::{Gcl, PVar, VarInfo};
 use crate::bv::{TermId, TermManager};
 use std::collections::{HashMap, HashSet};
 
@@ -28,27 +28,27 @@ pub struct Exec {
     pub havocs: Vec<(PVar, TermId, TermId)>,
 }
 
-/// The value of `v` in `env`.
-pub fn value(cfa: &Cfa, env: &Env, v: PVar) -> TermId {
-    env.get(&v).copied().unwrap_or(cfa.vars[v.index()].term)
+/// The value of `v` in `env` (`vars` are the CFA's program variables).
+pub fn value(vars: &[VarInfo], env: &Env, v: PVar) -> TermId {
+    env.get(&v).copied().unwrap_or(vars[v.index()].term)
 }
 
 /// `t` with every variable written in `env` replaced by its value there.
-pub fn subst(cfa: &Cfa, tm: &mut TermManager, t: TermId, env: &Env) -> TermId {
+pub fn subst(vars: &[VarInfo], tm: &mut TermManager, t: TermId, env: &Env) -> TermId {
     if env.is_empty() {
         return t;
     }
     let map: HashMap<TermId, TermId> = env
         .iter()
-        .map(|(v, &x)| (cfa.vars[v.index()].term, x))
+        .map(|(v, &x)| (vars[v.index()].term, x))
         .collect();
     tm.substitute(t, &map)
 }
 
-/// Executes `g` from `env` in `tm` (a manager extending the CFA's); `havoc` gives the value of
-/// each `Havoc` of a variable.
+/// Executes `g` from `env` in `tm` (a manager extending the CFA's, whose program variables are
+/// `vars`); `havoc` gives the value of each `Havoc` of a variable.
 pub fn exec(
-    cfa: &Cfa,
+    vars: &[VarInfo],
     tm: &mut TermManager,
     g: &Gcl,
     env: Env,
@@ -57,12 +57,12 @@ pub fn exec(
     let tru = tm.tru();
     match g {
         Gcl::Assume(c, _) => Exec {
-            guard: subst(cfa, tm, *c, &env),
+            guard: subst(vars, tm, *c, &env),
             env,
             havocs: Vec::new(),
         },
         Gcl::Assign(v, t, _) => {
-            let x = subst(cfa, tm, *t, &env);
+            let x = subst(vars, tm, *t, &env);
             let mut env = env;
             env.insert(*v, x);
             Exec {
@@ -88,7 +88,7 @@ pub fn exec(
                 havocs: Vec::new(),
             };
             for g in gs {
-                let r = exec(cfa, tm, g, std::mem::take(&mut acc.env), havoc);
+                let r = exec(vars, tm, g, std::mem::take(&mut acc.env), havoc);
                 acc.guard = tm.and(acc.guard, r.guard);
                 acc.env = r.env;
                 acc.havocs.extend(r.havocs);
@@ -99,7 +99,7 @@ pub fn exec(
             let base = env;
             let results: Vec<Exec> = alts
                 .iter()
-                .map(|a| exec(cfa, tm, a, base.clone(), havoc))
+                .map(|a| exec(vars, tm, a, base.clone(), havoc))
                 .collect();
             let guard = tm.or_all(results.iter().map(|r| r.guard));
             let changed: HashSet<PVar> =
@@ -108,9 +108,9 @@ pub fn exec(
             let mut changed: Vec<PVar> = changed.into_iter().collect();
             changed.sort();
             for v in changed {
-                let mut x = value(cfa, &results[results.len() - 1].env, v);
+                let mut x = value(vars, &results[results.len() - 1].env, v);
                 for r in results.iter().rev().skip(1) {
-                    let y = value(cfa, &r.env, v);
+                    let y = value(vars, &r.env, v);
                     x = tm.ite(r.guard, y, x);
                 }
                 env.insert(v, x);

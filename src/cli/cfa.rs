@@ -3,11 +3,10 @@
 //! Warnings of the front end (e.g. calls to undefined functions) go to stderr; the CFA goes
 //! to stdout. Front-end errors are returned (`main` prints `error: …` and exits with 1).
 
-use bitmc::cfa::{accelerate, Cfa, DataModel, Property};
+use bitmc::cfa::{Cfa, DataModel, Property};
 use bitmc::frontend::{lower_file, FrontendOptions};
-use bitmc::sat::{Backend, Interrupter};
-use bitmc::verify::prepare;
-use bitmc::witness::term_valid;
+use bitmc::sat::Interrupter;
+use bitmc::verify::{accelerate_for_bmc, prepare};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,7 +29,8 @@ pub struct CfaArgs {
     pub data_model: DataModel,
     /// Print the CFA that BMC runs on in `verify`: sliced and propagated, and with every
     /// self-loop that moves its variables by constants able to jump over many iterations at
-    /// once, where batsat proves the jump sound (the loops accelerated are listed on stderr).
+    /// once, where batsat proves the jump sound within 2 s (the loops accelerated are listed
+    /// on stderr).
     #[arg(long)]
     pub accelerate: bool,
 }
@@ -75,10 +75,9 @@ pub fn run(args: &CfaArgs) -> anyhow::Result<u8> {
     }
 }
 
-/// `cfa` with its loops accelerated where batsat proves the jumps sound; says which on stderr.
+/// `cfa` as `verify` accelerates it for BMC; says which loops on stderr.
 fn accelerated(cfa: Cfa) -> Cfa {
-    let intr = Interrupter::new();
-    match accelerate(&cfa, &mut |tm, t| term_valid(tm, t, Backend::Batsat, &intr)) {
+    match accelerate_for_bmc(&cfa, &Interrupter::new()) {
         Some(a) => {
             let locs: Vec<String> = a.loops.iter().map(|l| l.to_string()).collect();
             eprintln!("loops accelerated at {}", locs.join(", "));

@@ -134,7 +134,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
             t
         };
         edges.push(symex::exec(
-            cfa,
+            &cfa.vars,
             &mut enc.tm,
             &e.cmd,
             Env::new(),
