@@ -141,7 +141,8 @@ pub fn write_liberal(p: &Problem, rng: &mut Rng) -> Vec<u8> {
         chunks.push(list);
     }
     if chunks.iter().all(Vec::is_empty) {
-        chunks[rng.below(4)].push((Section::ALL[rng.below(4)], Cnf::new()));
+        let s = rng.below(4);
+        chunks[s].push((Section::ALL[s], Cnf::new()));
     }
     // `t` may declare n, unless nothing else would tell n apart from n / 2.
     let n = u64::from(p.num_vars);
