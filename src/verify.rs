@@ -167,10 +167,9 @@ fn run_phase(
     let mut constrained = strengthened.into_inner().flatten();
     let accelerated = accelerated.into_inner().flatten();
     if let Some((a, _, took)) = &accelerated {
-        let locs: Vec<String> = a.loops.iter().map(|l| l.to_string()).collect();
         out.notes.push(format!(
-            "loops at {} accelerated for BMC (jumps proved sound by batsat in {:.3} s)",
-            locs.join(", "),
+            "for BMC: {} (jumps proved sound by batsat in {:.3} s)",
+            a.summary(),
             took.as_secs_f64()
         ));
     }

@@ -137,7 +137,7 @@ fn accelerate_prints_the_jumps_bmc_may_take() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("loops accelerated at L"), "{err}");
+    assert!(err.contains("loops at L3 accelerated"), "{err}");
     assert!(text.contains("#iterations := havoc (iterations)"), "{text}");
     // The same program without the option has no jump.
     let plain = bitmc(&["cfa", &counter.to_string_lossy()]);
@@ -146,6 +146,21 @@ fn accelerate_prints_the_jumps_bmc_may_take() {
     let not_interval = root.join("counter_guard_not_interval.c");
     let out = bitmc(&["cfa", "--accelerate", &not_interval.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no loop accelerated"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no loop folded or accelerated"));
     assert!(!String::from_utf8_lossy(&out.stdout).contains("#iterations"));
+    // An inner loop that runs 8 times is folded into the outer loop's edge, which then jumps.
+    let nested = root.join("nested_fixed_inner.c");
+    let out = bitmc(&["cfa", "--accelerate", &nested.to_string_lossy()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("loops of a fixed trip count at L4 folded; loops at L3 accelerated"),
+        "{err}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.matches("main::y := (bvadd main::y").count(),
+        8,
+        "{text}"
+    );
+    assert!(!text.contains("L4 ["), "{text}");
 }

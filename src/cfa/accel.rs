@@ -29,6 +29,7 @@
 //! reaches, and its counterexamples (replayed on the interpreter, which executes the jump as
 //! written) are counterexamples of the program.
 
+use super::fold::fold_fixed_loops;
 use super::symex::{self, Env};
 use super::{Cfa, Gcl, HavocKind, IntType, Loc, OriginId, PVar, VarInfo, VarKind};
 use crate::bv::{Evaluator, Sort, TermId, TermManager};
@@ -50,13 +51,41 @@ pub type Prover<'a> = dyn FnMut(&TermManager, TermId) -> bool + 'a;
 /// The result of [`accelerate`].
 pub struct Accelerated {
     pub cfa: Cfa,
-    /// The locations whose self-loop can jump.
+    /// The locations whose self-loop can jump (numbered as in `cfa`).
     pub loops: Vec<Loc>,
+    /// The inner loops folded into the edge entering them (numbered as in the original CFA;
+    /// they are not in `cfa`).
+    pub folded: Vec<Loc>,
 }
 
-/// Accelerates every self-loop of `cfa` whose jump `valid` proves sound; `None` when there is
-/// none.
+impl Accelerated {
+    /// What was done, e.g. `loops of a fixed trip count at L4 folded; loops at L3 accelerated`.
+    pub fn summary(&self) -> String {
+        let list = |ls: &[Loc]| {
+            ls.iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut parts = Vec::new();
+        if !self.folded.is_empty() {
+            parts.push(format!(
+                "loops of a fixed trip count at {} folded",
+                list(&self.folded)
+            ));
+        }
+        if !self.loops.is_empty() {
+            parts.push(format!("loops at {} accelerated", list(&self.loops)));
+        }
+        parts.join("; ")
+    }
+}
+
+/// Folds the inner loops of a fixed trip count ([`fold_fixed_loops`]), then accelerates every
+/// self-loop whose jump `valid` proves sound; `None` when nothing was folded or accelerated.
 pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
+    let (cfa, folded) = fold_fixed_loops(cfa).unwrap_or_else(|| (cfa.clone(), Vec::new()));
+    let cfa = &cfa;
     let mut out = cfa.clone();
     let mut loops = Vec::new();
     for i in 0..cfa.edges.len() {
@@ -95,7 +124,11 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         out.edges[i].cmd = cmd;
         loops.push(e.from);
     }
-    (!loops.is_empty()).then_some(Accelerated { cfa: out, loops })
+    (!loops.is_empty() || !folded.is_empty()).then_some(Accelerated {
+        cfa: out,
+        loops,
+        folded,
+    })
 }
 
 /// A self-loop's jump: its command, the increment of each moved variable (as a signed value

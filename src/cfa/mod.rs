@@ -25,6 +25,7 @@
 
 pub mod accel;
 mod dot;
+pub mod fold;
 pub mod interp;
 mod lbe;
 mod print;
@@ -36,6 +37,7 @@ pub mod symex;
 mod tests;
 
 pub use accel::{accelerate, Accelerated};
+pub use fold::fold_fixed_loops;
 pub use interp::{run, run_with, Outcome, RunOptions, Step};
 pub use lbe::{large_block_encoding, split_choices, MAX_SPLIT_PATHS};
 pub use simplify::propagate_constants_and_copies;

@@ -27,10 +27,11 @@ pub struct CfaArgs {
     /// The data model: ILP32 (default, as SV-COMP) or LP64.
     #[arg(long, default_value = "ILP32", value_parser = parse_data_model)]
     pub data_model: DataModel,
-    /// Print the CFA that BMC runs on in `verify`: sliced and propagated, and with every
+    /// Print the CFA that BMC runs on in `verify`: sliced and propagated, with every inner loop
+    /// of a fixed trip count (at most 64) folded into the edge that enters it, and every
     /// self-loop that moves its variables by constants able to jump over many iterations at
-    /// once, where batsat proves the jump sound within 2 s (the loops accelerated are listed
-    /// on stderr).
+    /// once, where batsat proves the jump sound within 2 s (stderr lists the loops folded and
+    /// accelerated).
     #[arg(long)]
     pub accelerate: bool,
 }
@@ -79,12 +80,11 @@ pub fn run(args: &CfaArgs) -> anyhow::Result<u8> {
 fn accelerated(cfa: Cfa) -> Cfa {
     match accelerate_for_bmc(&cfa, &Interrupter::new()) {
         Some(a) => {
-            let locs: Vec<String> = a.loops.iter().map(|l| l.to_string()).collect();
-            eprintln!("loops accelerated at {}", locs.join(", "));
+            eprintln!("{}", a.summary());
             a.cfa
         }
         None => {
-            eprintln!("no loop accelerated");
+            eprintln!("no loop folded or accelerated");
             cfa
         }
     }

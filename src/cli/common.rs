@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 pub enum EngineArg {
     /// Race several engines and SAT solvers on threads (see --member, --jobs).
     Portfolio,
-    /// Incremental bounded model checking (counterexamples only; for C programs, self-loops
-    /// that move variables by constants may jump over many iterations, each jump proved sound).
+    /// Incremental bounded model checking (counterexamples only; for C programs, loops of a
+    /// fixed trip count up to 64 are folded into one step, and self-loops that move variables
+    /// by constants may jump over many iterations, each jump proved sound).
     Bmc,
     /// k-induction with simple-path constraints.
     Kind,
