@@ -265,4 +265,11 @@ fn inner_loops_of_a_fixed_trip_count_are_folded() {
         fold_fixed_loops(&lower_text(src)).is_some(),
         "64 iterations fold"
     );
+    // A folded loop inside another makes that one's body large: 64 copies of it are too many.
+    let src = "extern void reach_error(void);\n\
+               int main(void) { unsigned int i, j, k, t; for (i = 0; i < 9; i++) \
+               for (j = 0; j < 64; j++) for (k = 0; k < 64; k++) t++; \
+               if (t == 5) reach_error(); return 0; }";
+    let (_, heads) = fold_fixed_loops(&lower_text(src)).expect("the innermost loop folds");
+    assert_eq!(heads.len(), 1);
 }

@@ -7,7 +7,8 @@
 //! executed symbolically from the state `e` produces (from an arbitrary state, with arbitrary
 //! nondet values): when, at each iteration, the guards of `s` and of the exits are constants
 //! (the variables they read hold constants that `e` and `s` set), the loop runs the same number
-//! `k` of times on every execution through `e` and leaves through the same exit `x`. The edges
+//! `k` of times (at most [`MAX_FOLD`], and the `k` copies of `s` at most 4096 atomic commands)
+//! on every execution through `e` and leaves through the same exit `x`. The edges
 //! `e`, `s` and the exits are then replaced by one edge `e; s; …; s; x` (`k` copies of `s`) from
 //! `e`'s source to `x`'s target, and `H`, which nothing enters any more, is removed.
 //!
@@ -23,6 +24,10 @@ use crate::bv::{Sort, TermManager};
 
 /// The most iterations a folded loop may run.
 pub const MAX_FOLD: usize = 64;
+
+/// The most atomic commands the copies of a loop's body may have together (a folded loop
+/// around a folded loop multiplies the copies).
+const MAX_ATOMS: usize = 4096;
 
 /// `cfa` with every inner loop of a fixed trip count (at most [`MAX_FOLD`]) folded into the
 /// edge that enters it, and the folded loop heads (numbered as in `cfa`); `None` when there is
@@ -77,6 +82,7 @@ fn foldable(cfa: &Cfa, inc: &[EdgeId], out: &[EdgeId]) -> Option<Fold> {
         return None;
     };
     let exits: Vec<EdgeId> = out.iter().copied().filter(|&e| e != body).collect();
+    let body_atoms = is(body).cmd.atom_count();
     let mut tm = cfa.tm.clone();
     let mut fresh_count = 0u32;
     let mut fresh = |tm: &mut TermManager, v: PVar| {
@@ -101,7 +107,7 @@ fn foldable(cfa: &Cfa, inc: &[EdgeId], out: &[EdgeId]) -> Option<Fold> {
             tm.is_false(again.guard),
             &taken[..],
         ) {
-            (true, _, []) => env = again.env,
+            (true, _, []) if (iterations + 1) * body_atoms <= MAX_ATOMS => env = again.env,
             (_, true, &[exit]) => {
                 return Some(Fold {
                     enter,
