@@ -167,11 +167,15 @@ fn run_phase(
     let mut constrained = strengthened.into_inner().flatten();
     let accelerated = accelerated.into_inner().flatten();
     if let Some((a, _, took)) = &accelerated {
-        out.notes.push(format!(
-            "for BMC: {} (jumps proved sound by batsat in {:.3} s)",
-            a.summary(),
-            took.as_secs_f64()
-        ));
+        let proved = if a.loops.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (jumps proved sound by batsat in {:.3} s)",
+                took.as_secs_f64()
+            )
+        };
+        out.notes.push(format!("for BMC: {}{proved}", a.summary()));
     }
     if let Ok((stats, notes)) = search.into_inner() {
         out.stats.extend(stats);
@@ -224,7 +228,16 @@ fn run_phase(
             match outcome {
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
                     out.notes.push(format!("trace of {} steps replayed on the interpreter", trace.steps.len()));
-                    Phase::Violation(trace)
+                    if replayed.is_none() {
+                        return Phase::Violation(trace);
+                    }
+                    match replay_on_original(cfa, &trace.steps) {
+                        Ok(note) => {
+                            out.notes.push(note);
+                            Phase::Violation(trace)
+                        }
+                        Err(e) => Phase::Unknown(e),
+                    }
                 }
                 interp::Outcome::Sink { reason, .. } if goal != Goal::Error => Phase::Sink(reason),
                 other => Phase::Unknown(format!(
@@ -232,6 +245,42 @@ fn run_phase(
                 )),
             }
         }
+    }
+}
+
+/// The most steps that a counterexample of the accelerated CFA is replayed with on the
+/// original one.
+const ORIGINAL_REPLAY_STEPS: usize = 2_000_000;
+
+/// Replays a counterexample found on the accelerated CFA (its `steps` there) on the original
+/// `cfa`, each jump expanded into the iterations it stands for: a note when it reaches the
+/// error there too, or when it is too long to replay (each jump is proved sound, and folded
+/// loops are exact); an internal error when it ends otherwise.
+fn replay_on_original(cfa: &Cfa, steps: &[interp::Step]) -> Result<String, String> {
+    let limit = ORIGINAL_REPLAY_STEPS as u128;
+    let Some((nondet, iterations)) = cfa::accel::expand_jumps(cfa.vars.len(), steps, limit) else {
+        return Ok(format!(
+            "not replayed on the original CFA: over {limit} iterations jumped over"
+        ));
+    };
+    let opts = interp::RunOptions {
+        step_limit: ORIGINAL_REPLAY_STEPS,
+        record: false,
+        ..interp::RunOptions::default()
+    };
+    match interp::run_with(cfa, &nondet, opts).0 {
+        interp::Outcome::Error { .. } if iterations == 0 => {
+            Ok("trace replayed on the original CFA too".to_string())
+        }
+        interp::Outcome::Error { .. } => Ok(format!(
+            "trace replayed on the original CFA too, with the {iterations} iterations jumped over taken one by one"
+        )),
+        interp::Outcome::StepLimit { .. } => Ok(format!(
+            "not replayed on the original CFA: over {ORIGINAL_REPLAY_STEPS} steps"
+        )),
+        other => Err(format!(
+            "internal error: the counterexample replays on the accelerated CFA but not on the original one (it ends with {other:?})"
+        )),
     }
 }
 

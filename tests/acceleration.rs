@@ -4,6 +4,7 @@
 
 mod common;
 
+use bitmc::cfa::accel::expand_jumps;
 use bitmc::cfa::fold::MAX_FOLD;
 use bitmc::cfa::interp::{run_with, Outcome, RunOptions, Step};
 use bitmc::cfa::{accelerate, fold_fixed_loops, Cfa, Loc, Property};
@@ -86,33 +87,6 @@ fn final_values(steps: &[Step], vars: usize) -> HashMap<usize, u128> {
     m
 }
 
-/// The nondet sequence of the original CFA for a run of the accelerated one: a step that jumped
-/// over `N` iterations repeats the iteration's nondet values `N` more times. Also returns the
-/// number of iterations jumped over.
-fn expand(orig: &Cfa, steps: &[Step]) -> (Vec<u128>, usize) {
-    let mut seq = Vec::new();
-    let mut jumps = 0;
-    for s in steps {
-        // The count variables are the ones acceleration added.
-        let count = s
-            .nondet
-            .iter()
-            .position(|&(v, _)| v.index() >= orig.vars.len());
-        match count {
-            Some(i) => {
-                let n = s.nondet[i].1;
-                jumps += n as usize;
-                let iteration: Vec<u128> = s.nondet[..i].iter().map(|&(_, x)| x).collect();
-                for _ in 0..=n {
-                    seq.extend(&iteration);
-                }
-            }
-            None => seq.extend(s.nondet.iter().map(|&(_, x)| x)),
-        }
-    }
-    (seq, jumps)
-}
-
 #[test]
 fn accelerated_runs_are_runs_of_the_original() {
     let mut checked_runs = 0;
@@ -151,16 +125,18 @@ fn accelerated_runs_are_runs_of_the_original() {
                 ) {
                     continue;
                 }
-                let (expanded, iterations) = expand(&cfa, &steps);
                 // A run of millions of iterations would take minutes to replay in a debug build.
-                if iterations > 1_000_000 {
+                let Some((expanded, iterations)) = expand_jumps(cfa.vars.len(), &steps, 1_000_000)
+                else {
                     continue;
-                }
+                };
+                let iterations = iterations as usize;
                 jumps += (iterations > 0) as usize;
                 // As many edges as the accelerated run took, counting each jumped iteration
-                // as one and each folded edge as the inner loop's iterations and two more.
+                // as one and each folded edge as up to MAX_FOLD + 2 edges, or their square for
+                // a folded loop inside another.
                 let exact = RunOptions {
-                    step_limit: (steps.len() + iterations) * (MAX_FOLD + 2),
+                    step_limit: (steps.len() + iterations) * (MAX_FOLD + 2).pow(2),
                     ..RunOptions::default()
                 };
                 let (orig_out, orig_steps) = run_with(&cfa, &expanded, exact);
@@ -241,6 +217,43 @@ fn inner_loops_of_a_fixed_trip_count_are_folded() {
             n == 0 || n > 100_000 || fsteps.len() < steps.len(),
             "n = {n}"
         );
+    }
+    // The exit taken need not be the loop's condition: a `break` after 5 iterations (t grows
+    // by 5 per outer iteration, 10 if the fold ran the loop to its condition), and the error
+    // location at the sixth iteration.
+    let outer = |inner: &str| {
+        format!(
+            "extern unsigned int __VERIFIER_nondet_uint(void); extern void reach_error(void);\n\
+             int main(void) {{ unsigned int n = __VERIFIER_nondet_uint(), i, j, t = 0; \
+             for (i = 0; i < n; i++) for (j = 0; j < 10; j++) {{ {inner} t++; }} \
+             if (t == 15) reach_error(); return 0; }}"
+        )
+    };
+    type ErrorWhen = fn(u128) -> bool;
+    let reaches: [(&str, ErrorWhen); 2] = [
+        ("if (j == 5) break;", |n| n == 3),
+        ("if (j == 5) reach_error();", |n| n >= 1),
+    ];
+    for (inner, error_for) in reaches {
+        let orig = lower_text(&outer(inner));
+        let (folded, heads) = fold_fixed_loops(&orig).expect("folded");
+        assert_eq!(heads.len(), 1, "{inner}");
+        for n in 0..6u128 {
+            let (out, steps) = run_with(&orig, &[n], opts);
+            let (fout, fsteps) = run_with(&folded, &[n], opts);
+            assert_eq!(
+                ended(&orig, &out),
+                ended(&folded, &fout),
+                "{inner}, n = {n}"
+            );
+            let vars = orig.vars.len();
+            assert_eq!(
+                final_values(&steps, vars),
+                final_values(&fsteps, vars),
+                "{inner}, n = {n}"
+            );
+            assert_eq!(out.is_target(), error_for(n), "{inner}, n = {n}");
+        }
     }
     // Inner loops whose trip count is not fixed are left alone: it depends on a nondet value,
     // on the outer loop, or it exceeds the limit; and one that leaves through a nondet exit.

@@ -31,7 +31,7 @@
 
 use super::fold::fold_fixed_loops;
 use super::symex::{self, Env};
-use super::{Cfa, Gcl, HavocKind, IntType, Loc, OriginId, PVar, VarInfo, VarKind};
+use super::{Cfa, Gcl, HavocKind, IntType, Loc, OriginId, PVar, Step, VarInfo, VarKind};
 use crate::bv::{Evaluator, Sort, TermId, TermManager};
 use std::collections::BTreeMap;
 
@@ -129,6 +129,45 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         loops,
         folded,
     })
+}
+
+/// The nondet values that the original CFA takes for a run of the accelerated one (`steps`):
+/// each jump over `N` iterations expanded into them, the iteration's own values repeated `N`
+/// more times; with the number of iterations jumped over. `None` when that number exceeds
+/// `limit`. The count variables are those at or after `original_vars`, the number of the
+/// original CFA's variables (acceleration adds them after; folding adds none).
+pub fn expand_jumps(
+    original_vars: usize,
+    steps: &[Step],
+    limit: u128,
+) -> Option<(Vec<u128>, u128)> {
+    let count = |s: &Step| {
+        s.nondet
+            .iter()
+            .position(|&(v, _)| v.index() >= original_vars)
+    };
+    let mut iterations: u128 = 0;
+    for s in steps {
+        if let Some(i) = count(s) {
+            iterations = iterations.saturating_add(s.nondet[i].1);
+        }
+    }
+    if iterations > limit {
+        return None;
+    }
+    let mut seq = Vec::new();
+    for s in steps {
+        match count(s) {
+            Some(i) => {
+                let iteration: Vec<u128> = s.nondet[..i].iter().map(|&(_, x)| x).collect();
+                for _ in 0..=s.nondet[i].1 {
+                    seq.extend(&iteration);
+                }
+            }
+            None => seq.extend(s.nondet.iter().map(|&(_, x)| x)),
+        }
+    }
+    Some((seq, iterations))
 }
 
 /// A self-loop's jump: its command, the increment of each moved variable (as a signed value

@@ -20,47 +20,56 @@
 
 use super::symex::{self, Env};
 use super::{remove_unreachable, Cfa, Edge, EdgeId, Gcl, Loc, PVar};
-use crate::bv::{Sort, TermManager};
+use crate::bv::{Sort, TermId, TermManager};
 
 /// The most iterations a folded loop may run.
 pub const MAX_FOLD: usize = 64;
 
-/// The most atomic commands the copies of a loop's body may have together (a folded loop
-/// around a folded loop multiplies the copies).
+/// The most atomic commands a folded edge may have (a folded loop around a folded loop
+/// multiplies the copies, and a loop after a folded one extends the folded edge).
 const MAX_ATOMS: usize = 4096;
 
-/// `cfa` with every inner loop of a fixed trip count (at most [`MAX_FOLD`]) folded into the
-/// edge that enters it, and the folded loop heads (numbered as in `cfa`); `None` when there is
+/// `cfa` with every loop of a fixed trip count (at most [`MAX_FOLD`]) folded into the edge
+/// that enters it, and the folded loop heads (numbered as in `cfa`); `None` when there is
 /// none.
 pub fn fold_fixed_loops(cfa: &Cfa) -> Option<(Cfa, Vec<Loc>)> {
-    let mut edges = cfa.edges.clone();
+    // Removed edges become `None`, so that edge indices stay valid until the end.
+    let mut edges: Vec<Option<Edge>> = cfa.edges.iter().cloned().map(Some).collect();
+    let (mut inc, mut out) = (cfa.in_edges(), cfa.out_edges());
+    let mut tm = cfa.tm.clone();
     let mut folded = Vec::new();
-    // Each fold removes a location's edges; a folded edge may make another loop foldable.
-    loop {
-        let current = cfa.with_edges(edges.clone());
-        let (inc, out) = (current.in_edges(), current.out_edges());
-        let Some((head, fold)) = (0..cfa.locations.len())
-            .find_map(|h| foldable(&current, &inc[h], &out[h]).map(|f| (Loc(h as u32), f)))
-        else {
-            break;
+    // A fold changes the edges of the entry edge's source and of the exit's target; only
+    // those locations are looked at again.
+    let mut work: Vec<Loc> = (0..cfa.locations.len() as u32).rev().map(Loc).collect();
+    while let Some(h) = work.pop() {
+        let edge = |e: EdgeId| edges[e.index()].as_ref().expect("a live edge");
+        let Some(fold) = foldable(cfa, &mut tm, &edge, &inc[h.index()], &out[h.index()]) else {
+            continue;
         };
-        let mut cmd = vec![current.edge(fold.enter).cmd.clone()];
-        cmd.extend((0..fold.iterations).map(|_| current.edge(fold.body).cmd.clone()));
-        cmd.push(current.edge(fold.exit).cmd.clone());
-        let edge = Edge {
-            from: current.edge(fold.enter).from,
-            to: current.edge(fold.exit).to,
+        let (enter, exit) = (edge(fold.enter), edge(fold.exit));
+        let (source, target) = (enter.from, exit.to);
+        let mut cmd = vec![enter.cmd.clone()];
+        cmd.extend((0..fold.iterations).map(|_| edge(fold.body).cmd.clone()));
+        cmd.push(exit.cmd.clone());
+        let leaving: Vec<(EdgeId, Loc)> = out[h.index()].iter().map(|&e| (e, edge(e).to)).collect();
+        for (e, to) in leaving {
+            inc[to.index()].retain(|&x| x != e);
+            edges[e.index()] = None;
+        }
+        edges[fold.enter.index()] = Some(Edge {
+            from: source,
+            to: target,
             cmd: Gcl::Seq(cmd),
-        };
-        edges[fold.enter.index()] = edge;
-        edges = edges
-            .into_iter()
-            .enumerate()
-            .filter(|&(i, ref e)| i == fold.enter.index() || e.from != head)
-            .map(|(_, e)| e)
-            .collect();
-        folded.push(head);
+        });
+        inc[h.index()].clear();
+        out[h.index()].clear();
+        inc[target.index()].push(fold.enter);
+        inc[target.index()].sort();
+        folded.push(h);
+        work.retain(|&l| l != source && l != target);
+        work.extend([source, target]);
     }
+    let edges = edges.into_iter().flatten().collect();
     (!folded.is_empty()).then(|| (remove_unreachable(&cfa.with_edges(edges)), folded))
 }
 
@@ -73,41 +82,58 @@ struct Fold {
 }
 
 /// The fold of the loop at the location whose incoming and outgoing edges are `inc` and `out`,
-/// when it has the shape and a fixed trip count.
-fn foldable(cfa: &Cfa, inc: &[EdgeId], out: &[EdgeId]) -> Option<Fold> {
-    let is = |e: EdgeId| cfa.edge(e);
+/// when it has the shape and a fixed trip count; the symbolic execution works in `tm`, a copy
+/// of the CFA's manager.
+fn foldable<'e>(
+    cfa: &Cfa,
+    tm: &mut TermManager,
+    edge: &dyn Fn(EdgeId) -> &'e Edge,
+    inc: &[EdgeId],
+    out: &[EdgeId],
+) -> Option<Fold> {
     let (selfs, enters): (Vec<EdgeId>, Vec<EdgeId>) =
-        inc.iter().partition(|&&e| is(e).from == is(e).to);
+        inc.iter().partition(|&&e| edge(e).from == edge(e).to);
     let (&[body], &[enter]) = (&selfs[..], &enters[..]) else {
         return None;
     };
     let exits: Vec<EdgeId> = out.iter().copied().filter(|&e| e != body).collect();
-    let body_atoms = is(body).cmd.atom_count();
-    let mut tm = cfa.tm.clone();
-    let mut fresh_count = 0u32;
+    let body_atoms = edge(body).cmd.atom_count();
+    let mut atoms = edge(enter).cmd.atom_count()
+        + exits
+            .iter()
+            .map(|&x| edge(x).cmd.atom_count())
+            .max()
+            .unwrap_or(0);
     let mut fresh = |tm: &mut TermManager, v: PVar| {
-        fresh_count += 1;
         let w = cfa.vars[v.index()].ty.width;
-        tm.var(format!("fold:{fresh_count}"), Sort::Bv(w))
+        let n = tm.vars().len();
+        tm.var(format!("fold:{n}"), Sort::Bv(w))
     };
-    let mut env: Env = symex::exec(&cfa.vars, &mut tm, &is(enter).cmd, Env::new(), &mut fresh).env;
+    let run = |tm: &mut TermManager,
+               g: &Gcl,
+               env: &Env,
+               fresh: &mut dyn FnMut(&mut TermManager, PVar) -> TermId| {
+        symex::exec(&cfa.vars, tm, g, env.clone(), fresh)
+    };
+    let mut env = run(tm, &edge(enter).cmd, &Env::new(), &mut fresh).env;
     for iterations in 0..=MAX_FOLD {
-        let again = symex::exec(&cfa.vars, &mut tm, &is(body).cmd, env.clone(), &mut fresh);
+        let again = run(tm, &edge(body).cmd, &env, &mut fresh);
         let mut taken = Vec::new();
         for &x in &exits {
-            let g = symex::exec(&cfa.vars, &mut tm, &is(x).cmd, env.clone(), &mut fresh).guard;
+            let g = run(tm, &edge(x).cmd, &env, &mut fresh).guard;
             if tm.is_true(g) {
                 taken.push(x);
             } else if !tm.is_false(g) {
                 return None;
             }
         }
+        atoms += body_atoms;
         match (
             tm.is_true(again.guard),
             tm.is_false(again.guard),
             &taken[..],
         ) {
-            (true, _, []) if (iterations + 1) * body_atoms <= MAX_ATOMS => env = again.env,
+            (true, _, []) if atoms <= MAX_ATOMS => env = again.env,
             (_, true, &[exit]) => {
                 return Some(Fold {
                     enter,
