@@ -53,7 +53,7 @@ pub struct Accelerated {
     pub cfa: Cfa,
     /// The locations whose self-loop can jump (numbered as in `cfa`).
     pub loops: Vec<Loc>,
-    /// The inner loops folded into the edge entering them (numbered as in the original CFA;
+    /// The loops folded into the edge entering them (numbered as in the original CFA;
     /// they are not in `cfa`).
     pub folded: Vec<Loc>,
 }
@@ -81,7 +81,7 @@ impl Accelerated {
     }
 }
 
-/// Folds the inner loops of a fixed trip count ([`fold_fixed_loops`]), then accelerates every
+/// Folds the loops of a fixed trip count ([`fold_fixed_loops`]), then accelerates every
 /// self-loop whose jump `valid` proves sound; `None` when nothing was folded or accelerated.
 pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
     let (cfa, folded) = fold_fixed_loops(cfa).unwrap_or_else(|| (cfa.clone(), Vec::new()));

@@ -1,6 +1,6 @@
-//! Folding inner loops of a fixed trip count: `y = 0; while (y < 10) y++;` inside another loop
-//! becomes part of the edge that enters it, so that the outer loop is a self-loop that
-//! [`accelerate`](super::accelerate) can make jump.
+//! Folding loops of a fixed trip count: `y = 0; while (y < 10) y++;` becomes part of the edge
+//! that enters it, so that a loop around it is a self-loop that
+//! [`accelerate`](super::accelerate) can make jump (and BMC takes the whole loop in one step).
 //!
 //! A location `H` is folded when its only incoming edges are one edge `e` from another location
 //! and one self-loop `s`, and every other edge leaving `H` leaves it for good. Its loop is

@@ -27,7 +27,7 @@ pub struct CfaArgs {
     /// The data model: ILP32 (default, as SV-COMP) or LP64.
     #[arg(long, default_value = "ILP32", value_parser = parse_data_model)]
     pub data_model: DataModel,
-    /// Print the CFA that BMC runs on in `verify`: sliced and propagated, with every inner loop
+    /// Print the CFA that BMC runs on in `verify`: sliced and propagated, with every loop
     /// of a fixed trip count (at most 64) folded into the edge that enters it, and every
     /// self-loop that moves its variables by constants able to jump over many iterations at
     /// once, where batsat proves the jump sound within 2 s (stderr lists the loops folded and
