@@ -7,8 +7,8 @@
 //! executed symbolically from the state `e` produces (from an arbitrary state, with arbitrary
 //! nondet values): when, at each iteration, the guards of `s` and of the exits are constants
 //! (the variables they read hold constants that `e` and `s` set), the loop runs the same number
-//! `k` of times (at most [`MAX_FOLD`], and the `k` copies of `s` at most 4096 atomic commands)
-//! on every execution through `e` and leaves through the same exit `x`. The edges
+//! `k` of times (at most [`MAX_FOLD`], with the folded edge at most 4096 atomic commands) on
+//! every execution through `e` and leaves through the same exit `x`. The edges
 //! `e`, `s` and the exits are then replaced by one edge `e; s; …; s; x` (`k` copies of `s`) from
 //! `e`'s source to `x`'s target, and `H`, which nothing enters any more, is removed.
 //!
