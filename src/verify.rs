@@ -186,7 +186,7 @@ fn run_phase(
     let won = |e: EngineKind| winner.as_ref().is_some_and(|w| w.engine == e);
     let from_constrained = won(EngineKind::Kind);
     // BMC ran on the accelerated system when there is one: its path is decoded with that
-    // system's maps and replayed on the accelerated CFA.
+    // system's maps and replayed on the accelerated CFA, then on the original one.
     let replayed = match (&accelerated, won(EngineKind::Bmc)) {
         (Some((a, aps, _)), true) => Some((&a.cfa, aps)),
         _ => None,
@@ -228,15 +228,13 @@ fn run_phase(
             match outcome {
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
                     out.notes.push(format!("trace of {} steps replayed on the interpreter", trace.steps.len()));
-                    if replayed.is_none() {
-                        return Phase::Violation(trace);
-                    }
-                    match replay_on_original(cfa, &trace.steps) {
-                        Ok(note) => {
+                    match replayed.map(|_| replay_on_original(cfa, &trace.steps)) {
+                        None => Phase::Violation(trace),
+                        Some(Ok(note)) => {
                             out.notes.push(note);
                             Phase::Violation(trace)
                         }
-                        Err(e) => Phase::Unknown(e),
+                        Some(Err(e)) => Phase::Unknown(e),
                     }
                 }
                 interp::Outcome::Sink { reason, .. } if goal != Goal::Error => Phase::Sink(reason),
@@ -269,12 +267,13 @@ fn replay_on_original(cfa: &Cfa, steps: &[interp::Step]) -> Result<String, Strin
         ..interp::RunOptions::default()
     };
     match interp::run_with(cfa, &nondet, opts).0 {
-        interp::Outcome::Error { .. } if iterations == 0 => {
-            Ok("trace replayed on the original CFA too".to_string())
+        interp::Outcome::Error { .. } => {
+            let expanded = match iterations {
+                0 => String::new(),
+                n => format!(", with the {n} iterations jumped over taken one by one"),
+            };
+            Ok(format!("trace replayed on the original CFA too{expanded}"))
         }
-        interp::Outcome::Error { .. } => Ok(format!(
-            "trace replayed on the original CFA too, with the {iterations} iterations jumped over taken one by one"
-        )),
         interp::Outcome::StepLimit { .. } => Ok(format!(
             "not replayed on the original CFA: over {ORIGINAL_REPLAY_STEPS} steps"
         )),
@@ -289,7 +288,8 @@ const ACCELERATION_BUDGET: Duration = Duration::from_secs(2);
 
 /// The CFA that BMC runs on: `cfa` with its loops accelerated where the jump is proved sound
 /// (see [`cfa::accel`]), each query answered by batsat (BMC, which uses the result, runs
-/// CaDiCaL), all within [`ACCELERATION_BUDGET`]; `None` when no loop was accelerated.
+/// CaDiCaL), all within [`ACCELERATION_BUDGET`], after folding the loops of a fixed trip
+/// count; `None` when no loop was folded or accelerated.
 pub fn accelerate_for_bmc(cfa: &Cfa, interrupter: &Interrupter) -> Option<cfa::Accelerated> {
     let backend = crate::sat::Backend::Batsat;
     with_deadline(interrupter, Instant::now() + ACCELERATION_BUDGET, |intr| {

@@ -20,7 +20,7 @@
 
 use super::symex::{self, Env};
 use super::{remove_unreachable, Cfa, Edge, EdgeId, Gcl, Loc, PVar};
-use crate::bv::{Sort, TermId, TermManager};
+use crate::bv::{Sort, TermManager};
 
 /// The most iterations a folded loop may run.
 pub const MAX_FOLD: usize = 64;
@@ -109,18 +109,15 @@ fn foldable<'e>(
         let n = tm.vars().len();
         tm.var(format!("fold:{n}"), Sort::Bv(w))
     };
-    let run = |tm: &mut TermManager,
-               g: &Gcl,
-               env: &Env,
-               fresh: &mut dyn FnMut(&mut TermManager, PVar) -> TermId| {
-        symex::exec(&cfa.vars, tm, g, env.clone(), fresh)
+    let mut run = |tm: &mut TermManager, e: EdgeId, env: &Env| {
+        symex::exec(&cfa.vars, tm, &edge(e).cmd, env.clone(), &mut fresh)
     };
-    let mut env = run(tm, &edge(enter).cmd, &Env::new(), &mut fresh).env;
+    let mut env = run(tm, enter, &Env::new()).env;
     for iterations in 0..=MAX_FOLD {
-        let again = run(tm, &edge(body).cmd, &env, &mut fresh);
+        let again = run(tm, body, &env);
         let mut taken = Vec::new();
         for &x in &exits {
-            let g = run(tm, &edge(x).cmd, &env, &mut fresh).guard;
+            let g = run(tm, x, &env).guard;
             if tm.is_true(g) {
                 taken.push(x);
             } else if !tm.is_false(g) {
