@@ -169,9 +169,27 @@ fn division_by_zero() {
     let src = program("", "int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); int q = a / b; int r = a % 7;");
     assert!(is_error(&outcome(&src, Property::DivByZero, &[5, 0])));
     assert!(!is_error(&outcome(&src, Property::DivByZero, &[5, 1])));
-    // Without the property, SMT-LIB semantics: 5 / 0 = -1 (all ones).
+    // Under another property a division or remainder by zero is undefined behaviour: the
+    // execution ends in an UNKNOWN sink, whatever a bit-vector semantics would give.
     let src2 = program("", "int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); if (a / b == -1 && a % b == a) reach_error();");
-    assert!(is_error(&outcome(&src2, Property::UnreachCall, &[5, 0])));
+    let o = outcome(&src2, Property::UnreachCall, &[5, 0]);
+    assert!(
+        matches!(&o, Outcome::Sink { reason, .. } if reason.contains("division by zero")),
+        "{o:?}"
+    );
+    let src2r = program(
+        "",
+        "int b = __VERIFIER_nondet_int(); int r = 7 % b; if (b == 0) reach_error();",
+    );
+    let o = outcome(&src2r, Property::NoOverflow, &[0]);
+    assert!(
+        matches!(&o, Outcome::Sink { reason, .. } if reason.contains("remainder by zero")),
+        "{o:?}"
+    );
+    assert!(!matches!(
+        outcome(&src2r, Property::UnreachCall, &[3]),
+        Outcome::Sink { .. }
+    ));
     // Short circuit: the division is only evaluated when b != 0.
     let src3 = program("", "int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); int ok = b != 0 && a / b > 1; int t = b ? a % b : 0;");
     assert!(!is_error(&outcome(&src3, Property::DivByZero, &[5, 0])));
@@ -181,6 +199,57 @@ fn division_by_zero() {
         "unsigned a = __VERIFIER_nondet_uint(); a %= __VERIFIER_nondet_uint();",
     );
     assert!(is_error(&outcome(&src4, Property::DivByZero, &[5, 0])));
+}
+
+/// `MIN / -1` and `MIN % -1` trap: the error under `no-overflow`, a sink under the others.
+#[test]
+fn division_overflow_is_undefined() {
+    for op in ["/", "%"] {
+        let body = format!("int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); int q = a {op} b; if (b == -1) reach_error();");
+        let src = program("", &body);
+        let min = i128::from(i32::MIN);
+        assert!(is_error(&outcome(&src, Property::NoOverflow, &[min, -1])));
+        for p in [
+            Property::UnreachCall,
+            Property::DivByZero,
+            Property::ValidIndex,
+        ] {
+            let o = outcome(&src, p, &[min, -1]);
+            assert!(
+                matches!(&o, Outcome::Sink { reason, .. } if reason.contains("signed overflow")),
+                "{op} {p}: {o:?}"
+            );
+        }
+        // Any other dividend reaches the error call.
+        assert!(is_error(&outcome(
+            &src,
+            Property::UnreachCall,
+            &[min + 1, -1]
+        )));
+    }
+}
+
+/// A shift by a negative amount or by at least the width of the promoted left operand is
+/// undefined under every property; `long long` and `char` operands use their promoted widths.
+#[test]
+fn shift_amounts_out_of_range() {
+    let src = program("", "int s = __VERIFIER_nondet_int(); int r = 1 << s; long long l = 1LL << s; char c = 1; int d = c << s; if (r == 2) reach_error();");
+    for p in Property::ALL {
+        for s in [32, 33, -1, 64, i128::from(i32::MIN)] {
+            let o = outcome(&src, p, &[s]);
+            assert!(
+                matches!(&o, Outcome::Sink { reason, .. } if reason.contains("shift amount")),
+                "{p} {s}: {o:?}"
+            );
+        }
+    }
+    assert!(is_error(&outcome(&src, Property::UnreachCall, &[1])));
+    assert!(!is_error(&outcome(&src, Property::UnreachCall, &[31])));
+    // 1LL << 40 alone is defined.
+    let src = program("", "int s = __VERIFIER_nondet_int(); long long l = 1LL << s; if (l == 1099511627776LL) reach_error();");
+    assert!(is_error(&outcome(&src, Property::UnreachCall, &[40])));
+    let o = outcome(&src, Property::UnreachCall, &[64]);
+    assert!(matches!(o, Outcome::Sink { .. }), "{o:?}");
 }
 
 #[test]

@@ -11,13 +11,15 @@
 //!   - `a / b`, `a % b`: `a = MIN ∧ b = −1` (C11 makes `MIN % −1` undefined too);
 //!   - `-a`: `a = MIN`;
 //!   - `a << b` (signed, 0 ≤ b < w): `(r >>ₐ b) ≠ a`, i.e. `a·2ᵇ` is not representable; a shift
-//!     amount outside `[0, w)` is not reported by any property and follows `bv` semantics;
-//! - the divisor is zero (`div-by-zero`) for `/` and `%`.
+//!     amount outside `[0, w)` is not an overflow;
+//! - the divisor is zero (`div-by-zero`) for `/` and `%`;
+//! - the shift amount is negative or at least the width of the promoted left operand (no
+//!   property reports it; the front end makes it an UNKNOWN sink).
 //!
-//! Results: `/` and `%` are `bvsdiv`/`bvsrem` (signed, truncating like C) or `bvudiv`/`bvurem`,
-//! so a zero divisor gives the SMT-LIB value when the property is not `div-by-zero`; a signed
-//! overflow wraps. Shifts: a shift amount wider than the left operand is compared as a whole:
-//! an amount of at least the width gives 0 (`<<`, unsigned `>>`) or all sign bits (signed `>>`).
+//! Results: `/` and `%` are `bvsdiv`/`bvsrem` (signed, truncating like C) or `bvudiv`/`bvurem`;
+//! a signed overflow wraps. The values given to undefined operations (a zero divisor: the
+//! SMT-LIB value; a shift amount of at least the width: 0 for `<<` and unsigned `>>`, all sign
+//! bits for signed `>>`) only matter on paths the front end cuts off with a check.
 
 use super::builder::RVal;
 use super::types::{usual_arithmetic, CInt, IntKind};
@@ -172,6 +174,8 @@ pub struct Arith {
     pub value: RVal,
     pub overflow: Option<TermId>,
     pub div_by_zero: Option<TermId>,
+    /// A shift amount that is negative or at least the width of the promoted left operand.
+    pub shift_out_of_range: Option<TermId>,
 }
 
 /// `a op b` with C semantics.
@@ -216,6 +220,7 @@ pub fn binary(tm: &mut TermManager, op: BinOp, a: RVal, b: RVal, dm: DataModel) 
                 value: from_bool(tm, c),
                 overflow: None,
                 div_by_zero: None,
+                shift_out_of_range: None,
             };
         }
         BinOp::Shl | BinOp::Shr => return shift(tm, op, a, b, dm),
@@ -224,6 +229,7 @@ pub fn binary(tm: &mut TermManager, op: BinOp, a: RVal, b: RVal, dm: DataModel) 
         value: RVal { t, ty },
         overflow,
         div_by_zero,
+        shift_out_of_range: None,
     }
 }
 
@@ -267,6 +273,10 @@ fn shift(tm: &mut TermManager, op: BinOp, a: RVal, b: RVal, dm: DataModel) -> Ar
     let x = convert(tm, a.t, a.ty, ty, dm);
     let y = convert(tm, b.t, b.ty, bty, dm);
     let (w, bw) = (ty.width(dm), bty.width(dm));
+    // Negative amounts are huge as unsigned numbers (the promoted amount has at least 32 bits,
+    // the width at most 128), so one unsigned comparison finds both kinds of undefined shift.
+    let wb = tm.bv_const(u128::from(w), bw);
+    let out_of_range = tm.uge(y, wb);
     // The amount in the left operand's width; "too large" when it does not fit.
     let (amount, too_big) = if bw > w {
         let wc = tm.bv_const(u128::from(w), bw);
@@ -308,6 +318,7 @@ fn shift(tm: &mut TermManager, op: BinOp, a: RVal, b: RVal, dm: DataModel) -> Ar
         value: RVal { t, ty },
         overflow,
         div_by_zero: None,
+        shift_out_of_range: Some(out_of_range),
     }
 }
 

@@ -35,13 +35,26 @@ pub struct ArrayView {
     /// The flat offset (64-bit term) of the first element of the view.
     pub base: TermId,
     pub dims: Vec<u64>,
+    /// The type elements are accessed as: the element type, or one of the same width through
+    /// a pointer (see [`super::pointer`]).
+    pub access: CInt,
 }
 
 impl ArrayView {
     /// The C type of the view.
     pub fn ctype(&self) -> CType {
-        let mut t = CType::Int(self.arr.elem);
+        let mut t = CType::Int(self.access);
         for d in self.dims.iter().rev() {
+            t = CType::Array(Box::new(t), Some(*d));
+        }
+        t
+    }
+
+    /// The type of one row (what a pointer into the view points to): the element type for a
+    /// one-dimensional view.
+    pub fn row_type(&self) -> CType {
+        let mut t = CType::Int(self.access);
+        for d in self.dims.iter().skip(1).rev() {
             t = CType::Array(Box::new(t), Some(*d));
         }
         t
@@ -126,6 +139,7 @@ impl<'a> Lower<'a> {
             arr,
             base,
             dims: ds,
+            access: elem,
         }))
     }
 
@@ -170,6 +184,7 @@ impl<'a> Lower<'a> {
         match b {
             Binding::Var(v, _) => vec![*v],
             Binding::Array(view) => view.arr.elems.clone(),
+            Binding::PtrVar(v) => vec![*v],
             _ => Vec::new(),
         }
     }
@@ -296,8 +311,9 @@ impl<'a> Lower<'a> {
             let lv = Lval::Elem {
                 arr: view.arr.clone(),
                 flat,
+                ty: view.access,
             };
-            let v = self.read_elem(&view.arr, flat);
+            let v = self.read(&lv);
             self.last_elem = Some(lv);
             Ok(Val::Int(v))
         } else {
@@ -305,6 +321,7 @@ impl<'a> Lower<'a> {
                 arr: view.arr.clone(),
                 base: flat,
                 dims: view.dims[1..].to_vec(),
+                access: view.access,
             }))
         }
     }

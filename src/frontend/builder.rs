@@ -20,12 +20,13 @@ use std::collections::HashMap;
 pub enum Binding {
     /// A scalar integer variable.
     Var(PVar, CInt),
-    /// An array object (or a view of one, for array and pointer parameters).
+    /// An array object.
     Array(super::array::ArrayView),
-    /// A pointer (or array parameter) bound to an array: `int *p = a;`, `f(a)` for `int a[]`.
-    PointerTo(super::array::ArrayView),
-    /// A pointer bound to one scalar object (`int *p` with argument `&x`).
-    Alias(super::lval::Lval),
+    /// A pointer (or array parameter) bound to an object: `int *p = &x;`, `int *q = a;`, `f(a)`
+    /// for `int a[]` (see [`super::pointer`]).
+    Pointer(super::pointer::Pointer),
+    /// A pointer variable that is not bound to an object: an address-only integer.
+    PtrVar(PVar),
     /// An enumeration constant (type `int`).
     Enum(i128),
     Typedef(CType),
@@ -76,6 +77,12 @@ pub struct Lower<'a> {
     pub text: String,
     /// The element designated by the last array subscript lowered (for assignments).
     pub last_elem: Option<super::lval::Lval>,
+    /// The variables of globals with external linkage that are not `const`: what a function
+    /// without a definition may write.
+    pub external_globals: Vec<PVar>,
+    /// Globals with external linkage bound to an object: a function without a definition
+    /// could make them point elsewhere.
+    pub external_pointers: Vec<String>,
     temp_count: u32,
 }
 
@@ -241,21 +248,32 @@ impl<'a> Lower<'a> {
         self.assume(ok);
     }
 
-    /// An out-of-bounds check: the error location under `valid-index`, otherwise a sink.
-    pub fn bounds_check(&mut self, violation: TermId) {
+    /// A check of undefined behaviour: when `prop` is the property being built, an edge to
+    /// the error location guarded by `violation`; otherwise an edge to an UNKNOWN sink (what
+    /// follows undefined behaviour has no meaning, so no verdict may rest on it). Execution
+    /// continues under the negation. `prop` is `None` for behaviour no property reports.
+    pub fn ub_check(&mut self, prop: Option<Property>, violation: TermId, what: &str) {
         if self.cfa.tm.is_false(violation) {
             return;
         }
-        let target = if self.opts.property == Property::ValidIndex {
+        let target = if prop == Some(self.opts.property) {
             self.cfa.error
         } else {
-            self.cfa
-                .sink("array index out of bounds (not checked by this property)")
+            self.cfa.sink(&format!("undefined behaviour: {what}"))
         };
-        let text = format!("index out of bounds in {}", self.text);
+        let text = format!("{what} in {}", self.text);
         self.edge_if(violation, target, Some(&text));
         let ok = self.cfa.tm.not(violation);
         self.assume(ok);
+    }
+
+    /// An out-of-bounds check: the error location under `valid-index`, otherwise a sink.
+    pub fn bounds_check(&mut self, violation: TermId) {
+        self.ub_check(
+            Some(Property::ValidIndex),
+            violation,
+            "array index out of bounds",
+        );
     }
 
     /// Reaching an error function: the error location under `unreach-call`, otherwise the end
@@ -342,6 +360,8 @@ pub fn lower_unit(
         pos,
         text: String::new(),
         last_elem: None,
+        external_globals: Vec::new(),
+        external_pointers: Vec::new(),
         temp_count: 0,
     };
     // The typedef names lang-c predefines.

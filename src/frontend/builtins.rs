@@ -10,9 +10,11 @@
 //! `__builtin_expect(e, c)` (= `e`). Heap, thread and floating-point nondet functions are
 //! unsupported.
 //!
-//! A call of a function without a definition evaluates its arguments for their effects and
-//! returns a nondet value of its declared return type (`int` if undeclared), with a warning;
-//! passing it a pointer or an array is unsupported (it could write through it).
+//! A call of a function without a definition evaluates its arguments for their effects, may
+//! write every global with external linkage that is not `const` (each is havocked, unless the
+//! function is one of the C library's that writes no object of the program), and returns a
+//! nondet value of its declared return type (`int` if undeclared), with a warning; passing it
+//! a pointer to an object or an array is unsupported (it could write through it).
 
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
@@ -217,16 +219,32 @@ impl<'a> Lower<'a> {
                             format!("passing a pointer to `{name}`, which has no definition"),
                         )
                     }
-                    Val::Int(_) | Val::Void => {}
+                    Val::Int(_) | Val::Addr(_) | Val::Void => {}
                 },
             }
         }
         let rt = declared.clone().unwrap_or(CType::Int(CInt::INT));
         let pos = self.pos.clone();
+        let written = if writes_no_program_object(name) {
+            0
+        } else {
+            if let Some(p) = self.external_pointers.first() {
+                let why = format!(
+                    "call of `{name}`, which has no definition and could change what the global pointer `{p}` points to"
+                );
+                return self.unsupported(c.span, why);
+            }
+            self.havoc_external_globals(name)
+        };
+        let effect = match written {
+            0 => String::new(),
+            1 => "; it may write the 1 global it can see".to_string(),
+            n => format!("; it may write any of the {n} globals it can see"),
+        };
         let result = match rt {
             CType::Void => {
                 self.warnings.push(format!(
-                    "{pos}: warning: call of `{name}`, which has no definition: ignored"
+                    "{pos}: warning: call of `{name}`, which has no definition{effect}"
                 ));
                 Val::Void
             }
@@ -237,7 +255,7 @@ impl<'a> Lower<'a> {
                     ""
                 };
                 self.warnings.push(format!(
-                    "{pos}: warning: call of `{name}`{implicit}, which has no definition: returns a nondet value"
+                    "{pos}: warning: call of `{name}`{implicit}, which has no definition: returns a nondet value{effect}"
                 ));
                 Val::Int(self.nondet(name, ty, false))
             }
@@ -250,6 +268,56 @@ impl<'a> Lower<'a> {
         };
         Ok(result)
     }
+}
+
+impl<'a> Lower<'a> {
+    /// Havocs every global another translation unit could write (external linkage, not
+    /// `const`), as a call of `function` may; returns how many variables.
+    fn havoc_external_globals(&mut self, function: &str) -> usize {
+        let vars = self.external_globals.clone();
+        for &v in &vars {
+            let ty = self.cfa.var(v).ty;
+            self.havoc(
+                v,
+                HavocKind::UndefinedCall {
+                    function: function.to_string(),
+                    ty,
+                },
+            );
+        }
+        vars.len()
+    }
+}
+
+/// Standard library functions that cannot write an object of the program: the C library only
+/// writes the program's objects through pointers passed to it, and passing a pointer to a
+/// function without a definition is unsupported.
+fn writes_no_program_object(name: &str) -> bool {
+    matches!(
+        name,
+        "printf"
+            | "puts"
+            | "putchar"
+            | "getchar"
+            | "rand"
+            | "srand"
+            | "random"
+            | "srandom"
+            | "abs"
+            | "labs"
+            | "llabs"
+            | "sleep"
+            | "usleep"
+            | "time"
+            | "toupper"
+            | "tolower"
+            | "isdigit"
+            | "isalpha"
+            | "isalnum"
+            | "isspace"
+            | "isupper"
+            | "islower"
+    )
 }
 
 fn is_heap_function(name: &str) -> bool {

@@ -3,13 +3,14 @@
 //!
 //! Inlining: the arguments are evaluated left to right in the caller's scope and converted to
 //! the parameter types; each call gets fresh parameter, local and return variables (`f::x#2`);
-//! an array argument is passed as a view of the caller's array, and `&x` of a scalar binds a
-//! pointer parameter to `x`. A call of a function that is being inlined is recursion:
+//! a pointer or array parameter is bound to the object its argument designates (a view of the
+//! caller's array, or `x` for `&x`; see [`super::pointer`]), or is an address-only variable. A call of a function that is being inlined is recursion:
 //! unsupported.
 
 use super::builder::{Binding, FnCtx, Lower, RVal};
 use super::expr::{has_side_effects, Val};
-use super::types::{CInt, CType, IntKind};
+use super::pointer::ADDRESS;
+use super::types::CType;
 use super::FrontendError;
 use crate::cfa::{HavocKind, VarKind};
 use lang_c::ast::*;
@@ -127,24 +128,22 @@ impl<'a> Lower<'a> {
                         r
                     })
                 }
-                CType::Array(..) | CType::Pointer(_) => match self.expr(a)? {
-                    Val::Array(mut view) => {
-                        // The view must not move if the callee changes what its base reads.
-                        let base = RVal {
-                            t: view.base,
-                            ty: CInt::new(IntKind::LongLong, false),
-                        };
-                        view.base = self.materialize(base).t;
-                        Val::Array(view)
+                CType::Array(pointee, _) | CType::Pointer(pointee) => {
+                    let v = self.expr(a)?;
+                    match self.bind_pointer(v.clone(), pointee, a.span)? {
+                        // The target must not move if the callee changes what it reads.
+                        Some(p) => Val::Ptr(self.freeze_pointer(p)),
+                        None => {
+                            let r = self.int_of(v, true, a.span)?;
+                            let r = self.address(r);
+                            Val::Addr(if later_effects {
+                                self.materialize(r)
+                            } else {
+                                r
+                            })
+                        }
                     }
-                    v @ Val::Ptr(_) => v,
-                    _ => {
-                        return self.unsupported(
-                            a.span,
-                            format!("argument for the pointer parameter `{pname}`"),
-                        )
-                    }
-                },
+                }
                 CType::Unsupported(w) => return self.unsupported(a.span, w.clone()),
                 other => {
                     return self
@@ -254,8 +253,21 @@ impl<'a> Lower<'a> {
                     self.assign(pv, r.t);
                     self.bind(&pname, Binding::Var(pv, r.ty));
                 }
-                Val::Array(view) => self.bind(&pname, Binding::PointerTo(view)),
-                Val::Ptr(lv) => self.bind(&pname, Binding::Alias(lv)),
+                Val::Ptr(p) => self.bind(&pname, Binding::Pointer(p)),
+                Val::Addr(r) => {
+                    let pos = Some(self.pos.clone());
+                    let pv = self.new_var(
+                        &format!("{name}::{pname}"),
+                        ADDRESS,
+                        VarKind::Parameter,
+                        pos,
+                    );
+                    self.assign(pv, r.t);
+                    self.bind(&pname, Binding::PtrVar(pv));
+                }
+                Val::Array(_) => {
+                    return Err(FrontendError::Internal("array parameter value".into()));
+                }
                 Val::Void => {
                     let why = format!("parameter `{pname}` of `{name}` (pointers)");
                     self.bind(&pname, Binding::Invalid(why));

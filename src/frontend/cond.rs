@@ -21,7 +21,7 @@ impl<'a> Lower<'a> {
             Expression::BinaryOperator(b) => {
                 let op = &b.node.operator.node;
                 if let Some(bop) = plain_op(op).filter(|o| o.is_comparison()) {
-                    let (x, y) = self.operands(&b.node.lhs, &b.node.rhs)?;
+                    let (x, y) = self.operands(&b.node.lhs, &b.node.rhs, true)?;
                     let dm = self.dm();
                     return Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm));
                 }
@@ -41,7 +41,7 @@ impl<'a> Lower<'a> {
             }
             _ => {}
         }
-        let v = self.rval(e)?;
+        let v = self.scalar(e)?;
         Ok(arith::truth(&mut self.cfa.tm, v))
     }
 

@@ -3,6 +3,7 @@
 
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
+use super::pointer::ADDRESS;
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
 use crate::cfa::{HavocKind, VarKind};
@@ -15,6 +16,8 @@ pub struct Storage {
     pub typedef: bool,
     pub is_static: bool,
     pub is_extern: bool,
+    /// `const` among the specifiers (the declared object is read-only unless it is a pointer).
+    pub is_const: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -38,11 +41,11 @@ impl<'a> Lower<'a> {
                     StorageClassSpecifier::Auto | StorageClassSpecifier::Register => {}
                 },
                 DeclarationSpecifier::TypeSpecifier(t) => tys.push(t),
-                DeclarationSpecifier::TypeQualifier(q) => {
-                    if q.node == TypeQualifier::Atomic {
-                        return self.unsupported(q.span, "_Atomic");
-                    }
-                }
+                DeclarationSpecifier::TypeQualifier(q) => match q.node {
+                    TypeQualifier::Atomic => return self.unsupported(q.span, "_Atomic"),
+                    TypeQualifier::Const => st.is_const = true,
+                    _ => {}
+                },
                 DeclarationSpecifier::Function(_)
                 | DeclarationSpecifier::Alignment(_)
                 | DeclarationSpecifier::Extension(_) => {}
@@ -326,9 +329,6 @@ impl<'a> Lower<'a> {
             }
             let unsupported_type = match &ty {
                 CType::Unsupported(w) => Some(format!("{w} (variable `{name}`)")),
-                CType::Pointer(_) => Some(format!(
-                    "pointer variable `{name}` (only `&x` passed to a parameter)"
-                )),
                 CType::Array(..) if ty.array_shape().is_none() => {
                     Some(format!("array `{name}` of {}", ty.describe()))
                 }
@@ -337,14 +337,14 @@ impl<'a> Lower<'a> {
                 }
                 _ => None,
             };
-            if let (CType::Pointer(_), Some(init)) = (&ty, &idecl.node.initializer) {
-                // `int *p = &x;` / `int *p = a;`: a fixed alias (assigning `p` is unsupported).
-                if let Initializer::Expression(e) = &init.node {
-                    if !st.is_static {
-                        let b = self.pointer_alias(e)?;
-                        self.bind(&name, b);
-                        continue;
-                    }
+            let writable_elsewhere =
+                !st.is_static && (!st.is_const || matches!(ty, CType::Pointer(_)));
+            if let (CType::Pointer(pointee), Some(init)) = (&ty, &idecl.node.initializer) {
+                // `int *p = &x;`, `int *p = a;`: bound to the object for good (assigning `p` is
+                // unsupported); `void *p = (void *)0;`: an address-only variable.
+                if let (Initializer::Expression(e), false) = (&init.node, st.is_static) {
+                    self.pointer_declaration(&name, nspan, pointee, e, global, writable_elsewhere)?;
+                    continue;
                 }
             }
             if let Some(why) = unsupported_type {
@@ -357,7 +357,7 @@ impl<'a> Lower<'a> {
             }
             let init = idecl.node.initializer.as_ref();
             if global {
-                self.global_var(&name, nspan, ty, init)?;
+                self.global_var(&name, nspan, ty, init, writable_elsewhere)?;
             } else if st.is_static || st.is_extern {
                 let key = (self.fctx()?.name.clone(), nspan.start);
                 if let Some(b) = self.statics.get(&key).cloned() {
@@ -365,7 +365,7 @@ impl<'a> Lower<'a> {
                 } else if st.is_extern {
                     match self.scopes[0].get(&name).cloned() {
                         Some(b) => self.bind(&name, b),
-                        None => self.global_var(&name, nspan, ty, None)?,
+                        None => self.global_var(&name, nspan, ty, None, writable_elsewhere)?,
                     }
                 } else {
                     let fname = self.fctx()?.name.clone();
@@ -384,12 +384,14 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// A global (`external`: other translation units may write it).
     fn global_var(
         &mut self,
         name: &str,
         span: Span,
         ty: CType,
         init: Option<&Node<Initializer>>,
+        external: bool,
     ) -> Result<(), FrontendError> {
         let existing = self.scopes[0].get(name).cloned();
         match existing {
@@ -401,29 +403,45 @@ impl<'a> Lower<'a> {
             }
             _ => {
                 let b = self.static_var(name, span, ty, init)?;
+                if external {
+                    let vars = self.object_vars(&b);
+                    self.external_globals.extend(vars);
+                }
                 self.scopes[0].insert(name.to_string(), b);
             }
         }
         Ok(())
     }
 
-    /// The binding of a pointer initialised with `&x`, `&a[i]` or an array.
-    fn pointer_alias(&mut self, e: &Node<Expression>) -> Result<Binding, FrontendError> {
-        match self.expr(e)? {
-            Val::Ptr(lv) => Ok(Binding::Alias(lv)),
-            Val::Array(mut view) => {
-                let base = RVal {
-                    t: view.base,
-                    ty: CInt::new(IntKind::LongLong, false),
-                };
-                view.base = self.materialize(base).t;
-                Ok(Binding::PointerTo(view))
+    /// A pointer variable (not `static`) with an initialiser expression.
+    fn pointer_declaration(
+        &mut self,
+        name: &str,
+        span: Span,
+        pointee: &CType,
+        e: &Node<Expression>,
+        global: bool,
+        external: bool,
+    ) -> Result<(), FrontendError> {
+        let (full, kind) = if global {
+            (name.to_string(), VarKind::Global)
+        } else {
+            (format!("{}::{name}", self.fctx()?.name), VarKind::Local)
+        };
+        let v = self.expr(e)?;
+        let b = self.pointer_binding(&full, v, pointee, kind, span)?;
+        if global && external {
+            match &b {
+                Binding::PtrVar(pv) => self.external_globals.push(*pv),
+                _ => self.external_pointers.push(name.to_string()),
             }
-            _ => self.unsupported(
-                e.span,
-                "pointer initialised by something else than `&x` or an array",
-            ),
         }
+        if global {
+            self.scopes[0].insert(name.to_string(), b);
+        } else {
+            self.bind(name, b);
+        }
+        Ok(())
     }
 
     /// A variable with static storage: zero-initialised, then initialised.
@@ -488,13 +506,8 @@ impl<'a> Lower<'a> {
                 Ok(Binding::Var(v, *i))
             }
             CType::Array(..) => self.new_array(name, span, ty, kind, init),
-            CType::Pointer(_) => {
-                let short = name.rsplit("::").next().unwrap_or(name);
-                self.unsupported(
-                    span,
-                    format!("pointer variable `{short}` (only `&x` passed to a parameter)"),
-                )
-            }
+            // A pointer variable without an initialiser that binds it to an object.
+            CType::Pointer(_) => Ok(Binding::PtrVar(self.new_var(name, ADDRESS, kind, pos))),
             CType::Void => self.error(span, format!("variable `{name}` of type void")),
             CType::Function(..) => self.error(span, "function type"),
             CType::Unsupported(w) => self.unsupported(span, w.clone()),
@@ -526,6 +539,17 @@ impl<'a> Lower<'a> {
                 _ => self.unsupported(init.span, "initialiser list for a scalar"),
             },
             (Binding::Array(a), _) => self.init_array(a, init),
+            (Binding::PtrVar(v), Initializer::Expression(e)) => match self.expr(e)? {
+                Val::Int(r) | Val::Addr(r) => {
+                    let a = self.address(r);
+                    self.assign(*v, a.t);
+                    Ok(())
+                }
+                _ => self.unsupported(
+                    e.span,
+                    "a static pointer initialised with the address of an object",
+                ),
+            },
             _ => self.unsupported(init.span, "this initialiser"),
         }
     }

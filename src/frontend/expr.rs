@@ -12,7 +12,7 @@
 use super::arith::{self, BinOp};
 use super::array::ArrayView;
 use super::builder::{Binding, Lower, RVal};
-use super::lval::Lval;
+use super::pointer::{Place, Pointer, ADDRESS};
 use super::types::{size_t, CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
@@ -24,10 +24,12 @@ use lang_c::span::{Node, Span};
 #[derive(Clone, Debug)]
 pub enum Val {
     Int(RVal),
-    /// An array (or the pointer an array decays to).
+    /// An array object (it decays to a pointer to its first row where a pointer is needed).
     Array(ArrayView),
-    /// A pointer to one object (`&x`).
-    Ptr(Lval),
+    /// A pointer bound to an object (see [`super::pointer`]).
+    Ptr(Pointer),
+    /// An address-only pointer: an unsigned integer of the pointer width.
+    Addr(RVal),
     Void,
 }
 
@@ -122,25 +124,46 @@ impl<'a> Lower<'a> {
 
     /// The value of an expression that must be an integer.
     pub fn rval(&mut self, e: &Node<Expression>) -> Result<RVal, FrontendError> {
-        match self.expr(e)? {
+        let v = self.expr(e)?;
+        self.int_of(v, false, e.span)
+    }
+
+    /// The value of an expression that must be an integer or an address-only pointer (in
+    /// comparisons, conditions and casts to an integer type).
+    pub fn scalar(&mut self, e: &Node<Expression>) -> Result<RVal, FrontendError> {
+        let v = self.expr(e)?;
+        self.int_of(v, true, e.span)
+    }
+
+    pub fn int_of(&mut self, v: Val, addr_ok: bool, span: Span) -> Result<RVal, FrontendError> {
+        match v {
             Val::Int(v) => Ok(v),
-            Val::Void => self.error(e.span, "void value used as an integer"),
-            Val::Array(_) => self.unsupported(e.span, "array used as a pointer value"),
-            Val::Ptr(_) => self.unsupported(e.span, "pointer used as a value"),
+            Val::Addr(v) if addr_ok => Ok(v),
+            Val::Addr(_) => self.unsupported(span, "pointer arithmetic or a pointer used as an integer"),
+            Val::Void => self.error(span, "void value used as an integer"),
+            Val::Array(_) => self.unsupported(span, "array used as a pointer value"),
+            Val::Ptr(_) => self.unsupported(
+                span,
+                "the address of an object used as a value (pointers bound to an object cannot be compared, assigned or converted to integers)",
+            ),
         }
     }
 
-    /// Two operands evaluated left to right (the first saved if the second has side effects).
+    /// Two operands evaluated left to right (the first saved if the second has side effects);
+    /// address-only pointers are allowed when `addr_ok` (comparisons).
     pub fn operands(
         &mut self,
         l: &Node<Expression>,
         r: &Node<Expression>,
+        addr_ok: bool,
     ) -> Result<(RVal, RVal), FrontendError> {
-        let mut x = self.rval(l)?;
+        let v = self.expr(l)?;
+        let mut x = self.int_of(v, addr_ok, l.span)?;
         if has_side_effects(&r.node) {
             x = self.materialize(x);
         }
-        let y = self.rval(r)?;
+        let v = self.expr(r)?;
+        let y = self.int_of(v, addr_ok, r.span)?;
         Ok((x, y))
     }
 
@@ -149,14 +172,25 @@ impl<'a> Lower<'a> {
         let dm = self.dm();
         let r = arith::binary(&mut self.cfa.tm, op, a, b, dm);
         if let Some(d) = r.div_by_zero {
-            self.check(Property::DivByZero, d, "division by zero");
+            let what = if op == BinOp::Rem {
+                "remainder by zero"
+            } else {
+                "division by zero"
+            };
+            self.ub_check(Some(Property::DivByZero), d, what);
         }
         if let Some(o) = r.overflow {
-            self.check(
-                Property::NoOverflow,
-                o,
-                &format!("signed overflow of {}", op.symbol()),
-            );
+            let what = format!("signed overflow of {}", op.symbol());
+            if matches!(op, BinOp::Div | BinOp::Rem) {
+                // `MIN / -1` traps on x86: undefined under every other property.
+                self.ub_check(Some(Property::NoOverflow), o, &what);
+            } else {
+                // Other signed overflows wrap under the other properties.
+                self.check(Property::NoOverflow, o, &what);
+            }
+        }
+        if let Some(s) = r.shift_out_of_range {
+            self.ub_check(None, s, "shift amount out of range");
         }
         r.value
     }
@@ -189,11 +223,21 @@ impl<'a> Lower<'a> {
                         Ok(Val::Void)
                     }
                     CType::Int(to) => {
-                        let v = self.rval(&c.node.expression)?;
+                        let v = self.scalar(&c.node.expression)?;
                         Ok(Val::Int(RVal {
                             t: self.convert(v, to),
                             ty: to,
                         }))
+                    }
+                    CType::Pointer(pointee) => {
+                        let v = self.expr(&c.node.expression)?;
+                        match self.bind_pointer(v.clone(), &pointee, c.span)? {
+                            Some(p) => Ok(Val::Ptr(p)),
+                            None => {
+                                let r = self.int_of(v, true, c.span)?;
+                                Ok(Val::Addr(self.address(r)))
+                            }
+                        }
                     }
                     CType::Unsupported(w) => self.unsupported(c.span, w),
                     _ => self.unsupported(c.span, format!("cast to {}", ty.describe())),
@@ -228,8 +272,12 @@ impl<'a> Lower<'a> {
                 ty,
             })),
             Some(Binding::Enum(x)) => Ok(Val::Int(self.int_const(x, CInt::INT))),
-            Some(Binding::Array(view) | Binding::PointerTo(view)) => Ok(Val::Array(view)),
-            Some(Binding::Alias(lv)) => Ok(Val::Ptr(lv)),
+            Some(Binding::Array(view)) => Ok(Val::Array(view)),
+            Some(Binding::Pointer(p)) => Ok(Val::Ptr(p)),
+            Some(Binding::PtrVar(v)) => Ok(Val::Addr(RVal {
+                t: self.var_term(v),
+                ty: ADDRESS,
+            })),
             Some(Binding::Function(_)) => self.unsupported(
                 span,
                 format!("function `{name}` used as a value (function pointers)"),
@@ -257,7 +305,12 @@ impl<'a> Lower<'a> {
         Ok(match v? {
             Val::Int(r) => CType::Int(r.ty),
             Val::Array(view) => view.ctype(),
-            Val::Ptr(lv) => CType::Pointer(Box::new(CType::Int(lv.ty()))),
+            Val::Ptr(p) if p.void => CType::Pointer(Box::new(CType::Void)),
+            Val::Ptr(p) => CType::Pointer(Box::new(match p.target {
+                Place::Scalar(lv) => CType::Int(lv.ty()),
+                Place::Array(view) => view.row_type(),
+            })),
+            Val::Addr(_) => CType::Pointer(Box::new(CType::Void)),
             Val::Void => CType::Void,
         })
     }
@@ -302,21 +355,25 @@ impl<'a> Lower<'a> {
                 self.store(&lv, r);
                 Ok(Val::Int(saved))
             }
-            UnaryOperator::Address => match self.expr(operand)? {
-                Val::Array(v) => Ok(Val::Array(v)),
-                _ => {
-                    let lv = self.lval(operand)?;
-                    Ok(Val::Ptr(self.freeze(lv)))
-                }
-            },
-            UnaryOperator::Indirection => match self.expr(operand)? {
-                Val::Ptr(lv) => Ok(Val::Int(self.read(&lv))),
-                Val::Array(view) => {
-                    let zero = self.int_const(0, CInt::INT);
-                    self.index_value(&view, zero)
-                }
-                _ => self.unsupported(u.span, "pointer dereference"),
-            },
+            UnaryOperator::Address => {
+                let target = match self.place(operand)? {
+                    Place::Scalar(lv) => Place::Scalar(lv),
+                    // `&a`: a pointer to the whole array, seen as the only row of a 1 × … view.
+                    Place::Array(mut view) => {
+                        view.dims.insert(0, 1);
+                        Place::Array(view)
+                    }
+                };
+                let p = Pointer {
+                    target,
+                    void: false,
+                };
+                Ok(Val::Ptr(self.freeze_pointer(p)))
+            }
+            UnaryOperator::Indirection => {
+                let place = self.deref_operand(operand, u.span)?;
+                Ok(self.place_value(place))
+            }
             UnaryOperator::Plus => {
                 let v = self.rval(operand)?;
                 let ty = v.ty.promote();
@@ -363,7 +420,7 @@ impl<'a> Lower<'a> {
                 let c = self.cond_of_binary(b)?;
                 return Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, c)));
             }
-            let (x, y) = self.operands(l, r)?;
+            let (x, y) = self.operands(l, r, false)?;
             return Ok(Val::Int(self.apply(bop, x, y)));
         }
         match op {
@@ -372,32 +429,37 @@ impl<'a> Lower<'a> {
                 Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, c)))
             }
             BinaryOperator::Index => {
-                let (base, idx) = match self.expr(l)? {
-                    Val::Array(v) => (v, r),
-                    Val::Int(_) => match self.expr(r)? {
-                        // `i[a]`
-                        Val::Array(v) => (v, l),
-                        _ => return self.unsupported(b.span, "subscript of a non-array"),
-                    },
-                    Val::Ptr(lv) => {
-                        // `p[0]` of a pointer to one object is the object.
-                        let i = self.rval(r)?;
-                        if self.cfa.tm.const_value(i.t) != Some(0) {
-                            return self.unsupported(
-                                b.span,
-                                "pointer arithmetic (subscript of a pointer to a scalar)",
-                            );
+                // `a[i]`, or `i[a]`.
+                let (base, i) = match self.expr(l)? {
+                    Val::Int(mut i) => {
+                        if has_side_effects(&r.node) {
+                            i = self.materialize(i);
                         }
-                        let v = self.read(&lv);
-                        self.last_elem = Some(lv);
-                        return Ok(Val::Int(v));
+                        (self.expr(r)?, i)
                     }
-                    _ => return self.unsupported(b.span, "subscript of a pointer"),
+                    v => (v, self.rval(r)?),
                 };
-                let i = self.rval(idx)?;
-                self.index_value(&base, i)
+                let p = match base {
+                    Val::Array(view) => Pointer {
+                        target: Place::Array(view),
+                        void: false,
+                    },
+                    Val::Ptr(p) => p,
+                    Val::Addr(_) => {
+                        return self.unsupported(
+                            b.span,
+                            "subscript of a pointer that is not bound to an object",
+                        )
+                    }
+                    _ => return self.error(b.span, "subscript of a value that is not an array"),
+                };
+                let place = self.subscript_place(&p, i, b.span)?;
+                Ok(self.place_value(place))
             }
             BinaryOperator::Assign => {
+                if let Some(v) = self.assign_pointer_var(l, r)? {
+                    return Ok(v);
+                }
                 let lv = self.lval(l)?;
                 let lv = if has_side_effects(&r.node) {
                     self.freeze(lv)
@@ -437,9 +499,41 @@ impl<'a> Lower<'a> {
         let Some(bop) = plain_op(&b.node.operator.node) else {
             return Err(FrontendError::Internal("not a comparison".into()));
         };
-        let (x, y) = self.operands(&b.node.lhs, &b.node.rhs)?;
+        let (x, y) = self.operands(&b.node.lhs, &b.node.rhs, true)?;
         let dm = self.dm();
         Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm))
+    }
+
+    /// `p = e` for an address-only pointer variable `p`; `None` if `l` is not one.
+    fn assign_pointer_var(
+        &mut self,
+        l: &Node<Expression>,
+        r: &Node<Expression>,
+    ) -> Result<Option<Val>, FrontendError> {
+        let Expression::Identifier(id) = &l.node else {
+            return Ok(None);
+        };
+        let Some(Binding::PtrVar(pv)) = self.lookup(&id.node.name).cloned() else {
+            return Ok(None);
+        };
+        let v = match self.expr(r)? {
+            Val::Int(v) | Val::Addr(v) => self.address(v),
+            Val::Void => return self.error(r.span, "void value assigned to a pointer"),
+            Val::Ptr(_) | Val::Array(_) => {
+                return self.unsupported(
+                    r.span,
+                    format!(
+                        "the address of an object assigned to the pointer variable `{}` (only pointers initialised with one)",
+                        id.node.name
+                    ),
+                )
+            }
+        };
+        self.assign(pv, v.t);
+        Ok(Some(Val::Addr(RVal {
+            t: self.var_term(pv),
+            ty: ADDRESS,
+        })))
     }
 
     /// Evaluates an expression for its side effects only.

@@ -1,11 +1,12 @@
-//! Lvalues: the places an expression designates (a scalar variable or an array element), and
-//! reading and writing them. An element's flat offset is a term over the variables at the
+//! Lvalues: the places an expression designates (a scalar variable, an array element, or a
+//! whole array), and reading and writing them. An element's flat offset is a term over the variables at the
 //! time of the subscript; it is saved in a temporary (frozen) when later side effects could
 //! change what it reads.
 
-use super::array::ArrayObj;
+use super::array::{ArrayObj, ArrayView};
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
+use super::pointer::Place;
 use super::types::{CInt, IntKind};
 use super::FrontendError;
 use crate::bv::TermId;
@@ -14,7 +15,8 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::rc::Rc;
 
-/// A place that can be read and written.
+/// A scalar place that can be read and written, with the type it is accessed as (the
+/// object's own type, or one of the same width through a pointer; see [`super::pointer`]).
 #[derive(Clone, Debug)]
 pub enum Lval {
     Var(PVar, CInt),
@@ -22,52 +24,85 @@ pub enum Lval {
     Elem {
         arr: Rc<ArrayObj>,
         flat: TermId,
+        ty: CInt,
     },
 }
 
 impl Lval {
-    /// The type of the place.
+    /// The type the place is accessed as.
     pub fn ty(&self) -> CInt {
         match self {
-            Lval::Var(_, t) => *t,
-            Lval::Elem { arr, .. } => arr.elem,
+            Lval::Var(_, t) | Lval::Elem { ty: t, .. } => *t,
+        }
+    }
+
+    /// Accesses the place as `t` (of the same width).
+    pub fn set_ty(&mut self, t: CInt) {
+        match self {
+            Lval::Var(_, ty) | Lval::Elem { ty, .. } => *ty = t,
         }
     }
 }
 
 impl<'a> Lower<'a> {
-    /// The place an expression designates.
-    pub fn lval(&mut self, e: &Node<Expression>) -> Result<Lval, FrontendError> {
+    /// The place an expression designates: a scalar or an array. Evaluates `e` once.
+    pub fn place(&mut self, e: &Node<Expression>) -> Result<Place, FrontendError> {
         match &e.node {
-            Expression::Identifier(id) => match self.lookup(&id.node.name).cloned() {
-                Some(Binding::Var(v, ty)) => Ok(Lval::Var(v, ty)),
-                Some(Binding::Alias(_)) => self.unsupported(e.span, "assignment to a pointer"),
-                Some(Binding::Array(_)) => self.error(e.span, "assignment to an array"),
-                Some(Binding::PointerTo(_)) => self.unsupported(e.span, "assignment to a pointer"),
-                Some(_) => self.error(e.span, format!("`{}` is not assignable", id.node.name)),
-                None => self.error(e.span, format!("undeclared identifier `{}`", id.node.name)),
-            },
+            Expression::Identifier(id) => {
+                let name = &id.node.name;
+                match self.lookup(name).cloned() {
+                    Some(Binding::Var(v, ty)) => Ok(Place::Scalar(Lval::Var(v, ty))),
+                    Some(Binding::Array(view)) => Ok(Place::Array(view)),
+                    Some(Binding::Pointer(_) | Binding::PtrVar(_)) => self.unsupported(
+                        e.span,
+                        format!("assignment to a pointer, pointer arithmetic or a pointer to a pointer (`{name}`)"),
+                    ),
+                    Some(Binding::Invalid(why)) => self.unsupported(e.span, why),
+                    Some(_) => self.error(e.span, format!("`{name}` is not assignable")),
+                    None => self.error(e.span, format!("undeclared identifier `{name}`")),
+                }
+            }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 self.last_elem = None;
                 match self.expr(e)? {
-                    Val::Int(_) => self.last_lval(e.span),
-                    _ => self.error(e.span, "assignment to an array"),
+                    Val::Int(_) => self.last_lval(e.span).map(Place::Scalar),
+                    Val::Array(view) => Ok(Place::Array(view)),
+                    _ => self.error(e.span, "expression is not assignable"),
                 }
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                match self.expr(&u.node.operand)? {
-                    Val::Ptr(lv) => Ok(lv),
-                    Val::Array(view) => {
-                        let zero = self.int_const(0, CInt::INT);
-                        self.last_elem = None;
-                        self.index_value(&view, zero)?;
-                        self.last_lval(e.span)
-                    }
-                    _ => self.unsupported(e.span, "pointer dereference"),
-                }
+                self.deref_operand(&u.node.operand, e.span)
             }
             Expression::Cast(c) => self.unsupported(c.span, "cast as an lvalue"),
             _ => self.error(e.span, "expression is not assignable"),
+        }
+    }
+
+    /// The place `*operand` designates.
+    pub fn deref_operand(
+        &mut self,
+        operand: &Node<Expression>,
+        span: Span,
+    ) -> Result<Place, FrontendError> {
+        match self.expr(operand)? {
+            Val::Ptr(p) => self.deref_place(&p, span),
+            Val::Array(view) => {
+                let zero = self.int_const(0, CInt::INT);
+                self.index_place(&view, zero, span)
+            }
+            Val::Addr(_) => self.unsupported(
+                span,
+                "dereference of a pointer that is not bound to an object (only pointers initialised with `&x` or an array)",
+            ),
+            Val::Int(_) | Val::Void => self.error(span, "dereference of a value that is not a pointer"),
+        }
+    }
+
+    /// The scalar place an expression designates.
+    pub fn lval(&mut self, e: &Node<Expression>) -> Result<Lval, FrontendError> {
+        match self.place(e)? {
+            Place::Scalar(lv) => Ok(lv),
+            Place::Array(_) => self.error(e.span, "assignment to an array"),
         }
     }
 
@@ -79,16 +114,31 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The place `view[i]` designates.
+    pub fn index_place(
+        &mut self,
+        view: &ArrayView,
+        i: RVal,
+        span: Span,
+    ) -> Result<Place, FrontendError> {
+        self.last_elem = None;
+        match self.index_value(view, i)? {
+            Val::Int(_) => self.last_lval(span).map(Place::Scalar),
+            Val::Array(v) => Ok(Place::Array(v)),
+            _ => Err(FrontendError::Internal("subscript value".into())),
+        }
+    }
+
     /// Saves the index of an array element in a temporary (when later effects could change
     /// the variables it reads).
     pub fn freeze(&mut self, lv: Lval) -> Lval {
         match lv {
-            Lval::Elem { arr, flat } if self.cfa.tm.const_value(flat).is_none() => {
+            Lval::Elem { arr, flat, ty } if self.cfa.tm.const_value(flat).is_none() => {
                 let v = self.materialize(RVal {
                     t: flat,
                     ty: CInt::new(IntKind::LongLong, false),
                 });
-                Lval::Elem { arr, flat: v.t }
+                Lval::Elem { arr, flat: v.t, ty }
             }
             lv => lv,
         }
@@ -101,7 +151,10 @@ impl<'a> Lower<'a> {
                 t: self.var_term(*v),
                 ty: *ty,
             },
-            Lval::Elem { arr, flat } => self.read_elem(arr, *flat),
+            Lval::Elem { arr, flat, ty } => RVal {
+                t: self.read_elem(arr, *flat).t,
+                ty: *ty,
+            },
         }
     }
 
@@ -110,7 +163,7 @@ impl<'a> Lower<'a> {
         let t = self.convert(v, lv.ty());
         match lv {
             Lval::Var(x, _) => self.assign(*x, t),
-            Lval::Elem { arr, flat } => self.write_elem(arr, *flat, t),
+            Lval::Elem { arr, flat, .. } => self.write_elem(arr, *flat, t),
         }
     }
 }

@@ -3,33 +3,40 @@
 //! Semantics (see also [`types`] and [`arith`]):
 //! - data models ILP32 (default, as SV-COMP) and LP64; integer promotions, the usual arithmetic
 //!   conversions, and conversions at assignment, initialisation, return, argument and cast;
-//! - signed overflow wraps (two's complement) unless the property is `no-overflow`, where each
-//!   signed `+ - * / %`, unary `-`, `++`/`--`, compound assignment and `<<` has an edge to the
-//!   error location guarded by "the mathematical result is not representable" (sign-bit formulas
-//!   for `+ -`, a double-width product for `*`, `MIN / -1` and `MIN % -1`; see [`arith`]);
-//! - division and remainder by zero follow the SMT-LIB semantics of `bv` unless the property is
-//!   `div-by-zero`, where they lead to the error location; shifts by a negative amount or by at
-//!   least the width follow the `bv` semantics (0, or all sign bits for `>>` of a negative value);
-//! - an array access out of bounds leads to the error location under `valid-index` and to an
-//!   UNKNOWN sink under every other property (never a silent wrap);
+//! - signed overflow of `+ - *`, unary `-`, `++`/`--`, compound assignment and `<<` wraps (two's
+//!   complement) unless the property is `no-overflow`, where each has an edge to the error
+//!   location guarded by "the mathematical result is not representable" (sign-bit formulas for
+//!   `+ -`, a double-width product for `*`; see [`arith`]);
+//! - undefined behaviour that traps or has no agreed value leads to the error location under
+//!   the property that reports it and to an UNKNOWN sink under every other property (no verdict
+//!   rests on what follows it): division and remainder by zero (`div-by-zero`), `MIN / -1` and
+//!   `MIN % -1` (`no-overflow`), an array index out of bounds (`valid-index`), and a shift by a
+//!   negative amount or by at least the width of the promoted left operand (no property);
 //! - `reach_error()`, `__VERIFIER_error()`, `__assert_fail()`, a failing `assert` or (built-in)
 //!   `__VERIFIER_assert` lead to the error location under `unreach-call` and end the execution
 //!   under the other properties (they abort in the compiled program);
 //! - globals and static locals are zero-initialised, then initialised, on the entry edges; a
 //!   local without initialiser is havocked at its declaration (indeterminate value);
-//! - functions are inlined at each call; recursion is unsupported; calls to functions without a
-//!   definition return a nondet value of their return type (with a warning).
+//! - functions are inlined at each call; recursion is unsupported; a call of a function without
+//!   a definition may write every global with external linkage that is not `const` (they are
+//!   havocked, except for a few C library functions that write no object of the program) and
+//!   returns a nondet value of its return type (with a warning).
 //!
 //! - fixed-size integer arrays (local, global, multi-dimensional, with initialisers including
 //!   designators and string literals for `char` arrays) are expanded into one variable per
 //!   element (see the `array` module); they are passed to inlined functions by reference;
-//! - pointers only as fixed aliases: a pointer parameter bound to `&x` or to an array, and a
-//!   pointer variable initialised with `&x`, `&a[i]` or an array (`*p`, `p[0]`, `q[i]`).
+//! - pointers (see the `pointer` module): a pointer bound to the object it is initialised with
+//!   or passed (`&x`, `&a[i]`, an array), accessed as its declared pointee type when that has
+//!   the object's width (so signed and unsigned views are exact), or an address-only variable
+//!   (null, integers cast to pointers, copies) that is never dereferenced; `sizeof` of a
+//!   pointer or array parameter is the data model's pointer size.
 //!
-//! Unsupported constructs give `file:line:col: unsupported: <what>`: pointer assignment and
-//! arithmetic, pointers to pointers, function pointers, string values, heap functions,
-//! structs and unions, floating point, recursion, threads, variable-length arrays, inline
-//! assembly, `_Atomic`, arrays of more than [`FrontendOptions::max_array_elements`] elements.
+//! Unsupported constructs give `file:line:col: unsupported: <what>`: assigning a pointer bound
+//! to an object, pointer arithmetic, accesses through a pointer to a type of another width
+//! (byte views) or another array shape, pointers to pointers, function pointers, string values,
+//! heap functions, structs and unions, floating point, recursion, threads, variable-length
+//! arrays, inline assembly, `_Atomic`, arrays of more than
+//! [`FrontendOptions::max_array_elements`] elements.
 //! Declarations of unsupported types that are never used (e.g. from system headers) are
 //! accepted. Nothing is silently dropped. The library never prints: warnings are returned in
 //! [`Lowered::warnings`].
@@ -45,6 +52,7 @@ mod expr;
 mod literal;
 mod lval;
 pub mod parse;
+mod pointer;
 mod stmt;
 pub mod types;
 

@@ -82,6 +82,25 @@ impl Header {
             .or_else(|| find(None))
     }
 
+    /// Whether an execution may end in the UNKNOWN sink with this reason: the undefined
+    /// behaviour it stands for is one the header admits (its property is expected violated,
+    /// or, for behaviour no property reports, `oracle: skip` says the program has some).
+    pub fn sink_allowed(&self, reason: &str, dm: DataModel) -> bool {
+        let prop = if reason.contains("by zero") {
+            Some(Property::DivByZero)
+        } else if reason.contains("signed overflow") {
+            Some(Property::NoOverflow)
+        } else if reason.contains("out of bounds") {
+            Some(Property::ValidIndex)
+        } else {
+            None
+        };
+        match prop {
+            Some(p) => self.verdict(p, dm) != Some(true),
+            None => self.oracle_skip.is_some(),
+        }
+    }
+
     /// The expected verdict of a property under a data model, if given.
     pub fn verdict(&self, p: Property, dm: DataModel) -> Option<bool> {
         let lp = if dm == DataModel::Lp64 {

@@ -1,0 +1,253 @@
+//! Pointers, as far as the front end models them exactly.
+//!
+//! A pointer value is one of two kinds:
+//!
+//! - **Bound to an object** ([`Pointer`]): it designates one scalar object or a position in an
+//!   array, fixed where the pointer gets its value (`int *p = &x;`, `int *q = a;`, a pointer
+//!   parameter bound to its argument, a cast). `*p`, `p[0]` and `q[i]` read and write that
+//!   object. The declared pointee type decides how the object is accessed: as its own type, or
+//!   as another integer type of the same width where neither is `_Bool` (signed and unsigned
+//!   variants, `char` and `unsigned char`, `int` and `long` under ILP32), whose reads
+//!   reinterpret the object's bits — what the compiled program does. A pointer to `void` keeps
+//!   its object but cannot be dereferenced; converting it to a pointer to an integer type checks
+//!   that type against the object again. A conversion to a pointer to a type of another width (a
+//!   byte view of an `int`, an `int` read over a `char`) or of another array shape is
+//!   unsupported, never an access of the wrong size. Such a pointer cannot be assigned,
+//!   incremented, compared or used as a number (unsupported).
+//! - **An address only** ([`Val::Addr`]): the value of a pointer variable that is never bound
+//!   to an object — declared without an initialiser, or given null, integers cast to a pointer
+//!   type and copies of such values (CIL's `void *` temporaries). It is an unsigned integer of
+//!   the data model's pointer width that may be copied, compared, tested and cast to an
+//!   integer; dereferencing it, arithmetic on it and storing an object's address in it are
+//!   unsupported. No object's address ever becomes a number, so these values are exact.
+
+use super::array::ArrayView;
+use super::builder::{Binding, Lower, RVal};
+use super::expr::Val;
+use super::lval::Lval;
+use super::types::{CInt, CType, IntKind};
+use super::FrontendError;
+use lang_c::span::Span;
+
+/// What a pointer bound to an object designates (also the place an lvalue designates).
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// One scalar (a variable or an array element), accessed as the `Lval`'s type.
+    Scalar(Lval),
+    /// A position in an array, accessed as the view's `access` type.
+    Array(ArrayView),
+}
+
+/// A pointer bound to an object.
+#[derive(Clone, Debug)]
+pub struct Pointer {
+    pub target: Place,
+    /// Declared as a pointer to `void`: it cannot be dereferenced.
+    pub void: bool,
+}
+
+/// The integer type of an address-only pointer: unsigned, of the data model's pointer width
+/// (`unsigned long` in ILP32 and LP64).
+pub const ADDRESS: CInt = CInt {
+    kind: IntKind::Long,
+    signed: false,
+};
+
+impl<'a> Lower<'a> {
+    /// `v` converted to a pointer to `pointee` (at an initialisation, argument, assignment or
+    /// cast): the pointer it binds, or `None` if `v` is an integer or an address-only pointer.
+    pub fn bind_pointer(
+        &mut self,
+        v: Val,
+        pointee: &CType,
+        span: Span,
+    ) -> Result<Option<Pointer>, FrontendError> {
+        let p = match v {
+            Val::Ptr(p) => p,
+            Val::Array(view) => Pointer {
+                target: Place::Array(view),
+                void: false,
+            },
+            Val::Int(_) | Val::Addr(_) => return Ok(None),
+            Val::Void => return self.error(span, "void value used as a pointer"),
+        };
+        self.retarget(p, pointee, span).map(Some)
+    }
+
+    /// An address-only pointer value from an integer or another address-only pointer.
+    pub fn address(&mut self, v: RVal) -> RVal {
+        RVal {
+            t: self.convert(v, ADDRESS),
+            ty: ADDRESS,
+        }
+    }
+
+    /// `p` seen as a pointer to `pointee`.
+    fn retarget(
+        &mut self,
+        mut p: Pointer,
+        pointee: &CType,
+        span: Span,
+    ) -> Result<Pointer, FrontendError> {
+        match pointee {
+            CType::Void => p.void = true,
+            CType::Int(to) => {
+                match &mut p.target {
+                    Place::Scalar(lv) => {
+                        let a = self.access_type(lv.ty(), *to, span)?;
+                        lv.set_ty(a);
+                    }
+                    Place::Array(view) if view.dims.len() == 1 => {
+                        view.access = self.access_type(view.access, *to, span)?;
+                    }
+                    Place::Array(view) => {
+                        let from = view.row_type().describe();
+                        let what = format!(
+                            "conversion of a pointer to `{from}` to a pointer to `{}`",
+                            to.name()
+                        );
+                        return self.unsupported(span, what);
+                    }
+                }
+                p.void = false;
+            }
+            CType::Array(..) => {
+                // A pointer to arrays: `int (*p)[4]`, a parameter `int a[][4]`.
+                let shape = pointee.array_shape().and_then(|(t, ds)| {
+                    let ds: Option<Vec<u64>> = ds.into_iter().collect();
+                    ds.map(|ds| (t, ds))
+                });
+                match (&mut p.target, shape) {
+                    (Place::Array(view), Some((to, ds))) if view.dims[1..] == ds[..] => {
+                        view.access = self.access_type(view.access, to, span)?;
+                    }
+                    (target, _) => {
+                        let from = match target {
+                            Place::Scalar(lv) => lv.ty().name().to_string(),
+                            Place::Array(view) => view.row_type().describe(),
+                        };
+                        let what = format!(
+                            "conversion of a pointer to `{from}` to a pointer to `{}`",
+                            pointee.describe()
+                        );
+                        return self.unsupported(span, what);
+                    }
+                }
+                p.void = false;
+            }
+            CType::Pointer(_) => return self.unsupported(span, "pointers to pointers"),
+            CType::Unsupported(w) => return self.unsupported(span, w.clone()),
+            CType::Function(..) => return self.unsupported(span, "function pointers"),
+        }
+        Ok(p)
+    }
+
+    /// The type an object whose accesses so far are of type `object` is accessed as through a
+    /// pointer to `to`: `to`, when both have the same width and neither is `_Bool`.
+    fn access_type(&mut self, object: CInt, to: CInt, span: Span) -> Result<CInt, FrontendError> {
+        let dm = self.dm();
+        let is_bool = |t: CInt| t.kind == IntKind::Bool;
+        if object == to || (object.width(dm) == to.width(dm) && !is_bool(object) && !is_bool(to)) {
+            return Ok(to);
+        }
+        self.unsupported(
+            span,
+            format!(
+                "access to an object of type `{}` through a pointer to `{}` (only types of the same width)",
+                object.name(),
+                to.name()
+            ),
+        )
+    }
+
+    /// The place `*p` designates.
+    pub fn deref_place(&mut self, p: &Pointer, span: Span) -> Result<Place, FrontendError> {
+        if p.void {
+            return self.error(span, "dereferencing a `void *` pointer");
+        }
+        match &p.target {
+            Place::Scalar(lv) => Ok(Place::Scalar(lv.clone())),
+            Place::Array(view) => {
+                let zero = self.int_const(0, CInt::INT);
+                self.index_place(view, zero, span)
+            }
+        }
+    }
+
+    /// The place `p[i]` designates.
+    pub fn subscript_place(
+        &mut self,
+        p: &Pointer,
+        i: RVal,
+        span: Span,
+    ) -> Result<Place, FrontendError> {
+        if p.void {
+            return self.error(span, "subscript of a `void *` pointer");
+        }
+        match &p.target {
+            Place::Scalar(lv) => {
+                if self.cfa.tm.const_value(i.t) != Some(0) {
+                    return self.unsupported(
+                        span,
+                        "pointer arithmetic (subscript of a pointer to a scalar)",
+                    );
+                }
+                Ok(Place::Scalar(lv.clone()))
+            }
+            Place::Array(view) => self.index_place(view, i, span),
+        }
+    }
+
+    /// The value of a place: a scalar is read, an array stays an array.
+    pub fn place_value(&mut self, place: Place) -> Val {
+        match place {
+            Place::Scalar(lv) => {
+                let v = self.read(&lv);
+                self.last_elem = Some(lv);
+                Val::Int(v)
+            }
+            Place::Array(view) => Val::Array(view),
+        }
+    }
+
+    /// A pointer whose target no later side effect can move (its offset saved in temporaries).
+    pub fn freeze_pointer(&mut self, p: Pointer) -> Pointer {
+        let target = match p.target {
+            Place::Scalar(lv) => Place::Scalar(self.freeze(lv)),
+            Place::Array(mut view) => {
+                let base = RVal {
+                    t: view.base,
+                    ty: CInt::new(IntKind::LongLong, false),
+                };
+                view.base = self.materialize(base).t;
+                Place::Array(view)
+            }
+        };
+        Pointer { target, ..p }
+    }
+
+    /// The binding of a pointer variable initialised with (or a pointer parameter given) `v`:
+    /// bound to an object if `v` designates one, otherwise an address-only variable.
+    pub fn pointer_binding(
+        &mut self,
+        name: &str,
+        v: Val,
+        pointee: &CType,
+        kind: crate::cfa::VarKind,
+        span: Span,
+    ) -> Result<Binding, FrontendError> {
+        match self.bind_pointer(v.clone(), pointee, span)? {
+            Some(p) => Ok(Binding::Pointer(self.freeze_pointer(p))),
+            None => {
+                let (Val::Int(r) | Val::Addr(r)) = v else {
+                    return Err(FrontendError::Internal("pointer value".into()));
+                };
+                let a = self.address(r);
+                let pos = Some(self.span_pos(span));
+                let pv = self.new_var(name, ADDRESS, kind, pos);
+                self.assign(pv, a.t);
+                Ok(Binding::PtrVar(pv))
+            }
+        }
+    }
+}
