@@ -58,6 +58,9 @@ pub struct Header {
     pub unsupported: bool,
     /// `// error-contains: <text>`.
     pub error_contains: Option<String>,
+    /// `expect: <property>=unknown`: violated only after undefined behaviour, so the answer
+    /// must be UNKNOWN (with `true` for `expect(lp64):`).
+    pub unknown: Vec<(Property, bool)>,
     /// `// witness: …` (key `None`), `// witness(<property>|lp64): …`: nondet sequences.
     pub witnesses: Vec<(Option<String>, Vec<u64>)>,
 }
@@ -101,6 +104,13 @@ impl Header {
         }
     }
 
+    /// Whether the header says the property is violated only after undefined behaviour.
+    pub fn ub_dependent(&self, p: Property, dm: DataModel) -> bool {
+        self.unknown
+            .iter()
+            .any(|&(q, lp)| q == p && (!lp || dm == DataModel::Lp64))
+    }
+
     /// The expected verdict of a property under a data model, if given.
     pub fn verdict(&self, p: Property, dm: DataModel) -> Option<bool> {
         let lp = if dm == DataModel::Lp64 {
@@ -120,6 +130,10 @@ fn verdicts(s: &str, h: &mut Header, lp64: bool) {
         };
         if k == "error" {
             h.unsupported = v == "unsupported";
+            continue;
+        }
+        if let (Some(p), "unknown") = (Property::from_name(k), v) {
+            h.unknown.push((p, lp64));
             continue;
         }
         if let (Some(p), Ok(b)) = (Property::from_name(k), v.parse::<bool>()) {
