@@ -1,4 +1,6 @@
-//! Incremental bounded model checking (seed 003, §2.0.1), with goal windows for deep searches.
+//! Incremental bounded model checking (the scheme of LLUMC, Kleine Büning, Balyo, Sinz,
+//! "Unbounded Software Model Checking with Incremental SAT-Solving", §2.0.1), with goal windows
+//! for deep searches.
 //!
 //! Step 0 adds `I(0)`, `U(0)` and `a_0 ∨ G(0)`; step `k` adds `T(k-1, k)`, `U(k)` and
 //! `a_k ∨ G(k)` (every goal clause weakened by the activation literal `a_k`), and solves under

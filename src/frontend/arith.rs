@@ -4,7 +4,8 @@
 //! operand is promoted on its own and the result has the left operand's type), computes the
 //! result in the common width, and returns the conditions under which
 //! - the signed result is not representable (`no-overflow`), computed from sign bits or a
-//!   double-width product — never from seed 003's printed formula:
+//!   double-width product — never from the formula printed in LLUMC (Kleine Büning, Balyo, Sinz,
+//!   "Unbounded Software Model Checking with Incremental SAT-Solving"), which is wrong:
 //!   - `a + b`: `sign(a) = sign(b) ∧ sign(r) ≠ sign(a)`;
 //!   - `a - b`: `sign(a) ≠ sign(b) ∧ sign(r) ≠ sign(a)`;
 //!   - `a * b`: `sext₂ᵥ(a)·sext₂ᵥ(b) ≠ sext₂ᵥ(r)` (w ≤ 64, so 2w ≤ 128 bits);
@@ -365,7 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_003_formula_would_flag_a_valid_addition() {
+    fn llumc_printed_formula_would_flag_a_valid_addition() {
         // -5 + 3 does not overflow; the printed formula's second disjunct says it does.
         let mut tm = TermManager::new();
         let a = tm.bv_const_signed(-5, 8);
