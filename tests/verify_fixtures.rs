@@ -98,6 +98,7 @@ fn verify(
         max_depth: None,
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
+        fault: None,
     };
     let r = std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
@@ -113,7 +114,10 @@ fn verify(
     match r.verdict {
         ProgramVerdict::True => (Some(true), String::new()),
         ProgramVerdict::False(..) => (Some(false), String::new()),
-        ProgramVerdict::Unknown(reason) => (None, reason),
+        ProgramVerdict::Unknown(u) => {
+            assert!(!u.is_internal(), "internal error: {u}");
+            (None, u.to_string())
+        }
     }
 }
 

@@ -68,6 +68,9 @@ pub enum Command {
 /// Parse the command line, run the command, and exit with its code.
 pub fn main() -> ! {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Verify(_) | Command::Solve(_)) {
+        memory::gives_verdict();
+    }
     let result = match &cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Solve(a) => solve::run(a),
@@ -93,5 +96,6 @@ pub mod bench;
 pub mod cfa;
 pub mod common;
 pub mod export;
+pub mod memory;
 pub mod solve;
 pub mod verify;
