@@ -6,8 +6,8 @@
 //!
 //! ABC is an oracle: when it is missing the test says so and skips, except under `CI=true`
 //! (where `.ci/run` installs it), where that is a failure. `BITMC_ABC` names another ABC
-//! binary; `BITMC_ABC_SECS` sets ABC's time limit per fixture (default 1 s; 10 s decides one
-//! more fixture of 185).
+//! binary; `BITMC_ABC_SECS` sets ABC's time limit per fixture (default 1 s: 156 of 203
+//! decided, in about a minute; 10 s: 160 decided, 146 of them compared, in 7.5 minutes).
 
 mod common;
 
