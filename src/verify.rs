@@ -15,7 +15,7 @@ use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
 use crate::engine::portfolio::{Strategy, Systems};
 use crate::engine::EngineKind;
-use crate::engine::{Options, ProgressFn, Stats, Verdict};
+use crate::engine::{Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{with_deadline, Interrupter};
 use crate::ts::invariants::{self, Candidate, Templates};
 use crate::ts::model::ModelSystem;
@@ -41,6 +41,19 @@ pub struct VerifyOptions {
     /// constrained by the proved ones (the other members run meanwhile). `None` skips the
     /// search.
     pub invariant_budget: Option<Duration>,
+    /// A fault to inject, for the tests of how internal errors are reported (`None` in every
+    /// real run).
+    pub fault: Option<Fault>,
+}
+
+/// A fault injected into a verification run, so that tests can check how bitmc reports an
+/// internal error wherever it arises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// In the given phase (1: the error location and the sinks; 2: the error location alone,
+    /// after a sink was reached), the check of every conclusive verdict fails as if the
+    /// evidence did not hold.
+    RejectEvidence { phase: u8 },
 }
 
 /// A counterexample: the nondet sequence and its replay on the interpreter.
@@ -61,8 +74,8 @@ pub enum ProgramVerdict {
     True,
     /// The property is violated along this (replayed) trace.
     False(Property, ProgramTrace),
-    /// No verdict, and why.
-    Unknown(String),
+    /// No verdict, and why (its cause says whether it is an internal error).
+    Unknown(Unknown),
 }
 
 /// What a verification run produced.
@@ -96,12 +109,13 @@ enum Phase {
     Violation(ProgramTrace),
     Sink(String),
     Safe,
-    Unknown(String),
+    Unknown(Unknown),
 }
 
 fn run_phase(
     cfa: &Cfa,
     goal: Goal,
+    phase: u8,
     opts: &VerifyOptions,
     progress: ProgressFn<'_>,
     out: &mut VerifyResult,
@@ -119,8 +133,18 @@ fn run_phase(
         interrupter: opts.interrupter.clone(),
     };
     let notes = Mutex::new(Vec::new());
+    let reject = opts.fault == Some(Fault::RejectEvidence { phase });
     let check = |s: &crate::ts::System, v: Verdict, b: crate::sat::Backend, o: &Options| {
         let c = witness::check_bit_level(s, v, b, o);
+        let c = match c.verdict {
+            Verdict::Safe(_) | Verdict::Unsafe(_) if reject => witness::Checked {
+                verdict: Verdict::Unknown(Unknown::internal(
+                    "the evidence was rejected (injected fault)",
+                )),
+                note: c.note,
+            },
+            _ => c,
+        };
         if let Ok(mut n) = notes.lock() {
             n.push(c.note);
         }
@@ -227,20 +251,23 @@ fn run_phase(
             };
             match outcome {
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
-                    out.notes.push(format!("trace of {} steps replayed on the interpreter", trace.steps.len()));
+                    out.notes.push(format!(
+                        "trace of {} steps replayed on the interpreter",
+                        trace.steps.len()
+                    ));
                     match replayed.map(|_| replay_on_original(cfa, &trace.steps)) {
                         None => Phase::Violation(trace),
                         Some(Ok(note)) => {
                             out.notes.push(note);
                             Phase::Violation(trace)
                         }
-                        Some(Err(e)) => Phase::Unknown(e),
+                        Some(Err(e)) => Phase::Unknown(Unknown::internal(e)),
                     }
                 }
                 interp::Outcome::Sink { reason, .. } if goal != Goal::Error => Phase::Sink(reason),
-                other => Phase::Unknown(format!(
-                    "internal error: the counterexample does not replay on the interpreter (it ends with {other:?})"
-                )),
+                other => Phase::Unknown(Unknown::internal(format!(
+                    "the counterexample does not replay on the interpreter (it ends with {other:?})"
+                ))),
             }
         }
     }
@@ -253,7 +280,7 @@ const ORIGINAL_REPLAY_STEPS: usize = 2_000_000;
 /// Replays a counterexample found on the accelerated CFA (its `steps` there) on the original
 /// `cfa`, each jump expanded into the iterations it stands for: a note when it reaches the
 /// error there too, or when it is too long to replay (each jump is proved sound, and folded
-/// loops are exact); an internal error when it ends otherwise.
+/// loops are exact); the description of an internal error when it ends otherwise.
 fn replay_on_original(cfa: &Cfa, steps: &[interp::Step]) -> Result<String, String> {
     let limit = ORIGINAL_REPLAY_STEPS as u128;
     let Some((nondet, iterations)) = cfa::accel::expand_jumps(cfa.vars.len(), steps, limit) else {
@@ -278,7 +305,7 @@ fn replay_on_original(cfa: &Cfa, steps: &[interp::Step]) -> Result<String, Strin
             "not replayed on the original CFA: over {ORIGINAL_REPLAY_STEPS} steps"
         )),
         other => Err(format!(
-            "internal error: the counterexample replays on the accelerated CFA but not on the original one (it ends with {other:?})"
+            "the counterexample replays on the accelerated CFA but not on the original one (it ends with {other:?})"
         )),
     }
 }
@@ -413,7 +440,7 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
     let mut out = VerifyResult {
         winner: None,
         invariant: None,
-        verdict: ProgramVerdict::Unknown(String::new()),
+        verdict: ProgramVerdict::Unknown(Unknown::incomplete("not run")),
         stats: Vec::new(),
         notes: Vec::new(),
     };
@@ -424,6 +451,7 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
     let first = run_phase(
         cfa,
         if has_sinks { Goal::Any } else { Goal::Error },
+        1,
         opts,
         progress,
         &mut out,
@@ -436,12 +464,14 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
             out.notes.push(format!(
                 "a sink is reachable ({reason}); checking the error location alone"
             ));
-            match run_phase(cfa, Goal::Error, opts, progress, &mut out) {
+            // The second phase's UNKNOWN keeps its cause (an internal error stays one) and
+            // says which sink came first.
+            match run_phase(cfa, Goal::Error, 2, opts, progress, &mut out) {
                 Phase::Violation(t) => ProgramVerdict::False(cfa.property, t),
-                Phase::Safe => ProgramVerdict::Unknown(reason),
-                Phase::Unknown(r) => ProgramVerdict::Unknown(format!("{reason}; {r}")),
+                Phase::Safe => ProgramVerdict::Unknown(Unknown::incomplete(reason)),
+                Phase::Unknown(r) => ProgramVerdict::Unknown(r.after(reason)),
                 Phase::Sink(_) => ProgramVerdict::Unknown(
-                    "internal error: a sink reached under the error goal".into(),
+                    Unknown::internal("a sink reached under the error goal").after(reason),
                 ),
             }
         }

@@ -138,9 +138,9 @@ fn check(
             );
         }
         (Verdict::Safe(_), None) => {}
-        (Verdict::Unknown(r), _) if !complete && !r.starts_with("internal") => {}
+        (Verdict::Unknown(r), _) if !complete && !r.is_internal() => {}
         // splr sometimes fails inside its own code (caught by our layer): not a wrong answer.
-        (Verdict::Unknown(r), _) if backend == Backend::Splr && r.contains("gave up") => {}
+        (Verdict::Unknown(r), _) if backend == Backend::Splr && r.reason.contains("gave up") => {}
         (got, exp) => panic!("{name} with {backend}: got {got:?}, explicit search says {exp:?}"),
     }
 }

@@ -1,14 +1,15 @@
-//! `verify` on every C fixture against the verdicts in its header: BMC must find every
-//! violation, k-induction must give the expected verdict, no engine may ever give a wrong one;
-//! and the DimSpec and AIGER exports of every program must give the same verdict as the program.
+//! `verify` on every C fixture against the verdicts in its header, with every engine (BMC,
+//! k-induction, PDR) alone and with the default portfolio: no run may give a wrong verdict or an
+//! internal error; BMC must find the violations, the others must decide most tasks; and the
+//! DimSpec and AIGER exports of every program must give the same verdict as the program.
 //!
 //! Each run has a time limit (raise it with `BITMC_FIXTURE_SECS`); a run that hits it counts as
-//! unsolved, and each test states how many it must solve.
+//! unsolved (UNKNOWN), and each test states how many it may leave unsolved.
 
 mod common;
 
 use bitmc::cfa::{Cfa, DataModel, Property};
-use bitmc::engine::portfolio::{Member, Strategy};
+use bitmc::engine::portfolio::{default_members, Member, Strategy};
 use bitmc::engine::{EngineKind, Options, Verdict};
 use bitmc::frontend::{lower_file, FrontendOptions};
 use bitmc::sat::{Backend, Interrupter};
@@ -80,24 +81,38 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
     v.into_iter().map(|x| x.1).collect()
 }
 
-/// Verify with a time limit; `Some(true)` TRUE, `Some(false)` FALSE, `None` UNKNOWN.
+/// One engine alone with CaDiCaL.
+fn single(engine: EngineKind) -> Strategy {
+    Strategy::Single(Member {
+        engine,
+        backend: Backend::Cadical,
+        pdr: Default::default(),
+    })
+}
+
+/// The default portfolio, one thread per member (as `bitmc verify` runs it).
+fn portfolio() -> Strategy {
+    let members = default_members();
+    let jobs = members.len();
+    Strategy::Portfolio { members, jobs }
+}
+
+/// Verify with a time limit; `Some(true)` TRUE, `Some(false)` FALSE, `None` UNKNOWN (with
+/// the reason, or `Err` with an internal error's).
 fn verify(
     cfa: &Cfa,
-    engine: EngineKind,
+    strategy: &Strategy,
     limit: f64,
     invariants: Option<Duration>,
-) -> (Option<bool>, String) {
+) -> Result<(Option<bool>, String), String> {
     let intr = Interrupter::new();
     let opts = VerifyOptions {
         invariant_budget: invariants,
-        strategy: Strategy::Single(Member {
-            engine,
-            backend: Backend::Cadical,
-            pdr: Default::default(),
-        }),
+        strategy: strategy.clone(),
         max_depth: None,
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
+        fault: None,
     };
     let r = std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
@@ -111,9 +126,10 @@ fn verify(
         r
     });
     match r.verdict {
-        ProgramVerdict::True => (Some(true), String::new()),
-        ProgramVerdict::False(..) => (Some(false), String::new()),
-        ProgramVerdict::Unknown(reason) => (None, reason),
+        ProgramVerdict::True => Ok((Some(true), String::new())),
+        ProgramVerdict::False(..) => Ok((Some(false), String::new())),
+        ProgramVerdict::Unknown(u) if u.is_internal() => Err(u.to_string()),
+        ProgramVerdict::Unknown(u) => Ok((None, u.to_string())),
     }
 }
 
@@ -122,39 +138,33 @@ struct Tally {
     unknown: Vec<String>,
 }
 
+/// Run `strategy` on every task; fails on any wrong verdict or internal error (all of them
+/// listed), otherwise returns how many were solved and which were not.
 fn check(
-    engine: EngineKind,
+    strategy: &Strategy,
     tasks: &[(PathBuf, Property, bool)],
     limit: f64,
     invariants: Option<Duration>,
 ) -> Tally {
+    let name = strategy.name();
     let results = parallel(tasks, |(f, p, expected)| {
         let cfa = lower(f, *p);
-        let (got, reason) = verify(&cfa, engine, limit, invariants);
-        (f.clone(), *p, *expected, got, reason)
+        let got = verify(&cfa, strategy, limit, invariants);
+        (f.clone(), *p, *expected, got)
     });
     let mut t = Tally {
         solved: 0,
         unknown: Vec::new(),
     };
-    for (f, p, expected, got, reason) in results {
+    let mut bad = Vec::new();
+    for (f, p, expected, got) in results {
+        let task = format!("{} ({p})", f.display());
         match got {
-            Some(v) => {
-                assert_eq!(
-                    v,
-                    expected,
-                    "WRONG verdict by {} on {} ({p})",
-                    engine.name(),
-                    f.display()
-                );
-                t.solved += 1;
+            Ok((Some(v), _)) if v == expected => t.solved += 1,
+            Ok((Some(v), _)) => {
+                bad.push(format!("WRONG verdict {v} (expected {expected}): {task}"))
             }
-            None => {
-                assert!(
-                    !reason.starts_with("internal error"),
-                    "{} ({p}): {reason}",
-                    f.display()
-                );
+            Ok((None, reason)) => {
                 // A property that holds wherever the program is defined, with undefined
                 // behaviour the header admits: UNKNOWN with that reason is the answer.
                 let text = std::fs::read_to_string(&f).unwrap_or_default();
@@ -163,16 +173,49 @@ fn check(
                 if expected && ub.is_some_and(|r| h.sink_allowed(r, DataModel::Ilp32)) {
                     t.solved += 1;
                 } else {
-                    t.unknown.push(format!("{} ({p}): {reason}", f.display()));
+                    t.unknown.push(format!("{task}: {reason}"));
                 }
             }
+            Err(e) => bad.push(format!("{task}: {e}")),
         }
     }
-    eprintln!("{}: {} of {} solved", engine.name(), t.solved, tasks.len());
+    eprintln!(
+        "{name}: {} of {} solved, {} unknown (limit {limit} s)",
+        t.solved,
+        tasks.len(),
+        t.unknown.len()
+    );
     for u in &t.unknown {
         eprintln!("  unsolved: {u}");
     }
+    assert!(bad.is_empty(), "{name}:\n{}", bad.join("\n"));
     t
+}
+
+/// The share of the tasks PDR may leave unsolved within 2 s each (measured: 110 of 764 when
+/// the test runs alone, 120 beside the other tests of this file; the UNKNOWN sinks, e.g.
+/// out-of-bounds accesses under `unreach-call`, count as unsolved).
+const PDR_UNKNOWN: f64 = 0.25;
+
+/// The share of the tasks the portfolio may leave unsolved within 2 s each (measured: 84 to 87
+/// of 764, two tasks at a time on two cores; 82 within 3 s).
+const PORTFOLIO_UNKNOWN: f64 = 0.2;
+
+/// Every task of the fixtures.
+fn all_tasks() -> Vec<(PathBuf, Property, bool)> {
+    let tasks = tasks(|_, _| true);
+    assert!(tasks.len() > 500, "too few fixture tasks: {}", tasks.len());
+    tasks
+}
+
+/// Assert that at most `share` of `tasks` were left unsolved.
+fn at_most_unknown(name: &str, t: &Tally, tasks: usize, share: f64) {
+    assert!(
+        t.unknown.len() as f64 <= share * tasks as f64,
+        "{name} left {} of {tasks} tasks unsolved (at most {:.0} % allowed)",
+        t.unknown.len(),
+        share * 100.0
+    );
 }
 
 #[test]
@@ -183,7 +226,7 @@ fn bmc_finds_the_violations() {
         "too few violating fixtures: {}",
         tasks.len()
     );
-    let t = check(EngineKind::Bmc, &tasks, secs(10.0), None);
+    let t = check(&single(EngineKind::Bmc), &tasks, secs(10.0), None);
     // Fixtures whose violation lies thousands of iterations deep in a loop that moves its
     // variables by constants (around an inner loop of a fixed trip count, in
     // nested_fixed_inner.c): found only through folding and acceleration, in well under a
@@ -212,14 +255,27 @@ fn bmc_finds_the_violations() {
 
 #[test]
 fn kind_gives_the_expected_verdicts() {
-    let tasks = tasks(|_, _| true);
-    let t = check(EngineKind::Kind, &tasks, secs(2.0), None);
-    assert!(
-        t.solved * 100 >= tasks.len() * 85,
-        "k-induction solved only {} of {}",
-        t.solved,
-        tasks.len()
-    );
+    let tasks = all_tasks();
+    let t = check(&single(EngineKind::Kind), &tasks, secs(2.0), None);
+    at_most_unknown("k-induction", &t, tasks.len(), 0.15);
+}
+
+#[test]
+fn pdr_gives_the_expected_verdicts() {
+    let tasks = all_tasks();
+    let t = check(&single(EngineKind::Pdr), &tasks, secs(2.0), None);
+    at_most_unknown("PDR", &t, tasks.len(), PDR_UNKNOWN);
+}
+
+/// The default portfolio, with the candidate-invariant search of k-induction (a third of the
+/// limit, as `bitmc verify` does).
+#[test]
+fn portfolio_gives_the_expected_verdicts() {
+    let tasks = all_tasks();
+    let limit = secs(2.0);
+    let budget = Some(Duration::from_secs_f64(limit / 3.0));
+    let t = check(&portfolio(), &tasks, limit, budget);
+    at_most_unknown("the portfolio", &t, tasks.len(), PORTFOLIO_UNKNOWN);
 }
 
 /// With candidate invariants constraining the system, k-induction must still never be wrong,
@@ -227,16 +283,11 @@ fn kind_gives_the_expected_verdicts() {
 /// prove alone.
 #[test]
 fn kind_with_candidate_invariants_gives_the_expected_verdicts() {
-    let tasks = tasks(|_, _| true);
+    let tasks = all_tasks();
     let budget = Some(Duration::from_secs_f64(secs(2.0) / 2.0));
-    let with = check(EngineKind::Kind, &tasks, secs(2.0), budget);
+    let with = check(&single(EngineKind::Kind), &tasks, secs(2.0), budget);
     // The search takes up to half of each run's time, hence a lower bar than without it.
-    assert!(
-        with.solved * 100 >= tasks.len() * 80,
-        "k-induction with invariants solved only {} of {}",
-        with.solved,
-        tasks.len()
-    );
+    at_most_unknown("k-induction with invariants", &with, tasks.len(), 0.2);
     let relational: Vec<_> = tasks
         .iter()
         .filter(|(f, p, _)| {
@@ -247,12 +298,12 @@ fn kind_with_candidate_invariants_gives_the_expected_verdicts() {
         .cloned()
         .collect();
     assert!(!relational.is_empty(), "no invariant_* fixture");
-    let without = check(EngineKind::Kind, &relational, secs(10.0), None);
+    let without = check(&single(EngineKind::Kind), &relational, secs(10.0), None);
     // A generous limit: the search takes about 4 s here, and a loaded machine must not turn
     // that into a failure.
     let limit = secs(10.0) * 3.0;
     let budget = Some(Duration::from_secs_f64(limit * 0.6));
-    let with = check(EngineKind::Kind, &relational, limit, budget);
+    let with = check(&single(EngineKind::Kind), &relational, limit, budget);
     assert!(
         without.solved < relational.len() && with.solved == relational.len(),
         "invariant fixtures: {} of {} solved without, {} with",

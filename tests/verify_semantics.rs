@@ -44,6 +44,7 @@ fn verify(cfa: &bitmc::cfa::Cfa, strategy: Strategy, limit: f64) -> ProgramVerdi
         max_depth: None,
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
+        fault: None,
     };
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
@@ -77,7 +78,8 @@ fn violations_only_after_undefined_behaviour_are_unknown() {
             for s in strategies() {
                 let name = s.name();
                 match verify(&cfa, s, 20.0) {
-                    ProgramVerdict::Unknown(r) if r.contains("undefined behaviour") => {}
+                    ProgramVerdict::Unknown(r) if r.to_string().contains("undefined behaviour") => {
+                    }
                     v => panic!("{} ({p}) with {name}: {v:?}", f.display()),
                 }
                 checked += 1;
@@ -110,7 +112,7 @@ fn all_engines_say(body: &str, want: Option<bool>, why: &str) {
         let ok = match (&got, want) {
             (ProgramVerdict::True, Some(true)) => true,
             (ProgramVerdict::False(..), Some(false)) => true,
-            (ProgramVerdict::Unknown(r), None) => r.contains(why),
+            (ProgramVerdict::Unknown(r), None) => r.to_string().contains(why),
             _ => false,
         };
         assert!(ok, "{name} on `{body}`: {got:?}, expected {want:?} {why}");

@@ -2,7 +2,7 @@
 
 use bitmc::engine::pdr::PdrOptions;
 use bitmc::engine::portfolio::{default_members, Member, Strategy, DEFAULT_MEMBERS};
-use bitmc::engine::{EngineKind, Progress};
+use bitmc::engine::{Cause, EngineKind, Progress, Unknown};
 use bitmc::sat::{Backend, Interrupter};
 use clap::{Args, ValueEnum};
 use crossbeam_channel::{bounded, Sender};
@@ -74,6 +74,32 @@ impl Timer {
         });
         Timer { _stop: tx }
     }
+}
+
+/// How an UNKNOWN answer is reported: the text in parentheses after `UNKNOWN`, the full
+/// reason when that text is only a summary, and the exit code.
+pub struct UnknownReport {
+    pub text: String,
+    pub detail: Option<String>,
+    pub exit: u8,
+}
+
+/// The report of `u` after `secs` seconds (`timeout`: whether the run had a time limit, which
+/// is then what interrupted it). The exit code follows the cause, never the wording: an
+/// internal error exits with [`super::EXIT_INTERNAL`], every other UNKNOWN with
+/// [`super::EXIT_UNKNOWN`].
+pub fn report_unknown(u: &Unknown, timeout: bool, secs: f64) -> UnknownReport {
+    let (text, detail) = match u.cause {
+        Cause::Interrupted if timeout => (format!("timeout after {secs:.1} s"), None),
+        Cause::Memory => ("memory".to_string(), Some(u.to_string())),
+        _ => (u.to_string(), None),
+    };
+    let exit = if u.is_internal() {
+        super::EXIT_INTERNAL
+    } else {
+        super::EXIT_UNKNOWN
+    };
+    UnknownReport { text, detail, exit }
 }
 
 /// A progress callback printing to stderr once a run is older than a second, at most once a

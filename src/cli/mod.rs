@@ -3,7 +3,7 @@
 //! Exit codes (also printed by `--help`):
 //! - 0: SAFE / TRUE (the property holds), or success of a command that gives no verdict;
 //! - 10: UNSAFE / FALSE (a violation, with a checked counterexample);
-//! - 20: UNKNOWN (timeout, bound reached, unsupported feature met during the search, …);
+//! - 20: UNKNOWN (timeout, bound reached, out of memory, an UNKNOWN sink reached, …);
 //! - 1: error in the input or its use (unreadable or malformed file, unsupported C, bad option);
 //! - 2: command-line usage error (reported by the argument parser);
 //! - 3: internal error (a bug in bitmc; no verdict is given).
@@ -25,7 +25,7 @@ const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0   SAFE / TRUE: the property holds (or the command succeeded)
   10  UNSAFE / FALSE: a checked violation was found
-  20  UNKNOWN: no verdict (timeout, bound reached, ...)
+  20  UNKNOWN: no verdict (timeout, bound reached, out of memory, ...)
   1   error in the input (malformed file, unsupported C, missing file, bad option)
   2   command-line usage error
   3   internal error (a bug in bitmc; no verdict is given)";
@@ -68,6 +68,9 @@ pub enum Command {
 /// Parse the command line, run the command, and exit with its code.
 pub fn main() -> ! {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Verify(_) | Command::Solve(_)) {
+        memory::gives_verdict();
+    }
     let result = match &cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Solve(a) => solve::run(a),
@@ -93,5 +96,6 @@ pub mod bench;
 pub mod cfa;
 pub mod common;
 pub mod export;
+pub mod memory;
 pub mod solve;
 pub mod verify;

@@ -1,11 +1,11 @@
 //! `bitmc solve`: model checking of DimSpec and AIGER transition systems.
 
 use super::common::{self, EngineArgs};
-use super::{EXIT_INTERNAL, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use super::{EXIT_SAFE, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
 use bitmc::engine::portfolio::Systems;
-use bitmc::engine::{Options, Verdict};
+use bitmc::engine::{Options, Unknown, Verdict};
 use bitmc::ts::aiger::{from_aiger, AigerSystem};
 use bitmc::ts::{dimspec as ts_dimspec, Plan, System};
 use bitmc::witness;
@@ -114,9 +114,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         match a.replay(plan) {
             Ok(t) => aiger_trace = Some(t),
             Err(e) => {
-                verdict = Verdict::Unknown(format!(
-                    "internal error: the plan does not replay on the circuit: {e}"
-                ))
+                verdict = Verdict::Unknown(Unknown::internal(format!(
+                    "the plan does not replay on the circuit: {e}"
+                )))
             }
         }
     }
@@ -171,19 +171,15 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
             println!("SAFE");
             Ok(EXIT_SAFE)
         }
-        Verdict::Unknown(reason) => {
-            let reason = if reason == "interrupted" && args.engine.timeout.is_some() {
-                format!("timeout after {:.1} s", start.elapsed().as_secs_f64())
-            } else {
-                reason.clone()
-            };
-            eprintln!("unknown: {reason}");
+        Verdict::Unknown(u) => {
+            let secs = start.elapsed().as_secs_f64();
+            let report = common::report_unknown(u, args.engine.timeout.is_some(), secs);
+            match &report.detail {
+                Some(detail) => eprintln!("unknown: {} ({detail})", report.text),
+                None => eprintln!("unknown: {}", report.text),
+            }
             println!("UNKNOWN");
-            Ok(if reason.starts_with("internal error") {
-                EXIT_INTERNAL
-            } else {
-                EXIT_UNKNOWN
-            })
+            Ok(report.exit)
         }
     }
 }

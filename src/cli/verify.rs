@@ -1,12 +1,12 @@
 //! `bitmc verify`: verify a C program or an SV-COMP task.
 
 use super::common::{self, EngineArgs};
-use super::{EXIT_INTERNAL, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use super::{EXIT_SAFE, EXIT_UNSAFE};
 use bitmc::cfa::{DataModel, Property};
 use bitmc::frontend::{self, FrontendOptions};
 use bitmc::task;
 use bitmc::ts::program::PcEncoding;
-use bitmc::verify::{prepare, verify_cfa, ProgramVerdict, VerifyOptions};
+use bitmc::verify::{prepare, verify_cfa, Fault, ProgramVerdict, VerifyOptions};
 use bitmc::witness::trace::format_trace;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -93,6 +93,22 @@ pub struct VerifyArgs {
     /// Print statistics and what was checked to stderr.
     #[arg(short, long)]
     pub verbose: bool,
+    /// A fault to inject, for the tests of how internal errors are reported:
+    /// `reject-evidence:PHASE` (PHASE 1 or 2) makes the check of every conclusive verdict of
+    /// that phase fail.
+    #[arg(long, hide = true, value_name = "FAULT", value_parser = parse_fault)]
+    pub inject_fault: Option<Fault>,
+}
+
+fn parse_fault(s: &str) -> Result<Fault, String> {
+    match s.split_once(':') {
+        Some(("reject-evidence", p @ ("1" | "2"))) => Ok(Fault::RejectEvidence {
+            phase: if p == "1" { 1 } else { 2 },
+        }),
+        _ => Err(format!(
+            "unknown fault `{s}` (reject-evidence:1, reject-evidence:2)"
+        )),
+    }
 }
 
 /// The program to verify and its lowering options, from the command line and the task file.
@@ -205,6 +221,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         pc: args.program.pc.encoding(),
         interrupter,
         invariant_budget: invariant_budget(args),
+        fault: args.inject_fault,
     };
     let mut progress = common::progress_printer();
     let result = verify_cfa(&cfa, &opts, &mut progress);
@@ -250,19 +267,14 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             println!("FALSE({p})");
             Ok(EXIT_UNSAFE)
         }
-        ProgramVerdict::Unknown(reason) => {
-            let reason = if reason == "interrupted" && args.engine.timeout.is_some() {
-                format!("timeout after {secs:.1} s")
-            } else {
-                reason.clone()
-            };
-            println!("UNKNOWN ({reason}) ({engine}, {secs:.2} s)");
+        ProgramVerdict::Unknown(u) => {
+            let report = common::report_unknown(u, args.engine.timeout.is_some(), secs);
+            if let Some(detail) = &report.detail {
+                eprintln!("note: {detail}");
+            }
+            println!("UNKNOWN ({}) ({engine}, {secs:.2} s)", report.text);
             println!("UNKNOWN");
-            Ok(if reason.starts_with("internal error") {
-                EXIT_INTERNAL
-            } else {
-                EXIT_UNKNOWN
-            })
+            Ok(report.exit)
         }
     }
 }

@@ -21,7 +21,7 @@
 //! without proving the steps before it safe.
 
 use super::unroll::{too_large, Unrolling};
-use super::{Options, Progress, ProgressFn, Stats, Verdict};
+use super::{Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver};
 use crate::ts::{Plan, System};
 use std::time::{Duration, Instant};
@@ -166,7 +166,9 @@ fn search(
         }
         let max = opts.max_depth.unwrap_or(usize::MAX);
         if checked > max {
-            return Verdict::Unknown(format!("no goal state within the bound of {max} steps"));
+            return Verdict::Unknown(Unknown::bound(format!(
+                "no goal state within the bound of {max} steps"
+            )));
         }
         let window = if checked >= WINDOW_FROM {
             (checked / 8).min(MAX_WINDOW)
@@ -176,8 +178,10 @@ fn search(
             1
         };
         let hi = (checked + window - 1).min(max);
-        if too_large(b.sys, hi + 1, 1) {
-            return Verdict::Unknown(format!("the unrolling became too large (depth {checked})"));
+        if too_large(b.sys, hi + 1, (hi + 1).saturating_sub(b.un.len())) {
+            return Verdict::Unknown(Unknown::memory(format!(
+                "the unrolling would exceed the memory budget (depth {checked})"
+            )));
         }
         while b.un.len() <= hi {
             if opts.interrupter.is_interrupted() {
@@ -206,7 +210,7 @@ fn search(
                     }),
                     SolveResult::Interrupted => interrupted(),
                     SolveResult::Unsat => {
-                        Verdict::Unknown("internal error: BMC lost its counterexample".into())
+                        Verdict::Unknown(Unknown::internal("BMC lost its counterexample"))
                     }
                 };
             }

@@ -18,7 +18,7 @@
 //! gets the constraint for that pair, and the query is repeated.
 
 use super::unroll::{too_large, Unrolling};
-use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Verdict};
+use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver, Var};
 use crate::ts::{Plan, System};
 use std::time::Instant;
@@ -197,14 +197,19 @@ fn search_with(
     let mut k = 0usize;
     loop {
         if opts.max_depth.is_some_and(|m| k > m) {
-            return Verdict::Unknown(format!("not k-inductive for k up to {}", k - 1));
+            return Verdict::Unknown(Unknown::bound(format!(
+                "not k-inductive for k up to {}",
+                k - 1
+            )));
         }
         if opts.interrupter.is_interrupted() {
             return interrupted();
         }
         // The base, forward and step queries each unroll `k + 1` states.
-        if too_large(sys, k + 1, 3) {
-            return Verdict::Unknown(format!("the unrollings became too large (k = {k})"));
+        if too_large(sys, 3 * (k + 1), 3) {
+            return Verdict::Unknown(Unknown::memory(format!(
+                "the unrollings would exceed the memory budget (k = {k})"
+            )));
         }
         *depth = k;
         match base.step(sys) {

@@ -15,6 +15,7 @@ pub mod unroll;
 use crate::cnf::Cnf;
 use crate::sat::{Backend, Interrupter};
 use crate::ts::{Plan, System};
+use std::fmt;
 use std::time::Duration;
 
 /// What an engine concluded.
@@ -25,7 +26,7 @@ pub enum Verdict {
     /// The goal is reachable along this plan (already checked against the system).
     Unsafe(Plan),
     /// No conclusion, and why.
-    Unknown(String),
+    Unknown(Unknown),
 }
 
 impl Verdict {
@@ -36,6 +37,101 @@ impl Verdict {
             Verdict::Unsafe(_) => "UNSAFE",
             Verdict::Unknown(_) => "UNKNOWN",
         }
+    }
+}
+
+/// What kind of reason an UNKNOWN answer has. The command line decides its exit code by this
+/// (an internal error is not an ordinary UNKNOWN), never by the wording of the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Cause {
+    /// A bound set by the caller was reached (`max_depth`).
+    Bound,
+    /// The method could not decide: a SAT backend gave up, the program reaches something bitmc
+    /// cannot judge (an UNKNOWN sink), a check could not run.
+    Incomplete,
+    /// Stopped by the interrupter (a time limit, or another portfolio member won).
+    Interrupted,
+    /// Out of memory: a SAT backend failed to allocate, or the next step would exceed the
+    /// memory budget.
+    Memory,
+    /// A bug in bitmc: evidence that did not check, conflicting verdicts, a counterexample that
+    /// does not replay.
+    Internal,
+}
+
+/// Why there is no verdict: the [`Cause`] and a readable reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unknown {
+    pub cause: Cause,
+    /// The reason, without the `internal error: ` prefix that [`fmt::Display`] adds.
+    pub reason: String,
+    /// What the run had found before (e.g. the UNKNOWN sink reached before the error location
+    /// alone was checked), printed first.
+    pub context: Option<String>,
+}
+
+impl Unknown {
+    /// An UNKNOWN of `cause` with `reason`.
+    pub fn new(cause: Cause, reason: impl Into<String>) -> Unknown {
+        Unknown {
+            cause,
+            reason: reason.into(),
+            context: None,
+        }
+    }
+
+    /// The search stopped at a bound set by the caller.
+    pub fn bound(reason: impl Into<String>) -> Unknown {
+        Unknown::new(Cause::Bound, reason)
+    }
+
+    /// The method could not decide.
+    pub fn incomplete(reason: impl Into<String>) -> Unknown {
+        Unknown::new(Cause::Incomplete, reason)
+    }
+
+    /// Stopped by the interrupter.
+    pub fn interrupted() -> Unknown {
+        Unknown::new(Cause::Interrupted, "interrupted")
+    }
+
+    /// Out of memory (or over the memory budget).
+    pub fn memory(reason: impl Into<String>) -> Unknown {
+        Unknown::new(Cause::Memory, reason)
+    }
+
+    /// A bug in bitmc.
+    pub fn internal(reason: impl Into<String>) -> Unknown {
+        Unknown::new(Cause::Internal, reason)
+    }
+
+    /// Whether this is an internal error.
+    pub fn is_internal(&self) -> bool {
+        self.cause == Cause::Internal
+    }
+
+    /// The same UNKNOWN, with `context` printed before it.
+    pub fn after(self, context: impl Into<String>) -> Unknown {
+        let context = context.into();
+        Unknown {
+            context: Some(match self.context {
+                Some(c) => format!("{context}; {c}"),
+                None => context,
+            }),
+            ..self
+        }
+    }
+}
+
+impl fmt::Display for Unknown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(c) = &self.context {
+            write!(f, "{c}; ")?;
+        }
+        if self.cause == Cause::Internal {
+            f.write_str("internal error: ")?;
+        }
+        f.write_str(&self.reason)
     }
 }
 
@@ -96,13 +192,19 @@ impl Default for Options {
 }
 
 /// The verdict of an engine whose solver stopped: `interrupted` when the run was cancelled,
-/// otherwise the backend gave up on its own (a resource limit or a failure it reported).
+/// otherwise the backend gave up on its own: out of memory, another failure it reported (see
+/// [`crate::sat::take_failure`]), or a resource limit.
 pub fn stopped(opts: &Options) -> Verdict {
-    if opts.interrupter.is_interrupted() {
-        Verdict::Unknown("interrupted".into())
+    let failure = crate::sat::take_failure();
+    Verdict::Unknown(if opts.interrupter.is_interrupted() {
+        Unknown::interrupted()
     } else {
-        Verdict::Unknown(format!("the SAT backend {} gave up", opts.backend))
-    }
+        match failure {
+            Some(f @ crate::sat::Failure::OutOfMemory { .. }) => Unknown::memory(f.to_string()),
+            Some(f @ crate::sat::Failure::Exception { .. }) => Unknown::internal(f.to_string()),
+            None => Unknown::incomplete(format!("the SAT backend {} gave up", opts.backend)),
+        }
+    })
 }
 
 /// A progress callback.

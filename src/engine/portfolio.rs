@@ -8,13 +8,14 @@
 //! - Each member checks its own verdict (with the caller's checker, e.g. plan re-simulation and
 //!   certificate re-checking) before reporting it, so only checked verdicts can win.
 //! - Two conflicting checked verdicts (SAFE and UNSAFE) are an internal error, reported as
-//!   UNKNOWN, never as a verdict.
+//!   UNKNOWN, never as a verdict. Without a winner, a member's internal error is the answer
+//!   (see [`no_winner`]).
 //! - The members poll their own interrupter; the caller's interrupter (a time limit) is
 //!   forwarded to it, and a win raises it. Members run on at most `jobs` threads; with fewer
 //!   threads than members, the first `jobs` members run.
 
 use super::pdr::{self, PdrOptions};
-use super::{EngineKind, Options, Progress, ProgressFn, Stats, Verdict};
+use super::{Cause, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Backend, Interrupter};
 use crate::ts::System;
 use crossbeam_channel::{unbounded, RecvTimeoutError};
@@ -260,6 +261,9 @@ pub fn run(
             };
             let (stop, search_over) = (&stop, &search_over);
             s.spawn(move || {
+                // Registers the thread's graveyard (a thread-local with a destructor, whose
+                // registration allocates) now, not when the member ends out of memory.
+                super::graveyard::release();
                 let t = Instant::now();
                 let sys = systems.for_member(m, stop);
                 if m.engine == EngineKind::Kind {
@@ -340,10 +344,10 @@ pub fn run(
     ));
     if let Some((a, b)) = conflict {
         return PortfolioResult {
-            verdict: Verdict::Unknown(format!(
-                "internal error: conflicting checked verdicts from {} and {}",
+            verdict: Verdict::Unknown(Unknown::internal(format!(
+                "conflicting checked verdicts from {} and {}",
                 active[a], active[b]
-            )),
+            ))),
             winner: None,
             stats,
             stop_latency,
@@ -352,10 +356,13 @@ pub fn run(
     match winner {
         Some(w) => {
             stats.push(("winner", active[w].to_string()));
-            let verdict = results[w]
-                .take()
-                .map(|r| r.0)
-                .unwrap_or(Verdict::Unknown(String::new()));
+            let verdict =
+                results[w]
+                    .take()
+                    .map(|r| r.0)
+                    .unwrap_or(Verdict::Unknown(Unknown::internal(
+                        "the winner's verdict is lost",
+                    )));
             PortfolioResult {
                 verdict,
                 winner: Some(active[w].clone()),
@@ -364,20 +371,15 @@ pub fn run(
             }
         }
         None => {
-            let reasons: Vec<String> = active
+            let unknowns: Vec<(&Member, &Unknown)> = active
                 .iter()
                 .zip(&results)
                 .filter_map(|(m, r)| match r {
-                    Some((Verdict::Unknown(why), _)) => Some(format!("{m}: {why}")),
+                    Some((Verdict::Unknown(why), _)) => Some((m, why)),
                     _ => None,
                 })
                 .collect();
-            let interrupted = opts.interrupter.is_interrupted();
-            let verdict = Verdict::Unknown(if interrupted {
-                "interrupted".into()
-            } else {
-                reasons.join("; ")
-            });
+            let verdict = Verdict::Unknown(no_winner(&unknowns, opts.interrupter.is_interrupted()));
             PortfolioResult {
                 verdict,
                 winner: None,
@@ -386,6 +388,29 @@ pub fn run(
             }
         }
     }
+}
+
+/// The UNKNOWN of a portfolio without a winner, from its members' answers: an internal error
+/// when a member had one (it must not hide behind the others' answers), otherwise `interrupted`
+/// when the caller stopped the run, otherwise the gravest cause of the members' (memory before
+/// an incomplete method before a bound), with the reasons of the members of that cause.
+fn no_winner(unknowns: &[(&Member, &Unknown)], interrupted: bool) -> Unknown {
+    let gravest = unknowns.iter().map(|(_, u)| u.cause).max();
+    let cause = match gravest {
+        Some(Cause::Internal) => Cause::Internal,
+        _ if interrupted => return Unknown::interrupted(),
+        Some(c) => c,
+        None => return Unknown::incomplete("no member ran"),
+    };
+    let reasons: Vec<String> = unknowns
+        .iter()
+        .filter(|(_, u)| u.cause == cause)
+        .map(|(m, u)| match &u.context {
+            Some(c) => format!("{m}: {c}; {}", u.reason),
+            None => format!("{m}: {}", u.reason),
+        })
+        .collect();
+    Unknown::new(cause, reasons.join("; "))
 }
 
 /// How a run uses the engines: one member alone, or a portfolio.
@@ -433,5 +458,42 @@ impl Strategy {
                 (r.verdict, r.stats, r.winner)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(s: &str) -> Member {
+        s.parse().expect("member")
+    }
+
+    #[test]
+    fn an_internal_error_of_a_member_is_the_portfolios_answer() {
+        let (b, k, p) = (member("bmc"), member("kind"), member("pdr"));
+        let bound = Unknown::bound("no goal state within the bound");
+        let memory = Unknown::memory("the unrolling would exceed the memory budget");
+        let internal = Unknown::internal("the certificate was rejected").after("a sink");
+        let stopped = Unknown::interrupted();
+        let u = no_winner(&[(&b, &stopped), (&k, &internal), (&p, &memory)], true);
+        assert_eq!(u.cause, Cause::Internal);
+        assert_eq!(
+            u.to_string(),
+            "internal error: kind:cadical: a sink; the certificate was rejected"
+        );
+        // Without an internal error, a stopped run is interrupted, whatever else happened.
+        let u = no_winner(&[(&b, &stopped), (&p, &memory)], true);
+        assert_eq!(u.cause, Cause::Interrupted);
+        // Members that ended by themselves: memory before a bound.
+        let u = no_winner(&[(&b, &bound), (&p, &memory)], false);
+        assert_eq!(u.cause, Cause::Memory);
+        assert_eq!(
+            u.reason,
+            "pdr:cadical: the unrolling would exceed the memory budget"
+        );
+        let u = no_winner(&[(&b, &bound), (&k, &bound)], false);
+        assert_eq!(u.cause, Cause::Bound);
+        assert_eq!(u.reason.matches("no goal state").count(), 2);
     }
 }

@@ -18,16 +18,25 @@
 //!   used again, so freezing is a performance hint only;
 //! - threading: [`CadicalSolver`] is `Send` (no thread affinity in CaDiCaL) but not `Sync`:
 //!   even `val` mutates the C++ object.
-//! - a C++ exception (only `std::bad_alloc` in practice) cannot cross the C API and aborts.
+//! - a C++ exception (in practice `std::bad_alloc` under a memory limit) cannot unwind into Rust
+//!   (the process would abort), so every call goes through `cadical_shim.cpp`, which catches it
+//!   and returns a status. The solver is then released at once (its memory goes back to the
+//!   other engines), every later `solve` answers [`SolveResult::Interrupted`], and the failure
+//!   is recorded for the thread ([`super::take_failure`]): [`Failure::OutOfMemory`] for an
+//!   allocation failure, [`Failure::Exception`] otherwise.
 
-use std::os::raw::{c_int, c_void};
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_int, c_ulong, c_void};
 use std::ptr::NonNull;
 
 // Only the static library of the crate is used (it also pulls in the C++ runtime).
 use cadical as _;
 
 use super::common::Tracker;
-use super::{Capabilities, Interrupter, Lit, SatError, SolveResult, Solver, Var, MAX_VARS};
+use super::{
+    record_failure, Capabilities, ExceptionText, Failure, Interrupter, Lit, SatError, SolveResult,
+    Solver, Var, MAX_VARS,
+};
 
 /// CaDiCaL's opaque `CCaDiCaL` handle.
 #[repr(C)]
@@ -38,23 +47,35 @@ struct CCaDiCaL {
 /// The signature of the terminate callback: `int (*terminate)(void *state)`.
 type TerminateFn = unsafe extern "C" fn(state: *mut c_void) -> c_int;
 
+/// A status of the shim: the call completed.
+const OK: c_int = 0;
+/// A status of the shim: an allocation failed (`std::bad_alloc`, `std::length_error`).
+const NO_MEMORY: c_int = 1;
+
+// The functions of `cadical_shim.cpp`: each wraps one step of CaDiCaL's C API in a `try` and
+// returns `OK`, `NO_MEMORY` or another status (an exception, whose text
+// `bitmc_cadical_last_exception` gives).
 extern "C" {
-    fn ccadical_init() -> *mut CCaDiCaL;
-    fn ccadical_release(solver: *mut CCaDiCaL);
-    fn ccadical_add(solver: *mut CCaDiCaL, lit: c_int);
-    fn ccadical_assume(solver: *mut CCaDiCaL, lit: c_int);
-    fn ccadical_solve(solver: *mut CCaDiCaL) -> c_int;
-    fn ccadical_val(solver: *mut CCaDiCaL, lit: c_int) -> c_int;
-    fn ccadical_failed(solver: *mut CCaDiCaL, lit: c_int) -> c_int;
-    fn ccadical_set_terminate(
+    fn bitmc_cadical_last_exception() -> *const c_char;
+    fn bitmc_cadical_init(out: *mut *mut CCaDiCaL) -> c_int;
+    fn bitmc_cadical_release(solver: *mut CCaDiCaL) -> c_int;
+    fn bitmc_cadical_add_clause(solver: *mut CCaDiCaL, lits: *const c_int, len: c_ulong) -> c_int;
+    fn bitmc_cadical_solve(
+        solver: *mut CCaDiCaL,
+        assumptions: *const c_int,
+        len: c_ulong,
+        out: *mut c_int,
+    ) -> c_int;
+    fn bitmc_cadical_val(solver: *mut CCaDiCaL, lit: c_int, out: *mut c_int) -> c_int;
+    fn bitmc_cadical_failed(solver: *mut CCaDiCaL, lit: c_int, out: *mut c_int) -> c_int;
+    fn bitmc_cadical_set_terminate(
         solver: *mut CCaDiCaL,
         state: *mut c_void,
         terminate: Option<TerminateFn>,
-    );
-    fn ccadical_freeze(solver: *mut CCaDiCaL, lit: c_int);
-    fn ccadical_melt(solver: *mut CCaDiCaL, lit: c_int);
-    fn ccadical_frozen(solver: *mut CCaDiCaL, lit: c_int) -> c_int;
-    fn ccadical_set_option(solver: *mut CCaDiCaL, name: *const std::ffi::c_char, val: c_int);
+    ) -> c_int;
+    fn bitmc_cadical_set_option(solver: *mut CCaDiCaL, name: *const c_char, val: c_int) -> c_int;
+    fn bitmc_cadical_freeze(solver: *mut CCaDiCaL, lit: c_int) -> c_int;
+    fn bitmc_cadical_melt(solver: *mut CCaDiCaL, lit: c_int) -> c_int;
 }
 
 /// Options set on every solver right after creation. The "lucky" phase tries trivial
@@ -84,8 +105,9 @@ type FreezeOp = (Var, bool);
 
 /// A CaDiCaL instance behind the [`Solver`] trait.
 pub struct CadicalSolver {
-    /// The CaDiCaL handle, owned: released in `Drop`.
-    raw: NonNull<CCaDiCaL>,
+    /// The CaDiCaL handle, owned: released in `Drop`, or at once when a call into it fails
+    /// (`None` from then on).
+    raw: Option<NonNull<CCaDiCaL>>,
     /// Boxed so that its address, given to CaDiCaL as callback state, stays fixed.
     interrupter: Box<Interrupter>,
     tracker: Tracker,
@@ -93,37 +115,86 @@ pub struct CadicalSolver {
     seen: u32,
     /// Freeze and melt requests, applied in order before the next solve.
     pending: Vec<FreezeOp>,
+    /// The DIMACS literals of the clause or the assumptions being passed on.
+    buf: Vec<c_int>,
 }
 
 // SAFETY: CaDiCaL keeps no thread-local or thread-affine state, so the handle may move to another
-// thread together with its owner. `CadicalSolver` is not `Sync` (it holds a raw pointer), so calls
-// into one instance never happen from two threads at once. The callback state is an
-// `Interrupter`, which is `Send + Sync`.
+// thread together with its owner (the shim's exception text is per thread, but it is read right
+// after the failing call, on the same thread). `CadicalSolver` is not `Sync` (it holds a raw
+// pointer), so calls into one instance never happen from two threads at once. The callback
+// state is an `Interrupter`, which is `Send + Sync`.
 unsafe impl Send for CadicalSolver {}
 
 impl CadicalSolver {
-    /// A fresh solver that polls `interrupter`.
+    /// A fresh solver that polls `interrupter`. When CaDiCaL cannot even be created (no
+    /// memory), the solver starts out failed: every solve answers `Interrupted`.
     pub fn new(interrupter: Interrupter) -> CadicalSolver {
-        // SAFETY: `ccadical_init` has no preconditions; it returns a new, owned handle.
-        let raw = unsafe { ccadical_init() };
-        // `new` in C++ never yields null (it throws, which aborts at the C boundary).
-        let raw = NonNull::new(raw).expect("ccadical_init returned a null handle");
-        let interrupter = Box::new(interrupter);
-        let state = &*interrupter as *const Interrupter as *mut c_void;
-        // SAFETY: `raw` is a live handle in the configuring state, where connecting a terminator
-        // is allowed. `state` stays valid for the handle's lifetime (see `poll_interrupter`).
-        unsafe { ccadical_set_terminate(raw.as_ptr(), state, Some(poll_interrupter)) };
-        for (name, val) in OPTIONS {
-            // SAFETY: the handle is still in the configuring state (nothing added yet), where
-            // options may be set; `name` is a valid NUL-terminated option name of CaDiCaL 1.9.5.
-            unsafe { ccadical_set_option(raw.as_ptr(), name.as_ptr(), val) };
-        }
-        CadicalSolver {
-            raw,
-            interrupter,
+        let mut s = CadicalSolver {
+            raw: None,
+            interrupter: Box::new(interrupter),
             tracker: Tracker::new("cadical"),
             seen: 0,
             pending: Vec::new(),
+            buf: Vec::new(),
+        };
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: `bitmc_cadical_init` has no preconditions; on OK it stores a new, owned handle
+        // (C++ `new` never yields null), otherwise it stores nothing.
+        let status = unsafe { bitmc_cadical_init(&mut raw) };
+        if status != OK {
+            s.fail(status);
+            return s;
+        }
+        s.raw = NonNull::new(raw);
+        let state = &*s.interrupter as *const Interrupter as *mut c_void;
+        // SAFETY: `raw` is a live handle in the configuring state, where connecting a terminator
+        // is allowed. `state` stays valid for the handle's lifetime (see `poll_interrupter`).
+        s.call(|raw| unsafe { bitmc_cadical_set_terminate(raw, state, Some(poll_interrupter)) });
+        for (name, val) in OPTIONS {
+            // SAFETY: the handle is still in the configuring state (nothing added yet), where
+            // options may be set; `name` is a valid NUL-terminated option name of CaDiCaL 1.9.5.
+            s.call(|raw| unsafe { bitmc_cadical_set_option(raw, name.as_ptr(), val) });
+        }
+        s
+    }
+
+    /// Run one call of the shim on the live handle; `false` when there is none (an earlier
+    /// call failed) or this call failed (the solver is then released, see [`Self::fail`]).
+    fn call(&mut self, f: impl FnOnce(*mut CCaDiCaL) -> c_int) -> bool {
+        let Some(raw) = self.raw else {
+            return false;
+        };
+        let status = f(raw.as_ptr());
+        if status != OK {
+            self.fail(status);
+            return false;
+        }
+        true
+    }
+
+    /// A call into CaDiCaL failed with `status`: record why for the thread, release the
+    /// solver (an exception may have left it inconsistent, and its memory is better spent by
+    /// others), and refuse every later solve.
+    fn fail(&mut self, status: c_int) {
+        let failure = if status == NO_MEMORY {
+            Failure::OutOfMemory { during: "cadical" }
+        } else {
+            // SAFETY: the shim's exception text is a NUL-terminated, thread-local buffer,
+            // written by the failing call on this thread just before.
+            let what = unsafe { CStr::from_ptr(bitmc_cadical_last_exception()) };
+            Failure::Exception {
+                backend: "cadical",
+                what: ExceptionText::new(&what.to_string_lossy()),
+            }
+        };
+        record_failure(failure);
+        self.tracker.give_up();
+        if let Some(raw) = self.raw.take() {
+            // SAFETY: `raw` is owned and released exactly once (it is taken out of `self.raw`).
+            // Destroying a solver needs no allocation; a failure here is ignored (the
+            // solver is unusable either way).
+            unsafe { bitmc_cadical_release(raw.as_ptr()) };
         }
     }
 
@@ -139,18 +210,18 @@ impl CadicalSolver {
     fn apply_pending(&mut self) {
         for (var, freeze) in std::mem::take(&mut self.pending) {
             let lit = var.pos().to_dimacs();
-            if freeze {
-                // SAFETY: live handle, not in the middle of a clause; `lit` is a valid non-zero
-                // literal (`var < MAX_VARS`, checked when queued).
-                unsafe { ccadical_freeze(self.raw.as_ptr(), lit) };
-            } else {
-                // SAFETY: as above; `ccadical_frozen` has no further preconditions, and melting
-                // happens only when it says the variable is frozen (CaDiCaL's requirement).
-                unsafe {
-                    if ccadical_frozen(self.raw.as_ptr(), lit) != 0 {
-                        ccadical_melt(self.raw.as_ptr(), lit);
-                    }
+            // SAFETY: live handle, not in the middle of a clause; `lit` is a valid non-zero
+            // literal (`var < MAX_VARS`, checked when queued). The shim melts only a frozen
+            // variable (CaDiCaL's requirement).
+            let done = self.call(|raw| unsafe {
+                if freeze {
+                    bitmc_cadical_freeze(raw, lit)
+                } else {
+                    bitmc_cadical_melt(raw, lit)
                 }
+            });
+            if !done {
+                return;
             }
         }
     }
@@ -158,9 +229,12 @@ impl CadicalSolver {
 
 impl Drop for CadicalSolver {
     fn drop(&mut self) {
-        // SAFETY: `raw` is owned by `self` and released exactly once, here. No solve is running
-        // (that would need `&mut self`). The boxed interrupter is dropped only afterwards.
-        unsafe { ccadical_release(self.raw.as_ptr()) };
+        if let Some(raw) = self.raw.take() {
+            // SAFETY: `raw` is owned by `self` and released exactly once, here. No solve is
+            // running (that would need `&mut self`). The boxed interrupter is dropped only
+            // afterwards.
+            unsafe { bitmc_cadical_release(raw.as_ptr()) };
+        }
     }
 }
 
@@ -188,19 +262,20 @@ impl Solver for CadicalSolver {
 
     fn add_clause(&mut self, lits: &[Lit]) {
         self.tracker.input();
-        if !self.tracker.note(lits) {
+        if !self.tracker.note(lits) || self.raw.is_none() {
             return;
         }
         self.see(lits);
-        let raw = self.raw.as_ptr();
-        for &lit in lits {
-            // SAFETY: live handle; `lit` is a valid non-zero DIMACS literal (its variable is
-            // below `MAX_VARS`, checked by `note`). Adding is allowed in every state we leave
-            // CaDiCaL in (a clause is always closed below).
-            unsafe { ccadical_add(raw, lit.to_dimacs()) };
-        }
-        // SAFETY: as above; 0 closes the clause (an empty clause makes the formula UNSAT).
-        unsafe { ccadical_add(raw, 0) };
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        buf.extend(lits.iter().map(|l| l.to_dimacs()));
+        // SAFETY: live handle, no open clause (every call closes its clause); the literals are
+        // valid non-zero DIMACS literals (their variables are below `MAX_VARS`, checked by
+        // `note`), `buf` holds `buf.len()` of them. An empty clause makes the formula UNSAT.
+        self.call(|raw| unsafe {
+            bitmc_cadical_add_clause(raw, buf.as_ptr(), buf.len() as c_ulong)
+        });
+        self.buf = buf;
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
@@ -209,17 +284,20 @@ impl Solver for CadicalSolver {
         }
         self.see(assumptions);
         self.apply_pending();
-        let raw = self.raw.as_ptr();
-        for &lit in assumptions {
-            // SAFETY: live handle, no open clause; `lit` is valid (checked by `begin`).
-            unsafe { ccadical_assume(raw, lit.to_dimacs()) };
-        }
-        // SAFETY: live handle, no open clause: the ready state `solve` requires. The terminate
-        // callback's state is valid (see `poll_interrupter`).
-        let answer = unsafe { ccadical_solve(raw) };
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        buf.extend(assumptions.iter().map(|l| l.to_dimacs()));
+        let mut answer: c_int = 0;
+        // SAFETY: live handle, no open clause: the ready state `solve` requires; the
+        // assumptions are valid (checked by `begin`). The terminate callback's state is valid
+        // (see `poll_interrupter`).
+        let done = self.call(|raw| unsafe {
+            bitmc_cadical_solve(raw, buf.as_ptr(), buf.len() as c_ulong, &mut answer)
+        });
+        self.buf = buf;
         let result = match answer {
-            SATISFIABLE => SolveResult::Sat,
-            UNSATISFIABLE => SolveResult::Unsat,
+            SATISFIABLE if done => SolveResult::Sat,
+            UNSATISFIABLE if done => SolveResult::Unsat,
             _ => SolveResult::Interrupted,
         };
         self.tracker.finish(result)
@@ -230,19 +308,29 @@ impl Solver for CadicalSolver {
         if !self.tracker.knows(lit.var()) || lit.var().0 >= self.seen {
             return Ok(None);
         }
+        let failed = SatError::Failed { backend: "cadical" };
+        let raw = self.raw.ok_or(failed.clone())?;
+        let mut v: c_int = 0;
         // SAFETY: CaDiCaL is in its SAT state (the last solve answered SAT and nothing was
         // passed to it since: clauses reset the tracker, freeze/melt are queued), which `val`
         // requires; `lit` is valid (`var < seen <= MAX_VARS`).
-        let v = unsafe { ccadical_val(self.raw.as_ptr(), lit.to_dimacs()) };
+        let status = unsafe { bitmc_cadical_val(raw.as_ptr(), lit.to_dimacs(), &mut v) };
+        if status != OK {
+            return Err(failed);
+        }
         Ok(Some(v > 0))
     }
 
     fn failed(&self, lit: Lit) -> Result<bool, SatError> {
         self.tracker.check_failed(lit)?;
+        let raw = self.raw.ok_or(SatError::Failed { backend: "cadical" })?;
+        let mut f: c_int = 0;
         // SAFETY: CaDiCaL is in its UNSAT state (as in `value`), which `failed` requires; `lit`
-        // is one of the assumptions of that solve, hence valid.
-        let f = unsafe { ccadical_failed(self.raw.as_ptr(), lit.to_dimacs()) };
-        Ok(f != 0)
+        // is one of the assumptions of that solve, hence valid. Should the shim report a
+        // failure (computing the core ran out of memory), the assumption counts as failed,
+        // which keeps the core a superset of a real one.
+        let status = unsafe { bitmc_cadical_failed(raw.as_ptr(), lit.to_dimacs(), &mut f) };
+        Ok(status != OK || f != 0)
     }
 
     fn interrupter(&self) -> Interrupter {

@@ -29,6 +29,8 @@ pub(crate) struct Tracker {
     /// A variable at or beyond [`MAX_VARS`] was requested or mentioned. The input it came with
     /// was dropped, so every later solve answers `Interrupted` (a resource limit).
     overflow: bool,
+    /// The backend failed (see [`super::Failure`]): every later solve answers `Interrupted`.
+    failed: bool,
     phase: Phase,
     /// The assumptions of the last solve, sorted and without duplicates.
     assumptions: Vec<Lit>,
@@ -40,6 +42,7 @@ impl Tracker {
             backend,
             num_vars: 0,
             overflow: false,
+            failed: false,
             phase: Phase::Input,
             assumptions: Vec::new(),
         }
@@ -89,6 +92,12 @@ impl Tracker {
         true
     }
 
+    /// The backend failed: no answer now, and every later solve answers `Interrupted`.
+    pub(crate) fn give_up(&mut self) {
+        self.failed = true;
+        self.phase = Phase::Interrupted;
+    }
+
     /// The input changes (a clause is added): the answer of the last solve is gone.
     pub(crate) fn input(&mut self) {
         self.phase = Phase::Input;
@@ -109,7 +118,8 @@ impl Tracker {
         self.assumptions.sort_unstable();
         self.assumptions.dedup();
         self.phase = Phase::Interrupted;
-        if !self.extend(assumptions) || self.overflow || interrupter.is_interrupted() {
+        if !self.extend(assumptions) || self.overflow || self.failed || interrupter.is_interrupted()
+        {
             return Some(SolveResult::Interrupted);
         }
         None
@@ -117,6 +127,11 @@ impl Tracker {
 
     /// Record the answer of the solve started by [`Tracker::begin`].
     pub(crate) fn finish(&mut self, result: SolveResult) -> SolveResult {
+        let result = if self.failed {
+            SolveResult::Interrupted
+        } else {
+            result
+        };
         self.phase = match result {
             SolveResult::Sat => Phase::Sat,
             SolveResult::Unsat => Phase::Unsat,

@@ -13,6 +13,10 @@
 //!   larger one is not passed on; from then on every `solve` answers
 //!   [`SolveResult::Interrupted`] (a resource limit) and `value`/`failed` return
 //!   [`SatError::TooManyVars`].
+//! - A backend that fails (CaDiCaL running out of memory: a C++ exception caught at the C
+//!   boundary) records a [`Failure`] for its thread ([`take_failure`]); from then on every
+//!   `solve` answers [`SolveResult::Interrupted`] and `value`/`failed` return
+//!   [`SatError::Failed`].
 //! - `value` may answer `Ok(None)` for a variable that no clause or assumption mentions (any
 //!   value works); it always does for one beyond every variable mentioned or handed out.
 
@@ -144,7 +148,94 @@ pub enum SatError {
     NotAnAssumption { backend: &'static str, lit: i32 },
     #[error("{backend}: variable limit exceeded")]
     TooManyVars { backend: &'static str },
+    #[error("{backend}: the solver failed (see the failure recorded for the thread)")]
+    Failed { backend: &'static str },
 }
+
+/// Why a backend stopped working: recorded for the thread that used it (see [`take_failure`]),
+/// after which its `solve` answers [`SolveResult::Interrupted`] for good.
+///
+/// It is `Copy` (the text of an exception is kept in a fixed buffer) so that the thread-local
+/// record needs no destructor: registering one allocates, and failures come when memory is
+/// short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Failure {
+    /// An allocation failed: inside the solver (a C++ `std::bad_alloc`), or for what it needs
+    /// beside it (e.g. the thread that raises the interrupter at a deadline).
+    #[error("out of memory in {during}")]
+    OutOfMemory { during: &'static str },
+    /// The solver threw another exception (a bug).
+    #[error("the SAT backend {backend} failed: {what}")]
+    Exception {
+        backend: &'static str,
+        what: ExceptionText,
+    },
+}
+
+/// The first bytes of an exception's text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct ExceptionText {
+    bytes: [u8; 120],
+    len: u8,
+}
+
+impl ExceptionText {
+    /// The first 120 bytes of `s` (cut at a character boundary).
+    pub fn new(s: &str) -> ExceptionText {
+        let mut len = s.len().min(120);
+        while !s.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut bytes = [0; 120];
+        bytes[..len].copy_from_slice(&s.as_bytes()[..len]);
+        ExceptionText {
+            bytes,
+            len: len as u8,
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl fmt::Display for ExceptionText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for ExceptionText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+thread_local! {
+    static FAILURE: std::cell::Cell<Option<Failure>> = const { std::cell::Cell::new(None) };
+}
+
+/// Record that a backend used by this thread failed (the first failure since the last
+/// [`take_failure`] is kept).
+pub(crate) fn record_failure(f: Failure) {
+    FAILURE.with(|r| {
+        if r.get().is_none() {
+            r.set(Some(f));
+        }
+    });
+}
+
+/// The failure of a backend used by this thread since the last call, if any. An engine whose
+/// solver answered [`SolveResult::Interrupted`] without its interrupter raised asks this to
+/// say why (every engine runs its solvers on its own thread).
+pub fn take_failure() -> Option<Failure> {
+    FAILURE.with(|r| r.take())
+}
+
+/// Bytes of address space needed to start a thread (its stack, its signal stack, a malloc
+/// arena), beyond [`memory::RESERVE`]: the Rust runtime aborts the process when a new thread
+/// cannot map its signal stack.
+const THREAD_RESERVE: usize = 96 << 20;
 
 /// A shared flag that stops solvers (and engines) from another thread.
 ///
@@ -175,7 +266,9 @@ impl Interrupter {
     }
 }
 
-/// Run `f` with an interrupter that is raised at `deadline` or when `global` is.
+/// Run `f` with an interrupter that is raised at `deadline` or when `global` is (a thread
+/// watches both). When memory is too short to start that thread, `f` runs with the
+/// interrupter raised (so it stops at once) and [`Failure::OutOfMemory`] is recorded.
 pub fn with_deadline<R>(
     global: &Interrupter,
     deadline: std::time::Instant,
@@ -184,15 +277,23 @@ pub fn with_deadline<R>(
     let local = Interrupter::new();
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
-        s.spawn(|| {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                if global.is_interrupted() || std::time::Instant::now() >= deadline {
-                    local.interrupt();
-                    return;
+        let watcher = memory::room_for(THREAD_RESERVE).then(|| {
+            std::thread::Builder::new().spawn_scoped(s, || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    if global.is_interrupted() || std::time::Instant::now() >= deadline {
+                        local.interrupt();
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(2));
                 }
-                std::thread::sleep(std::time::Duration::from_millis(2));
-            }
+            })
         });
+        if !matches!(watcher, Some(Ok(_))) {
+            record_failure(Failure::OutOfMemory {
+                during: "starting a deadline thread",
+            });
+            local.interrupt();
+        }
         let r = f(&local);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         r
@@ -294,6 +395,7 @@ impl fmt::Display for Backend {
 }
 
 mod common;
+pub mod memory;
 
 pub mod batsat;
 pub mod cadical;

@@ -14,7 +14,7 @@ pub mod trace;
 
 use crate::cnf::Cnf;
 use crate::engine::unroll::{conjunction_literal, Unrolling};
-use crate::engine::{kind, Certificate, Interrupted, Options, Verdict};
+use crate::engine::{kind, Cause, Certificate, Interrupted, Options, Unknown, Verdict};
 use crate::sat::{Backend, SolveResult};
 use crate::ts::System;
 
@@ -72,7 +72,10 @@ pub fn check_bit_level(
                     describe(&cert)
                 )),
                 Err(Interrupted) => Checked {
-                    verdict: Verdict::Unknown("interrupted while checking the certificate".into()),
+                    verdict: Verdict::Unknown(Unknown::new(
+                        Cause::Interrupted,
+                        "interrupted while checking the certificate",
+                    )),
                     note: String::new(),
                 },
             }
@@ -86,7 +89,7 @@ pub fn check_bit_level(
 
 fn internal(msg: String) -> Checked {
     Checked {
-        verdict: Verdict::Unknown(format!("internal error: {msg}")),
+        verdict: Verdict::Unknown(Unknown::internal(msg.clone())),
         note: msg,
     }
 }

@@ -45,6 +45,43 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Whether the tests run under CI (`CI=true`), where every oracle must be installed (`.ci/run`
+/// installs them): a test that would skip for lack of a tool fails instead.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
+/// An oracle (a tool a test compares against) is missing or does not work: a failure under
+/// CI, a skip that says so otherwise.
+pub fn oracle_missing(what: &str) {
+    assert!(
+        !under_ci(),
+        "{what}; under CI=true every oracle must be installed (see .ci/run)"
+    );
+    eprintln!("SKIPPED: {what}");
+}
+
+/// Wait for `child` at most `limit`, polling every `poll`; `None` (and the child killed) when
+/// it is still running then.
+pub fn wait_at_most(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+    poll: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let start = std::time::Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if start.elapsed() <= limit => std::thread::sleep(poll),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+}
+
 /// The header of a fixture.
 #[derive(Debug, Default, Clone)]
 pub struct Header {

@@ -9,6 +9,10 @@
 //! it was read. The reader never panics and bounds its memory by the file size (an `M` beyond
 //! `max(8 × file size, 2^20)` is refused; every other table grows only with content read).
 //!
+//! The writer makes every symbol name unique across the table (see
+//! [`AigerFile::unique_symbols`]): ABC, for one, refuses a file whose inputs or latches share
+//! a name, and every export of bitmc (from a C program, DimSpec or AIGER) is written here.
+//!
 //! The binary writer renumbers when the file is not in binary order (inputs, then latches, then
 //! AND gates in topological order with `lhs > rhs0 ≥ rhs1`); see [`AigerFile::renumbered`].
 
@@ -397,6 +401,25 @@ impl AigerFile {
         }
         self.check_symbols()?;
         Ok(defs)
+    }
+
+    /// The symbol table as it is written: in file order, every name unique across the whole
+    /// table (inputs, latches, outputs and the rest share one name space, as they do for ABC).
+    /// A name met before gets the first suffix `~2`, `~3`, … that makes it new.
+    pub fn unique_symbols(&self) -> Vec<Symbol> {
+        let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut out = Vec::with_capacity(self.symbols.len());
+        for s in &self.symbols {
+            let mut name = s.name.clone();
+            let mut k = 2;
+            while taken.contains(&name) {
+                name = format!("{}~{k}", s.name);
+                k += 1;
+            }
+            taken.insert(name.clone());
+            out.push(Symbol { name, ..s.clone() });
+        }
+        out
     }
 
     fn check_symbols(&self) -> CheckResult<()> {

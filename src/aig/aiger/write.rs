@@ -54,7 +54,7 @@ impl AigerFile {
     }
 
     fn put_tail(&self, out: &mut Vec<u8>) {
-        for s in &self.symbols {
+        for s in &self.unique_symbols() {
             out.push(s.kind.letter());
             out.extend_from_slice(format!("{} {}\n", s.index, s.name).as_bytes());
         }
@@ -115,4 +115,53 @@ fn put_varint(out: &mut Vec<u8>, mut x: u32) {
         x >>= 7;
     }
     out.push(x as u8);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse, Latch, Symbol, SymbolKind};
+    use super::*;
+
+    fn sym(kind: SymbolKind, index: u32, name: &str) -> Symbol {
+        Symbol {
+            kind,
+            index,
+            name: name.into(),
+        }
+    }
+
+    /// Repeated names (here three `x`, and an `x~2` that the first renaming would produce)
+    /// are written unique in both formats; the first of each keeps its name.
+    #[test]
+    fn written_symbols_are_unique() {
+        let file = AigerFile {
+            max_var: 4,
+            inputs: vec![2, 4],
+            latches: vec![
+                Latch {
+                    lit: 6,
+                    next: 2,
+                    reset: 0,
+                },
+                Latch {
+                    lit: 8,
+                    next: 4,
+                    reset: 0,
+                },
+            ],
+            bad: vec![6],
+            symbols: vec![
+                sym(SymbolKind::Input, 0, "x"),
+                sym(SymbolKind::Input, 1, "x"),
+                sym(SymbolKind::Latch, 0, "x~2"),
+                sym(SymbolKind::Latch, 1, "x"),
+            ],
+            ..AigerFile::default()
+        };
+        for format in [Format::Ascii, Format::Binary] {
+            let back = parse(&file.to_bytes(format).expect("written")).expect("read back");
+            let names: Vec<&str> = back.symbols.iter().map(|s| s.name.as_str()).collect();
+            assert_eq!(names, ["x", "x~2", "x~2~2", "x~3"], "{format:?}");
+        }
+    }
 }

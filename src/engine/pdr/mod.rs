@@ -31,7 +31,8 @@
 mod mic;
 mod query;
 
-use super::{bmc, Certificate, Options, Progress, ProgressFn, Stats, Verdict};
+use super::unroll::too_large;
+use super::{bmc, Cause, Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};
 use crate::ts::System;
@@ -482,10 +483,19 @@ impl<'s> Pdr<'s> {
                 elapsed: start.elapsed(),
             });
             if self.backend_opts.max_depth.is_some_and(|m| self.k() >= m) {
-                return Ok(Verdict::Unknown(format!(
+                return Ok(Verdict::Unknown(Unknown::bound(format!(
                     "no invariant found within {} frames",
                     self.k()
-                )));
+                ))));
+            }
+            // Every frame's solver holds two states, as do the lifter's; the initial-state
+            // solver one.
+            let states = 2 * (self.solvers.len() + 2) + 1;
+            if too_large(self.sys, states, 2) {
+                return Ok(Verdict::Unknown(Unknown::memory(format!(
+                    "the next frame's solver would exceed the memory budget (frame {})",
+                    self.k()
+                ))));
             }
             let (b, i) = (
                 self.backend_opts.backend,
@@ -514,10 +524,10 @@ impl<'s> Pdr<'s> {
         };
         match bmc::run(self.sys, &opts, &mut |_| {}).0 {
             v @ Verdict::Unsafe(_) => v,
-            Verdict::Unknown(r) if !r.starts_with("no goal") => Verdict::Unknown(r),
-            _ => Verdict::Unknown(format!(
-                "internal error: PDR found a counterexample of depth {depth} that BMC does not confirm"
-            )),
+            Verdict::Unknown(r) if r.cause != Cause::Bound => Verdict::Unknown(r),
+            _ => Verdict::Unknown(Unknown::internal(format!(
+                "PDR found a counterexample of depth {depth} that BMC does not confirm"
+            ))),
         }
     }
 

@@ -1,0 +1,225 @@
+//! `bitmc verify` through the command line: every exit code with the last line that goes with
+//! it (0 `TRUE`, 10 `FALSE(p)`, 20 `UNKNOWN`, 1 input error, 2 usage error, 3 internal error);
+//! an internal error exits with 3 in either phase of a run (the error location with the
+//! UNKNOWN sinks, then the error location alone), whatever the reason text says; and a run
+//! under a memory limit ends with `UNKNOWN (memory)`, not a signal.
+
+mod support;
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use support::{bitmc, temp_dir, Run};
+
+const TRUE: i32 = 0;
+const FALSE: i32 = 10;
+const UNKNOWN: i32 = 20;
+const INPUT_ERROR: i32 = 1;
+const USAGE_ERROR: i32 = 2;
+const INTERNAL_ERROR: i32 = 3;
+
+const HEADER: &str = "extern void reach_error(void);\n\
+                      extern unsigned __VERIFIER_nondet_uint(void);\n\
+                      extern int __VERIFIER_nondet_int(void);\n";
+
+/// A program whose error is unreachable (an even number is never odd).
+const SAFE: &str = "int main(void) {\n\
+                    unsigned x = __VERIFIER_nondet_uint() % 100;\n\
+                    unsigned y = 2 * x;\n\
+                    if (y % 2 != 0) reach_error();\n\
+                    return 0;\n}\n";
+
+/// A program whose error is reachable (x = 42).
+const UNSAFE: &str = "int main(void) {\n\
+                      unsigned x = __VERIFIER_nondet_uint();\n\
+                      if (x == 42) reach_error();\n\
+                      return 0;\n}\n";
+
+/// A loop that never reaches the error, however long it runs.
+const SAFE_LOOP: &str = "int main(void) {\n\
+                         unsigned i = 0;\n\
+                         while (__VERIFIER_nondet_int()) { i += 2; }\n\
+                         if (i % 2 != 0) reach_error();\n\
+                         return 0;\n}\n";
+
+/// An out-of-bounds read (i = 2) is reachable, the error is not: the first phase reaches the
+/// UNKNOWN sink of the access, the second checks the error location alone.
+const SINK_THEN_SAFE: &str = "int main(void) {\n\
+                              int a[2] = {0, 0};\n\
+                              int i = __VERIFIER_nondet_int();\n\
+                              if (i >= 0 && i <= 2) {\n\
+                              int v = a[i];\n\
+                              if (v > 5) reach_error();\n\
+                              }\n\
+                              return 0;\n}\n";
+
+/// Write `body` (after the usual declarations) to a file of its own.
+fn program(name: &str, body: &str) -> PathBuf {
+    let dir = temp_dir(&format!("cli-verify-{name}"));
+    let f = dir.join(format!("{name}.c"));
+    std::fs::write(&f, format!("{HEADER}{body}")).expect("program written");
+    f
+}
+
+fn verify(file: &Path, extra: &[&str]) -> Run {
+    let f = file.to_str().expect("UTF-8 path");
+    let mut args = vec!["verify", f];
+    args.extend_from_slice(extra);
+    bitmc(&args)
+}
+
+fn assert_exit(r: &Run, code: i32, last: &str) {
+    assert_eq!(
+        (r.code, r.last_line()),
+        (code, last),
+        "stdout:\n{}\nstderr:\n{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
+#[test]
+fn true_verdict_exits_0() {
+    let f = program("safe", SAFE);
+    for engine in ["portfolio", "kind", "pdr"] {
+        let r = verify(&f, &["--engine", engine]);
+        assert_exit(&r, TRUE, "TRUE");
+        assert!(r.stdout.starts_with("SAFE ("), "{engine}: {}", r.stdout);
+    }
+}
+
+#[test]
+fn false_verdict_exits_10_with_a_trace() {
+    let f = program("unsafe", UNSAFE);
+    let r = verify(&f, &[]);
+    assert_exit(&r, FALSE, "FALSE(unreach-call)");
+    assert!(r.stdout.contains("nondet values: [42]"), "{}", r.stdout);
+}
+
+#[test]
+fn unknown_at_a_bound_exits_20() {
+    let f = program("safe_loop", SAFE_LOOP);
+    let r = verify(&f, &["--engine", "bmc", "--max-depth", "3"]);
+    assert_exit(&r, UNKNOWN, "UNKNOWN");
+    // The sink program: UNKNOWN with the reason of the sink, after both phases.
+    let f = program("sink", SINK_THEN_SAFE);
+    let r = verify(&f, &["-v"]);
+    assert_exit(&r, UNKNOWN, "UNKNOWN");
+    assert!(
+        r.stderr.contains("checking the error location alone"),
+        "the second phase did not run: {}",
+        r.stderr
+    );
+}
+
+#[test]
+fn input_and_usage_errors_exit_1_and_2() {
+    let r = bitmc(&["verify", "no/such/file.c"]);
+    assert_eq!(r.code, INPUT_ERROR, "{}", r.stderr);
+    assert!(r.stderr.starts_with("error: "), "{}", r.stderr);
+    let f = program(
+        "float",
+        "int main(void) { float x = 1.5f; if (x > 2) reach_error(); }\n",
+    );
+    let r = verify(&f, &[]);
+    assert_eq!(r.code, INPUT_ERROR, "{}", r.stderr);
+    assert!(r.stderr.contains("unsupported"), "{}", r.stderr);
+    let r = verify(&f, &["--engine", "no-such-engine"]);
+    assert_eq!(r.code, USAGE_ERROR, "{}", r.stderr);
+}
+
+/// An internal error is exit code 3 in either phase, with the portfolio and with one engine,
+/// also when the reason starts with the sink's (the first phase's) reason.
+#[test]
+fn internal_errors_exit_3_in_either_phase() {
+    let safe = program("safe_fault", SAFE);
+    let sink = program("sink_fault", SINK_THEN_SAFE);
+    let cases: [(&Path, &str, &[&str]); 5] = [
+        (&safe, "reject-evidence:1", &[]),
+        (&safe, "reject-evidence:1", &["--engine", "kind"]),
+        (&sink, "reject-evidence:1", &[]),
+        (&sink, "reject-evidence:2", &[]),
+        (&sink, "reject-evidence:2", &["--engine", "pdr"]),
+    ];
+    for (file, fault, extra) in cases {
+        let mut args = vec!["--inject-fault", fault];
+        args.extend_from_slice(extra);
+        let r = verify(file, &args);
+        assert_exit(&r, INTERNAL_ERROR, "UNKNOWN");
+        let line = r.stdout.lines().next().unwrap_or("");
+        assert!(
+            line.starts_with("UNKNOWN (")
+                && line.contains("internal error: ")
+                && line.contains("the evidence was rejected (injected fault)"),
+            "{} {fault} {extra:?}: {}",
+            file.display(),
+            r.stdout
+        );
+    }
+    // The same fault in the phase that does not run changes nothing.
+    assert_exit(
+        &verify(&safe, &["--inject-fault", "reject-evidence:2"]),
+        TRUE,
+        "TRUE",
+    );
+}
+
+/// A program whose system (64-bit products checked for overflow at double width) needs more
+/// memory than the limit allows, in every engine.
+const WIDE_PRODUCTS: &str = "extern unsigned short __VERIFIER_nondet_ushort(void);\n\
+                             int main(void) {\n\
+                             long long x = __VERIFIER_nondet_ushort(), y = __VERIFIER_nondet_ushort(), z = 6;\n\
+                             while (__VERIFIER_nondet_ushort()) {\n\
+                             x = x * y + z;\n\
+                             y = y * z + x;\n\
+                             z = z * x + y;\n\
+                             }\n\
+                             return 0;\n}\n";
+
+/// The limit of the memory test: above what the front end's thread reserves for its stack
+/// (512 MiB of address space), below what any engine needs for the first steps of
+/// [`WIDE_PRODUCTS`] (1.4 GB resident without a limit).
+const MEMORY_LIMIT: u64 = 640 << 20;
+
+#[test]
+fn a_run_out_of_memory_answers_unknown_memory() {
+    let dir = temp_dir("cli-verify-memory");
+    let f = dir.join("wide_products.c");
+    std::fs::write(&f, WIDE_PRODUCTS).expect("program written");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bitmc"));
+    cmd.args(["verify", "--property", "no-overflow", "--timeout", "120"])
+        .arg(&f);
+    // SAFETY: the closure runs between fork and exec and calls only `setrlimit`, which is
+    // async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: MEMORY_LIMIT as libc::rlim_t,
+                rlim_max: MEMORY_LIMIT as libc::rlim_t,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("bitmc runs");
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(
+        out.status.code().is_some(),
+        "killed by a signal ({:?}): {}",
+        out.status,
+        r.stderr
+    );
+    assert_exit(&r, UNKNOWN, "UNKNOWN");
+    assert!(
+        r.stdout.starts_with("UNKNOWN (memory)"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+}
