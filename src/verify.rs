@@ -81,15 +81,7 @@ pub struct VerifyResult {
 /// Prepare a lowered CFA for encoding: slicing, propagation, dead-variable elimination, and
 /// large-block encoding (each pass keeps the program's behaviour).
 pub fn prepare(cfa: &Cfa, lbe: bool) -> Cfa {
-    let c = cfa::cone_of_influence(cfa);
-    let c = cfa::propagate_constants_and_copies(&c);
-    let c = cfa::eliminate_dead_variables(&c);
-    let c = cfa::remove_unreachable(&c);
-    if lbe {
-        cfa::large_block_encoding(&c)
-    } else {
-        c
-    }
+    cfa::prepare(cfa, lbe)
 }
 
 enum Phase {

@@ -1,0 +1,655 @@
+//! Lock-step differential test of everything between the lowered CFA and the bit-level system:
+//! on every fixture (every property its header names, both data models) and, in the long
+//! version, every task of `../shared/bench`, random runs are compared step by step
+//! - between each pass of `verify::prepare` and its input, between the prepared CFA and its
+//!   folded and accelerated copies (jumps expanded into iterations), on the interpreter
+//!   (`cfa::lockstep`);
+//! - between the interpreter of the prepared, folded and accelerated CFAs and the bit-level
+//!   systems encoded from them, in both directions (`ts::lockstep`): nondet sequences fed to
+//!   both, and random system paths decoded and replayed;
+//! - between each system and its DimSpec and AIGER (binary and ASCII) exports read back, bit for
+//!   bit (`ts::step::compare_systems`).
+//!
+//! The default version takes a few programs' worth of runs per fixture; `BITMC_LONG=1` runs
+//! more, on both data models, and adds the public benchmark tasks. Both print their figures
+//! and assert that none differs and that the amount compared is not trivial. A second test
+//! shows that the comparison catches an encoding of a changed CFA in both directions.
+
+mod common;
+
+use bitmc::aig::aiger::{self, Format};
+use bitmc::cfa::lockstep::{compare_runs, Ends};
+use bitmc::cfa::{fold_fixed_loops, Cfa, DataModel, Gcl, LocKind, Property, PREPARE_PASSES};
+use bitmc::frontend::{lower_file, FrontendOptions};
+use bitmc::sat::{Interrupter, Var};
+use bitmc::ts::aiger::from_aiger;
+use bitmc::ts::lockstep::ProgramLockstep;
+use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
+use bitmc::ts::step::{compare_systems, Correspondence, Stepper};
+use bitmc::verify::accelerate_for_bmc;
+use common::Rng;
+use std::path::{Path, PathBuf};
+
+/// How much to compare.
+#[derive(Clone, Copy)]
+struct Config {
+    /// Runs per comparison and direction.
+    runs: usize,
+    /// Nondet values per run.
+    values: usize,
+    /// Steps per run.
+    steps: usize,
+    /// Both data models for every fixture (otherwise one, alternating).
+    both_models: bool,
+    /// The tasks of `../shared/bench` too.
+    bench: bool,
+}
+
+fn config() -> Config {
+    if std::env::var("BITMC_LONG").is_ok_and(|v| v == "1") {
+        Config {
+            runs: 40,
+            values: 400,
+            steps: 400,
+            both_models: true,
+            bench: true,
+        }
+    } else {
+        Config {
+            runs: 6,
+            values: 96,
+            steps: 96,
+            both_models: false,
+            bench: false,
+        }
+    }
+}
+
+/// A program to check under one property and data model.
+struct Program {
+    path: PathBuf,
+    property: Property,
+    data_model: DataModel,
+}
+
+fn fixture_programs(cfg: &Config) -> Vec<Program> {
+    let mut out = Vec::new();
+    for (i, f) in common::fixture_files().into_iter().enumerate() {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let h = common::header(&text);
+        if h.unsupported {
+            continue;
+        }
+        let models = if cfg.both_models {
+            vec![DataModel::Ilp32, DataModel::Lp64]
+        } else if i % 2 == 0 {
+            vec![DataModel::Ilp32]
+        } else {
+            vec![DataModel::Lp64]
+        };
+        for dm in models {
+            for p in Property::ALL {
+                if h.expect.is_empty() || h.verdict(p, dm).is_some() {
+                    out.push(Program {
+                        path: f.clone(),
+                        property: p,
+                        data_model: dm,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The tasks under `../shared/bench/{svcomp,control}`, one program per property checked.
+fn bench_programs() -> Vec<Program> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
+    let mut files = Vec::new();
+    for dir in ["svcomp", "control"] {
+        let d = root.join(dir);
+        if !d.is_dir() {
+            let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+            eprintln!(
+                "{} is absent{}: its tasks are not compared",
+                d.display(),
+                if ci { " (outside the repository)" } else { "" }
+            );
+            continue;
+        }
+        collect_tasks(&d, &mut files);
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let Ok(task) = bitmc::task::read_task(&f) else {
+            continue;
+        };
+        for p in task.properties.iter().filter_map(|p| p.property) {
+            out.push(Program {
+                path: task.input.clone(),
+                property: p,
+                data_model: task.data_model.unwrap_or_default(),
+            });
+        }
+    }
+    out
+}
+
+fn collect_tasks(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_tasks(&p, out);
+        } else if p.extension().is_some_and(|x| x == "yml") {
+            out.push(p);
+        }
+    }
+}
+
+/// What was compared, and every difference found.
+#[derive(Default)]
+struct Figures {
+    programs: usize,
+    not_lowered: usize,
+    /// Interpreter against interpreter (passes, folding, acceleration): runs and points.
+    cfa_runs: usize,
+    cfa_points: usize,
+    /// Interpreter → system: runs and states.
+    to_system_runs: usize,
+    to_system_states: usize,
+    /// System → interpreter: runs, states with the per-step slots and with the flat sequence.
+    to_cfa_runs: usize,
+    to_cfa_states: usize,
+    to_cfa_flat_states: usize,
+    /// System against its exports read back: comparisons and states.
+    export_runs: usize,
+    export_states: usize,
+    folded: usize,
+    accelerated: usize,
+    mismatches: Vec<String>,
+}
+
+impl Figures {
+    fn add(&mut self, o: Figures) {
+        self.programs += o.programs;
+        self.not_lowered += o.not_lowered;
+        self.cfa_runs += o.cfa_runs;
+        self.cfa_points += o.cfa_points;
+        self.to_system_runs += o.to_system_runs;
+        self.to_system_states += o.to_system_states;
+        self.to_cfa_runs += o.to_cfa_runs;
+        self.to_cfa_states += o.to_cfa_states;
+        self.to_cfa_flat_states += o.to_cfa_flat_states;
+        self.export_runs += o.export_runs;
+        self.export_states += o.export_states;
+        self.folded += o.folded;
+        self.accelerated += o.accelerated;
+        self.mismatches.extend(o.mismatches);
+    }
+
+    fn print(&self, what: &str) {
+        eprintln!(
+            "lock-step ({what}): {} programs ({} not lowered, {} folded, {} accelerated); \
+             interpreter vs interpreter {} runs, {} points; interpreter → system {} runs, {} states; \
+             system → interpreter {} runs, {} states per step, {} with the flat sequence; \
+             exports {} comparisons, {} states; {} mismatches",
+            self.programs,
+            self.not_lowered,
+            self.folded,
+            self.accelerated,
+            self.cfa_runs,
+            self.cfa_points,
+            self.to_system_runs,
+            self.to_system_states,
+            self.to_cfa_runs,
+            self.to_cfa_states,
+            self.to_cfa_flat_states,
+            self.export_runs,
+            self.export_states,
+            self.mismatches.len()
+        );
+    }
+}
+
+/// A random nondet sequence: values from the program text, boundaries, and small ones.
+fn sequence(rng: &mut Rng, n: usize) -> Vec<u128> {
+    (0..n)
+        .map(|_| {
+            if rng.below(3) == 0 {
+                rng.below(8) as u128
+            } else {
+                rng.interesting() as u128
+            }
+        })
+        .collect()
+}
+
+/// A sequence for a message: its first values and its length.
+fn short(seq: &[u128]) -> String {
+    format!("{:?}… ({} values)", &seq[..seq.len().min(12)], seq.len())
+}
+
+fn goal_of(cfa: &Cfa) -> Goal {
+    if cfa
+        .locations
+        .iter()
+        .any(|l| matches!(l.kind, LocKind::Sink(_)))
+    {
+        Goal::Any
+    } else {
+        Goal::Error
+    }
+}
+
+/// Interpreter against interpreter: `derived` against `original` on `cfg.runs` sequences.
+fn compare_cfas(
+    name: &str,
+    original: &Cfa,
+    derived: &Cfa,
+    ends: Ends,
+    cfg: &Config,
+    rng: &mut Rng,
+    fig: &mut Figures,
+) {
+    if let Err(e) = derived.check() {
+        fig.mismatches.push(format!("{name}: invalid CFA: {e}"));
+        return;
+    }
+    for _ in 0..cfg.runs {
+        let seq = sequence(rng, cfg.values);
+        match compare_runs(original, derived, &seq, cfg.steps, ends) {
+            Ok(points) => {
+                fig.cfa_runs += 1;
+                fig.cfa_points += points;
+            }
+            Err(e) => {
+                fig.mismatches
+                    .push(format!("{name}: nondet {}: {e}", short(&seq)));
+                return;
+            }
+        }
+    }
+}
+
+/// Interpreter against the system of `cfa`, both directions, and the system against its
+/// exports read back.
+fn compare_system(
+    name: &str,
+    cfa: &Cfa,
+    pc: PcEncoding,
+    cfg: &Config,
+    rng: &mut Rng,
+    fig: &mut Figures,
+) {
+    let ps = encode(
+        cfa,
+        EncodeOptions {
+            pc,
+            goal: goal_of(cfa),
+        },
+    );
+    let ls = ProgramLockstep::new(cfa, &ps);
+    let mut runs = Vec::new();
+    for _ in 0..cfg.runs {
+        let seq = sequence(rng, cfg.values);
+        let mut init = Rng(rng.next(), Vec::new());
+        let mut draw = |w: u32| bitmc::bv::value::truncate(init.interesting() as u128, w);
+        match ls.follow_interpreter(&seq, cfg.steps, &mut draw) {
+            Ok((states, run)) => {
+                fig.to_system_runs += 1;
+                fig.to_system_states += states;
+                runs.push(run);
+            }
+            Err(e) => {
+                fig.mismatches.push(format!(
+                    "{name} ({pc:?}) interpreter → system: nondet {}: {e}",
+                    short(&seq)
+                ));
+                return;
+            }
+        }
+    }
+    for _ in 0..cfg.runs {
+        let mut draw = |w: u32| bitmc::bv::value::truncate(rng.interesting() as u128, w);
+        let result = ls
+            .simulate(&mut draw, cfg.steps)
+            .and_then(|run| ls.replay(&run).map(|r| (r, run)));
+        match result {
+            Ok(((per_step, flat), run)) => {
+                fig.to_cfa_runs += 1;
+                fig.to_cfa_states += per_step;
+                fig.to_cfa_flat_states += flat;
+                runs.push(run);
+            }
+            Err(e) => {
+                fig.mismatches
+                    .push(format!("{name} ({pc:?}) system → interpreter: {e}"));
+                return;
+            }
+        }
+    }
+    compare_exports(name, &ps, ls.stepper(), &runs, fig);
+}
+
+/// The system of `ps` against its DimSpec and AIGER exports read back, on `runs`.
+fn compare_exports(
+    name: &str,
+    ps: &ProgramSystem,
+    stepper: &Stepper<'_>,
+    runs: &[bitmc::ts::lockstep::SystemRun],
+    fig: &mut Figures,
+) {
+    let inputs: Vec<Var> = ps.input_var.iter().flatten().copied().collect();
+    let problem = bitmc::ts::dimspec::to_problem(&ps.sys, vec!["lock-step".into()]);
+    let read = dimspec::to_bytes(&problem)
+        .map_err(|e| e.to_string())
+        .and_then(|b| dimspec::parse(&b).map_err(|e| e.to_string()));
+    let dimspec_sys = match read {
+        Ok(p) => bitmc::ts::dimspec::from_problem(&p),
+        Err(e) => {
+            fig.mismatches.push(format!("{name}: DimSpec export: {e}"));
+            return;
+        }
+    };
+    let mut exports = vec![(
+        "DimSpec".to_string(),
+        dimspec_sys,
+        Correspondence::identity(stepper, &inputs),
+    )];
+    for format in [Format::Binary, Format::Ascii] {
+        let file = ps.model.to_aiger(vec![]);
+        let back = file
+            .to_bytes(format)
+            .and_then(|b| aiger::parse(&b))
+            .map_err(|e| e.to_string())
+            .and_then(|f| from_aiger(&f).map_err(|e| e.to_string()));
+        match back {
+            Ok(a) => {
+                let map = Correspondence::by_index(
+                    &ps.latch_var,
+                    &ps.input_var,
+                    &a.latch_var,
+                    &a.input_var,
+                );
+                exports.push((format!("AIGER {format:?}"), a.sys, map));
+            }
+            Err(e) => {
+                fig.mismatches
+                    .push(format!("{name}: AIGER {format:?} export: {e}"));
+                return;
+            }
+        }
+    }
+    for (what, sys, map) in &exports {
+        let other = Stepper::new(sys);
+        for run in runs {
+            let init = run.initial_latches(stepper);
+            match compare_systems(stepper, &other, map, &init, &run.inputs(&inputs)) {
+                Ok(n) => {
+                    fig.export_runs += 1;
+                    fig.export_states += n;
+                }
+                Err(e) => {
+                    fig.mismatches
+                        .push(format!("{name}: {what} export read back: {e}"));
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Every comparison on one program.
+fn check_program(p: &Program, index: usize, cfg: &Config) -> Figures {
+    let mut fig = Figures {
+        programs: 1,
+        ..Figures::default()
+    };
+    let name = format!("{} [{}, {}]", p.path.display(), p.property, p.data_model);
+    let opts = FrontendOptions {
+        property: p.property,
+        data_model: p.data_model,
+        lbe: false,
+        ..FrontendOptions::default()
+    };
+    let Ok(lowered) = lower_file(&p.path, &opts) else {
+        fig.not_lowered += 1;
+        return fig;
+    };
+    let text = std::fs::read_to_string(&p.path).unwrap_or_default();
+    let seed = 0x10c5_7e90 ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng(seed, common::literal_pool(&text));
+    let mut cur = lowered.cfa.clone();
+    for pass in &PREPARE_PASSES {
+        let next = (pass.run)(&cur);
+        let what = format!("{name} {}", pass.name);
+        compare_cfas(&what, &cur, &next, pass.ends, cfg, &mut rng, &mut fig);
+        cur = next;
+    }
+    let prepared = cur;
+    let what = format!("{name} prepare");
+    compare_cfas(
+        &what,
+        &lowered.cfa,
+        &prepared,
+        Ends::SameTargets,
+        cfg,
+        &mut rng,
+        &mut fig,
+    );
+    let pc = if index % 3 == 2 {
+        PcEncoding::OneHot
+    } else {
+        PcEncoding::Binary
+    };
+    compare_system(&name, &prepared, pc, cfg, &mut rng, &mut fig);
+    if let Some((folded, _)) = fold_fixed_loops(&prepared) {
+        fig.folded += 1;
+        let what = format!("{name} folded");
+        compare_cfas(
+            &what,
+            &prepared,
+            &folded,
+            Ends::Same,
+            cfg,
+            &mut rng,
+            &mut fig,
+        );
+        compare_system(&what, &folded, PcEncoding::Binary, cfg, &mut rng, &mut fig);
+    }
+    if let Some(a) = accelerate_for_bmc(&prepared, &Interrupter::new()) {
+        fig.accelerated += usize::from(!a.loops.is_empty());
+        let what = format!("{name} accelerated");
+        compare_cfas(
+            &what,
+            &prepared,
+            &a.cfa,
+            Ends::UnlessBlocked,
+            cfg,
+            &mut rng,
+            &mut fig,
+        );
+        compare_system(&what, &a.cfa, PcEncoding::Binary, cfg, &mut rng, &mut fig);
+    }
+    fig
+}
+
+/// Checks `programs` on two threads.
+fn check_all(programs: &[Program], cfg: &Config) -> Figures {
+    let threads = 2;
+    let parts: Vec<Figures> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut fig = Figures::default();
+                    for (i, p) in programs.iter().enumerate().skip(t).step_by(threads) {
+                        fig.add(check_program(p, i, cfg));
+                    }
+                    fig
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    assert_eq!(parts.len(), threads, "a worker panicked");
+    let mut fig = Figures::default();
+    for p in parts {
+        fig.add(p);
+    }
+    fig
+}
+
+#[test]
+fn encoding_runs_in_lock_step_with_the_interpreter() {
+    let cfg = config();
+    let mut programs = fixture_programs(&cfg);
+    if cfg.bench {
+        programs.extend(bench_programs());
+    }
+    let fig = check_all(&programs, &cfg);
+    fig.print(if cfg.bench { "long" } else { "short" });
+    assert!(
+        fig.mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        fig.mismatches.len(),
+        fig.mismatches.join("\n")
+    );
+    let lowered = fig.programs - fig.not_lowered;
+    assert!(lowered >= 300, "only {lowered} programs lowered");
+    assert!(
+        fig.folded >= 5 && fig.accelerated >= 5,
+        "too few folded or accelerated CFAs"
+    );
+    let per = cfg.runs * lowered;
+    assert!(fig.to_system_runs >= per && fig.to_cfa_runs >= per);
+    assert!(fig.cfa_runs >= 6 * per);
+    assert!(fig.to_system_states >= 5 * per && fig.to_cfa_states >= 3 * per);
+    assert!(fig.export_runs >= 3 * fig.to_system_runs);
+}
+
+/// `g` with its `n`-th atomic command changed: a guard negated or an assignment dropped;
+/// `None` when that atom is neither a guard that is not a constant nor an assignment.
+fn mutate(cfa: &mut Cfa, g: &Gcl, n: &mut usize) -> Option<Gcl> {
+    let mut changed = None;
+    let out = rebuild(cfa, g, n, &mut changed);
+    changed.map(|_| out)
+}
+
+fn rebuild(cfa: &mut Cfa, g: &Gcl, n: &mut usize, changed: &mut Option<()>) -> Gcl {
+    match g {
+        Gcl::Seq(gs) => Gcl::Seq(gs.iter().map(|g| rebuild(cfa, g, n, changed)).collect()),
+        Gcl::Choice(gs) => Gcl::Choice(gs.iter().map(|g| rebuild(cfa, g, n, changed)).collect()),
+        atom => {
+            let here = *n == 0;
+            *n = n.wrapping_sub(1);
+            match atom {
+                Gcl::Assume(t, o) if here && cfa.tm.const_value(*t).is_none() => {
+                    *changed = Some(());
+                    Gcl::Assume(cfa.tm.not(*t), *o)
+                }
+                Gcl::Assign(..) if here => {
+                    *changed = Some(());
+                    Gcl::skip()
+                }
+                a => a.clone(),
+            }
+        }
+    }
+}
+
+/// Whether some of `runs` random runs shows a difference between the interpreter of `cfa` and
+/// the system `ps`, from the interpreter to the system and from the system to the
+/// interpreter.
+fn detected(cfa: &Cfa, ps: &ProgramSystem, runs: usize, rng: &mut Rng) -> (bool, bool) {
+    let ls = ProgramLockstep::new(cfa, ps);
+    let mut init = Rng(rng.next(), Vec::new());
+    let mut draw = |w: u32| bitmc::bv::value::truncate(init.interesting() as u128, w);
+    let to_system = (0..runs).any(|_| {
+        ls.follow_interpreter(&sequence(rng, 64), 64, &mut draw)
+            .is_err()
+    });
+    let mut draw = |w: u32| bitmc::bv::value::truncate(rng.interesting() as u128, w);
+    let to_cfa = (0..runs).any(|_| {
+        ls.simulate(&mut draw, 64)
+            .and_then(|run| ls.replay(&run))
+            .is_err()
+    });
+    (to_system, to_cfa)
+}
+
+#[test]
+fn a_changed_encoding_is_caught_in_both_directions() {
+    let src = "extern int __VERIFIER_nondet_int(void); extern void reach_error(void);\n\
+               int main(void) { int x = __VERIFIER_nondet_int(); int y = 0;\n\
+               while (x > 0 && x < 20) { if (x % 3 == 1) y = y + 3; else y = y - 1; x = x - 1; }\n\
+               if (y == 4) reach_error(); return 0; }";
+    let opts = FrontendOptions {
+        lbe: false,
+        ..FrontendOptions::default()
+    };
+    let lowered = bitmc::frontend::lower_source(src, "mutants.c", &opts).expect("lowers");
+    // Every guard and assignment matters: the error is reached for x = 4 (and only then).
+    let cfa = bitmc::verify::prepare(&lowered.cfa, true);
+    let mut rng = Rng(0x3a7e_11ce, (0..24).collect());
+    let encode_goal = |c: &Cfa| {
+        encode(
+            c,
+            EncodeOptions {
+                pc: PcEncoding::Binary,
+                goal: Goal::Error,
+            },
+        )
+    };
+    // The system of the CFA itself agrees with it.
+    assert_eq!(
+        detected(&cfa, &encode_goal(&cfa), 40, &mut rng),
+        (false, false)
+    );
+    let (mut guards, mut assignments) = (0, 0);
+    for e in 0..cfa.edges.len() {
+        for atom in 0..cfa.edges[e].cmd.atom_count() {
+            let mut mutant = cfa.clone();
+            let cmd = cfa.edges[e].cmd.clone();
+            let Some(changed) = mutate(&mut mutant, &cmd, &mut atom.clone()) else {
+                continue;
+            };
+            let is_guard = {
+                let mut i = 0;
+                let mut found = false;
+                cmd.for_each_atom(&mut |g| {
+                    if i == atom {
+                        found = matches!(g, Gcl::Assume(..));
+                    }
+                    i += 1;
+                });
+                found
+            };
+            mutant.edges[e].cmd = changed;
+            let ps = encode_goal(&mutant);
+            let what = if is_guard {
+                "negated guard"
+            } else {
+                "dropped assignment"
+            };
+            let (to_system, to_cfa) = detected(&cfa, &ps, 40, &mut rng);
+            assert!(
+                to_system && to_cfa,
+                "edge {e}, atom {atom} ({what}): caught from the interpreter {to_system}, from the system {to_cfa}"
+            );
+            if is_guard {
+                guards += 1;
+            } else {
+                assignments += 1;
+            }
+        }
+    }
+    eprintln!("mutants caught in both directions: {guards} negated guards, {assignments} dropped assignments");
+    assert!(
+        guards >= 3 && assignments >= 3,
+        "{guards} guards, {assignments} assignments"
+    );
+}
