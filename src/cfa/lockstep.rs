@@ -4,8 +4,10 @@
 //! (acceleration).
 //!
 //! The derived CFA runs on a nondet sequence, the original on the same sequence (a jump over
-//! `N` iterations expanded into them, [`super::accel::expand_jumps`]; passes keep every havoc,
-//! so the values stay at their positions). Locations are related by their keys
+//! `N` iterations expanded into them, [`super::accel::expand_jumps`]). Passes keep every havoc
+//! of a call, so those values stay at their positions; dead-variable elimination and slicing
+//! may remove the havoc of an uninitialised declaration, so passes are compared with
+//! [`RunOptions::uninit_zero`], under which such havocs take 0 and consume nothing. Locations are related by their keys
 //! ([`super::LocKey`]): the original's run, restricted to the locations that the derived CFA
 //! still has, must visit the derived run's locations in the same order (a jump's location once
 //! per iteration), and at each of them the variables live there in the derived CFA must have
@@ -62,20 +64,21 @@ fn differ(step: usize, what: impl Into<String>) -> RunsDiffer {
     }
 }
 
-/// Runs `derived` on `nondet` (at most `step_limit` steps) and `original` on the same values,
-/// and compares them (see the module doc); returns the number of points of the derived run
-/// compared (0 when its jumps stand for too many iterations to run the original).
+/// Runs `derived` on `nondet` with `opts` (its step limit, and whether uninitialised
+/// declarations take 0) and `original` on the same values, and compares them (see the module
+/// doc); returns the number of points of the derived run compared (0 when its jumps stand for
+/// too many iterations to run the original).
 pub fn compare_runs(
     original: &Cfa,
     derived: &Cfa,
     nondet: &[u128],
-    step_limit: usize,
+    opts: RunOptions,
     ends: Ends,
 ) -> Result<usize, RunsDiffer> {
     let nv = original.vars.len();
     let opts = RunOptions {
-        step_limit,
-        ..RunOptions::default()
+        record: true,
+        ..opts
     };
     let (d_out, d_steps) = run_with(derived, nondet, opts);
     let iterations: u128 = d_steps.iter().map(|s| jumped(s, nv)).sum();
@@ -97,7 +100,7 @@ pub fn compare_runs(
         .min(MAX_ORIGINAL_STEPS);
     let o_opts = RunOptions {
         step_limit: o_limit,
-        ..RunOptions::default()
+        ..opts
     };
     let (o_out, o_steps) = run_with(original, &seq, o_opts);
     let map = derived.loc_by_key(original);

@@ -1,10 +1,9 @@
 //! Passes that remove parts of a CFA: unreachable locations, dead assignments (live-variable
 //! analysis) and the cone of influence of the targets (slicing).
 //!
-//! `Havoc`s are never removed, even when their variable is dead: they consume nondet values
-//! (calls of `__VERIFIER_nondet_*` and undefined functions, and uninitialised declarations
-//! alike), and keeping them keeps the nondet values of an execution (and of a trace) at the same
-//! positions before and after a pass.
+//! `Havoc`s that come from calls (`__VERIFIER_nondet_*`, undefined functions) are never removed,
+//! even when their variable is dead: they consume nondet values, and keeping them keeps the
+//! nondet sequence of an execution (and of a trace) the same before and after a pass.
 
 use super::{Cfa, Edge, Gcl, Loc, LocInfo, LocKind, PVar};
 use std::collections::HashMap;
@@ -216,6 +215,7 @@ fn live_before(g: &Gcl, live: &VarSet, reads: &mut Reads) -> VarSet {
 fn drop_dead(g: &Gcl, live: &VarSet, reads: &mut Reads) -> Gcl {
     match g {
         Gcl::Assign(x, _, _) if !live.has(*x) => Gcl::skip(),
+        Gcl::Havoc(x, k, _) if !live.has(*x) && !k.is_call() => Gcl::skip(),
         Gcl::Seq(gs) => {
             let mut l = live.clone();
             let mut out = Vec::new();
@@ -242,6 +242,7 @@ fn drop_dead(g: &Gcl, live: &VarSet, reads: &mut Reads) -> Gcl {
 fn drop_irrelevant(g: &Gcl, rel: &VarSet) -> Gcl {
     match g {
         Gcl::Assign(x, _, _) if !rel.has(*x) => Gcl::skip(),
+        Gcl::Havoc(x, k, _) if !rel.has(*x) && !k.is_call() => Gcl::skip(),
         Gcl::Seq(gs) => gs
             .iter()
             .map(|g| drop_irrelevant(g, rel))
@@ -283,8 +284,8 @@ pub fn live_variables(cfa: &Cfa) -> Vec<Vec<bool>> {
         .collect()
 }
 
-/// Dead-variable elimination: removes assignments whose variable is not read before it is
-/// written again or the execution ends (havocs stay, see the module doc).
+/// Dead-variable elimination: removes assignments (and havocs of uninitialised declarations)
+/// whose variable is not read before it is written again or the execution ends.
 pub fn eliminate_dead_variables(cfa: &Cfa) -> Cfa {
     let mut reads = Reads {
         cfa,

@@ -12,14 +12,19 @@
 //!   in `⌈log2(#locations + 1)⌉` bits (0-based codes, 6(c)-16); `U` excludes the unused codes
 //!   above `DONE`. One-hot as an option: one latch per location and one for `DONE`.
 //! - **No `pred` variable** (6(c)-15/22): the CFA has no phi nodes. Each edge is symbolically
-//!   executed: an assignment substitutes, a `Havoc` reads a fresh input (one input per havoc
-//!   of each edge), `Seq` composes, `Choice` merges its alternatives with `ite` (at most one
-//!   completes). Unassigned variables keep their values (6(c)-17: `same` is explicit).
+//!   executed ([`crate::cfa::symex`]): an assignment substitutes, `Seq` composes, `Choice`
+//!   takes the first alternative that completes (merged with `ite` in that priority), and the
+//!   `k`-th `Havoc` on a path reads **input slot `k`** truncated to its variable's width. The
+//!   slots are the nondet values of one step, shared by every edge and alternative (as the
+//!   interpreter tries them all from the same position), each as wide as the widest variable
+//!   havocked at its position. Unassigned variables keep their values (6(c)-17: `same` is
+//!   explicit).
 //! - **Guards within an edge** (6(c)-18) are conjoined in instruction order by the symbolic
 //!   execution, so checks in one block are mutually exclusive by construction.
 //! - **State variables** (6(c)-21/22): globals are ordinary state. A program variable is state
-//!   only if some guard depends on it, directly or through the next-state functions of other
-//!   state variables (a cone of influence of the control flow); everything else is dropped.
+//!   only if some guard (or the number of values an edge consumes) depends on it, directly or
+//!   through the next-state functions of other state variables (a cone of influence of the
+//!   control flow); everything else is dropped.
 //!   Values read only after being written within the same edge are expanded inline.
 //! - **Initial state.** The program counter is at the initial location; program variables are
 //!   uninitialised latches, since the CFA writes every variable before reading it.
@@ -29,9 +34,10 @@
 //! - **Bad states**: the program counter at the error location, or (as a separate goal) at an
 //!   UNKNOWN sink; [`Goal`] selects which.
 //!
-//! A path of the system gives, per step, the taken edge and the values of its inputs; the
-//! values of the havocs that completed, in execution order, form the nondet sequence that the
-//! interpreter replays.
+//! A path of the system gives, per step, the taken edge, how many values it consumes (a case of
+//! the symbolic execution) and the slots' values: the slots of every step replay exactly on the
+//! interpreter ([`crate::cfa::interp::Nondet::PerStep`]), and the consumed values of every step,
+//! in order, form the nondet sequence that a compiled program (and the interpreter) takes.
 
 use super::model::{Model, ModelInput, ModelLatch, ModelSystem};
 use super::{Plan, System};

@@ -269,3 +269,51 @@ pub fn compare_systems(
     }
     Ok(inputs.len())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ts::tests::counter;
+
+    #[test]
+    fn the_counter_counts_and_its_copy_agrees() {
+        let sys = counter();
+        let st = Stepper::new(&sys);
+        assert_eq!(st.latches(), &[Var(0), Var(1)]);
+        let mut latches = st.reset_values();
+        let mut seen = Vec::new();
+        for _ in 0..5 {
+            let s = st.complete(&latches).expect("a state");
+            seen.push((s[0] as u8) | (s[1] as u8) << 1);
+            latches = st.next(&s).expect("a step");
+        }
+        assert_eq!(seen, vec![0, 1, 2, 3, 0]);
+        assert!(st.is_initial(&[false, false]) && !st.is_initial(&[true, false]));
+        assert!(st.is_bad(&[true, true]) && !st.is_bad(&[true, false]));
+        // A copy with the bits swapped: the same when the map swaps them, not otherwise.
+        let mut swapped = System {
+            num_vars: 2,
+            ..System::default()
+        };
+        let swap = |l: Lit| Lit::new(Var([1, 0, 3, 2][l.var().index()]), l.is_negated());
+        for (from, to) in [
+            (&sys.init, &mut swapped.init),
+            (&sys.bad, &mut swapped.bad),
+            (&sys.trans, &mut swapped.trans),
+        ] {
+            for c in from.iter() {
+                to.push(&c.iter().map(|&l| swap(l)).collect::<Vec<_>>());
+            }
+        }
+        let other = Stepper::new(&swapped);
+        let init = st.reset_values();
+        let inputs = vec![Vec::new(); 6];
+        let map = Correspondence {
+            latches: vec![(Var(0), Var(1)), (Var(1), Var(0))],
+            inputs: Vec::new(),
+        };
+        assert_eq!(compare_systems(&st, &other, &map, &init, &inputs), Ok(6));
+        let wrong = Correspondence::identity(&st, &[]);
+        assert!(compare_systems(&st, &other, &wrong, &init, &inputs).is_err());
+    }
+}
