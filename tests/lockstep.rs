@@ -10,7 +10,7 @@
 //! - between each system and its DimSpec and AIGER (binary and ASCII) exports read back, bit for
 //!   bit (`ts::step::compare_systems`).
 //!
-//! The default version takes a few programs' worth of runs per fixture; `BITMC_LONG=1` runs
+//! The default version takes a few runs per fixture (one data model each); `BITMC_LONG=1` runs
 //! more, on both data models, and adds the public benchmark tasks. Both print their figures
 //! and assert that none differs and that the amount compared is not trivial. A second test
 //! shows that the comparison catches an encoding of a changed CFA in both directions.
@@ -417,7 +417,7 @@ fn exports(
 }
 
 /// Every comparison on one program.
-fn check_program(p: &Program, index: usize, cfg: &Config) -> Figures {
+fn check_program(p: &Program, cfg: &Config) -> Figures {
     let fig = Figures {
         programs: 1,
         ..Figures::default()
@@ -436,7 +436,11 @@ fn check_program(p: &Program, index: usize, cfg: &Config) -> Figures {
         };
     };
     let text = std::fs::read_to_string(&p.path).unwrap_or_default();
-    let seed = 0x10c5_7e90 ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // The seed and the program counter's encoding follow from the program alone, so that a
+    // run with BITMC_LOCKSTEP_ONLY repeats it.
+    let seed = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
     let mut c = Checker {
         cfg,
         rng: Rng(seed, common::literal_pool(&text)),
@@ -457,12 +461,18 @@ fn check_program(p: &Program, index: usize, cfg: &Config) -> Figures {
     let prepared = cur;
     let what = format!("{name} prepare");
     c.compare_cfas(&what, &lowered.cfa, &prepared, Ends::SameTargets, true);
-    let pc = if index % 3 == 2 {
-        PcEncoding::OneHot
+    // Both encodings of the program counter in the long version, one in three one-hot in the
+    // short one.
+    let encodings = if cfg.both_models {
+        vec![PcEncoding::Binary, PcEncoding::OneHot]
+    } else if seed % 3 == 2 {
+        vec![PcEncoding::OneHot]
     } else {
-        PcEncoding::Binary
+        vec![PcEncoding::Binary]
     };
-    c.compare_system(&name, &prepared, pc);
+    for pc in encodings {
+        c.compare_system(&name, &prepared, pc);
+    }
     if let Some((folded, _)) = fold_fixed_loops(&prepared) {
         c.fig.folded += 1;
         let what = format!("{name} folded");
@@ -487,7 +497,20 @@ fn check_all(programs: &[Program], cfg: &Config) -> Figures {
                 s.spawn(move || {
                     let mut fig = Figures::default();
                     for (i, p) in programs.iter().enumerate().skip(t).step_by(threads) {
-                        fig.add(check_program(p, i, cfg));
+                        let start = std::time::Instant::now();
+                        let f = check_program(p, cfg);
+                        if cfg.bench {
+                            eprintln!(
+                                "[{}/{}] {} [{}]: {:.1} s, {} mismatches",
+                                i + 1,
+                                programs.len(),
+                                p.path.display(),
+                                p.property,
+                                start.elapsed().as_secs_f64(),
+                                f.mismatches.len()
+                            );
+                        }
+                        fig.add(f);
                     }
                     fig
                 })
@@ -509,6 +532,15 @@ fn encoding_runs_in_lock_step_with_the_interpreter() {
     let mut programs = fixture_programs(&cfg);
     if cfg.bench {
         programs.extend(bench_programs());
+    }
+    // `BITMC_LOCKSTEP_ONLY=TEXT`: only the programs whose path contains TEXT (to look into
+    // one), without the checks of the amount compared.
+    if let Ok(only) = std::env::var("BITMC_LOCKSTEP_ONLY") {
+        programs.retain(|p| p.path.to_string_lossy().contains(&only));
+        let fig = check_all(&programs, &cfg);
+        fig.print(&format!("programs matching {only}"));
+        assert!(fig.mismatches.is_empty(), "{}", fig.mismatches.join("\n"));
+        return;
     }
     let fig = check_all(&programs, &cfg);
     fig.print(if cfg.bench { "long" } else { "short" });

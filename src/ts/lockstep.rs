@@ -178,7 +178,7 @@ impl<'a> ProgramLockstep<'a> {
 
     /// System → CFA, first half: steps the system from an initial state whose program
     /// variables `draw` gives values, with slot values from `draw` (called with the width), for
-    /// at most `step_limit` steps, until a final location or a state where no edge is taken.
+    /// at most `step_limit` steps, until the program counter is at `DONE` (that state left out).
     pub fn simulate(
         &self,
         draw: &mut dyn FnMut(u32) -> u128,
@@ -192,23 +192,22 @@ impl<'a> ProgramLockstep<'a> {
         for i in 0..=step_limit {
             let slots: Vec<u128> = self.ps.slots.iter().map(|s| draw(s.width)).collect();
             let st = self.complete(i, &latches, &slots)?;
-            let goes_on = i < step_limit && self.ps.taken_edge(&st).is_some();
-            if goes_on {
+            if i > 0 && self.ps.at_done(&st) == Some(true) {
+                break;
+            }
+            if i < step_limit {
                 latches = self.next(i, &st)?;
             }
             run.states.push(st);
             run.slots.push(slots);
-            if !goes_on {
-                break;
-            }
         }
         Ok(run)
     }
 
     /// System → CFA, second half: replays `run` on the interpreter with the slots of every step,
-    /// then with the flat sequence of the values the steps consume (followed by the last
-    /// state's slots, which the edges that fail there read); returns the number of states
-    /// compared in each.
+    /// then with the values that replay consumed as one sequence (followed by the last state's
+    /// slots, which the edges that fail there read); returns the number of states compared in
+    /// each.
     pub fn replay(&self, run: &SystemRun) -> Result<(usize, usize), Mismatch> {
         let opts = RunOptions {
             step_limit: run.states.len(),
@@ -216,22 +215,18 @@ impl<'a> ProgramLockstep<'a> {
         };
         let (outcome, steps) = interp::run_nondet(self.cfa, Nondet::PerStep(&run.slots), opts);
         let per_step = self.compare(&outcome, &steps, &run.states)?;
-        let mut flat = Vec::new();
-        let last = run.states.len() - 1;
-        for (st, slots) in run.states[..last].iter().zip(&run.slots) {
-            let count = self.ps.taken_edge(st).map_or(0, |(_, c)| c);
-            flat.extend(&slots[..count]);
+        let mut flat: Vec<u128> = steps
+            .iter()
+            .flat_map(|s| s.nondet.iter().map(|&(_, x)| x))
+            .collect();
+        if let Some(last) = run.slots.get(steps.len()) {
+            flat.extend(last);
         }
-        flat.extend(&run.slots[last]);
         let (outcome, steps) = interp::run_nondet(self.cfa, Nondet::Sequence(&flat), opts);
         let flat = self
             .compare(&outcome, &steps, &run.states)
             .map_err(|m| Mismatch {
-                what: format!(
-                    "with the decoded flat sequence ({} values): {}",
-                    flat.len(),
-                    m.what
-                ),
+                what: format!("with the consumed values as one sequence: {}", m.what),
                 ..m
             })?;
         Ok((per_step, flat))
@@ -248,7 +243,8 @@ impl<'a> ProgramLockstep<'a> {
         let (cfa, ps) = (self.cfa, self.ps);
         let mut vals = vec![0u128; cfa.vars.len()];
         let mut written = vec![false; cfa.vars.len()];
-        let points = (steps.len() + 1).min(states.len());
+        let n = steps.len();
+        let points = (n + 1).min(states.len());
         let mut loc = cfa.init;
         for (i, st) in states.iter().enumerate().take(points) {
             if i > 0 {
@@ -260,25 +256,15 @@ impl<'a> ProgramLockstep<'a> {
                 }
             }
             self.compare_state(i, st, loc, &vals, &written)?;
-            if !ps.keeps_location(loc) {
-                continue;
-            }
-            if let Some(s) = steps.get(i) {
-                let want = Some((s.edge, s.nondet.len()));
+            if let (Some(s), true) = (steps.get(i), ps.keeps_pc()) {
                 let got = ps.taken_edge(st);
-                if got != want {
+                if got != Some(s.edge) {
                     return Err(mismatch(
                         i,
-                        format!("the system takes {got:?}, the interpreter {want:?} (edge, values consumed)"),
+                        format!("the system takes {got:?}, the interpreter {:?}", s.edge),
                     ));
                 }
             }
-        }
-        if states.len() > steps.len() + 1 {
-            return Err(mismatch(
-                steps.len(),
-                format!("the system goes on where the interpreter ends with {outcome:?}"),
-            ));
         }
         let ended = matches!(
             outcome,
@@ -287,18 +273,27 @@ impl<'a> ProgramLockstep<'a> {
                 | Outcome::Exit
                 | Outcome::AssumeFailed { .. }
         );
-        let n = steps.len();
-        let last = if n == 0 {
-            cfa.init
-        } else {
-            cfa.edge(steps[n - 1].edge).to
+        if !ended || states.len() < n + 1 {
+            return Ok(points);
+        }
+        // The interpreter ended at state `n`: the system moves to `DONE` and stays there.
+        let done = ps.pc_bits(ps.locations);
+        let next = self.next(n, &states[n])?;
+        let at_done = |i: usize, values: &dyn Fn(Var) -> Option<bool>| match done
+            .iter()
+            .find(|&&(v, b)| values(v) != Some(b))
+        {
+            None => Ok(()),
+            Some(_) => Err(mismatch(
+                i,
+                format!("the interpreter ends with {outcome:?}, the system goes on"),
+            )),
         };
-        if ended && states.len() == n + 1 && ps.keeps_location(last) {
-            if let Some(e) = ps.taken_edge(&states[n]) {
-                return Err(mismatch(
-                    n,
-                    format!("the interpreter ends with {outcome:?}, the system takes {e:?}"),
-                ));
+        at_done(n + 1, &|v| next.iter().find(|x| x.0 == v).map(|x| x.1))?;
+        for (i, st) in states.iter().enumerate().skip(n + 1) {
+            at_done(i, &|v| Some(st[v.index()]))?;
+            if self.stepper.is_bad(st) {
+                return Err(mismatch(i, "the system is in a goal state after the end"));
             }
         }
         Ok(points)
@@ -313,7 +308,11 @@ impl<'a> ProgramLockstep<'a> {
         written: &[bool],
     ) -> Result<(), Mismatch> {
         let (cfa, ps) = (self.cfa, self.ps);
-        if ps.pc_bits(loc).iter().any(|&(v, b)| st[v.index()] != b) {
+        if ps
+            .pc_bits(loc.index())
+            .iter()
+            .any(|&(v, b)| st[v.index()] != b)
+        {
             return Err(mismatch(
                 i,
                 format!(

@@ -22,9 +22,8 @@
 //! - **Guards within an edge** (6(c)-18) are conjoined in instruction order by the symbolic
 //!   execution, so checks in one block are mutually exclusive by construction.
 //! - **State variables** (6(c)-21/22): globals are ordinary state. A program variable is state
-//!   only if some guard (or the number of values an edge consumes) depends on it, directly or
-//!   through the next-state functions of other state variables (a cone of influence of the
-//!   control flow); everything else is dropped.
+//!   only if some guard depends on it, directly or through the next-state functions of other
+//!   state variables (a cone of influence of the control flow); everything else is dropped.
 //!   Values read only after being written within the same edge are expanded inline.
 //! - **Initial state.** The program counter is at the initial location; program variables are
 //!   uninitialised latches, since the CFA writes every variable before reading it.
@@ -34,17 +33,18 @@
 //! - **Bad states**: the program counter at the error location, or (as a separate goal) at an
 //!   UNKNOWN sink; [`Goal`] selects which.
 //!
-//! A path of the system gives, per step, the taken edge, how many values it consumes (a case of
-//! the symbolic execution) and the slots' values: the slots of every step replay exactly on the
-//! interpreter ([`crate::cfa::interp::Nondet::PerStep`]), and the consumed values of every step,
-//! in order, form the nondet sequence that a compiled program (and the interpreter) takes.
+//! A path of the system gives the slots' values of every step, which replay exactly on the
+//! interpreter ([`crate::cfa::interp::Nondet::PerStep`]); the values that replay consumed, in
+//! order, are the nondet sequence that a compiled program's nondet calls return
+//! ([`ProgramSystem::replay`]).
 
 use super::model::{Model, ModelInput, ModelLatch, ModelSystem};
 use super::{Plan, System};
 use crate::aig::blast::Blaster;
 use crate::aig::{Aig, AigLit};
 use crate::bv::{Evaluator, Sort, TermId, TermManager};
-use crate::cfa::symex::{self, Consumed, Env, Exec};
+use crate::cfa::interp::{self, Nondet, Outcome, RunOptions, Step};
+use crate::cfa::symex::{self, Env, Exec};
 use crate::cfa::{Cfa, EdgeId, Loc, LocKind, PVar};
 use crate::sat::Var;
 use std::collections::{HashMap, HashSet};
@@ -90,6 +90,20 @@ pub struct Slot {
     pub inputs: Vec<usize>,
 }
 
+/// A path of a program's system replayed on the interpreter ([`ProgramSystem::replay`]).
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// How the run with the slots of every step ended, and its steps.
+    pub outcome: Outcome,
+    pub steps: Vec<Step>,
+    /// The values those steps consumed, in order.
+    pub nondet: Vec<u128>,
+    /// How the run with `nondet` as one sequence ended: the same as `outcome` when the CFA is
+    /// deterministic (an edge that fails does not depend on values beyond those the taken one
+    /// consumes).
+    pub sequence_outcome: Outcome,
+}
+
 /// A CFA encoded as a transition system.
 pub struct ProgramSystem {
     /// The CFA's terms extended with the program counter and the inputs.
@@ -111,8 +125,6 @@ pub struct ProgramSystem {
     pub goal: Goal,
     /// When each edge is taken (over state and inputs).
     pub taken: Vec<TermId>,
-    /// How many nondet values each edge consumes when it is taken (over state and inputs).
-    pub consumed: Vec<Consumed>,
     /// The input slots, by position.
     pub slots: Vec<Slot>,
 }
@@ -158,7 +170,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         .iter()
         .map(|e| symex::exec(&cfa.vars, &mut tm, &e.cmd, Env::new(), &mut havoc))
         .collect();
-    // State variables: the cone of influence of the guards and of the consumed counts.
+    // State variables: the cone of influence of the guards.
     let var_of: HashMap<TermId, PVar> = cfa
         .vars
         .iter()
@@ -167,9 +179,6 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         .collect();
     let mut state: HashSet<PVar> = HashSet::new();
     let mut pending: Vec<TermId> = edges.iter().map(|x| x.guard).collect();
-    for x in &edges {
-        pending.extend(x.consumed.iter().map(|c| c.1));
-    }
     while let Some(t) = pending.pop() {
         for vid in tm.free_vars(t) {
             let term = tm.var_info(vid).term;
@@ -392,7 +401,6 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         pc: opts.pc,
         goal: opts.goal,
         taken,
-        consumed: edges.into_iter().map(|x| x.consumed).collect(),
         slots,
     }
 }
@@ -463,29 +471,39 @@ impl ProgramSystem {
         }
     }
 
-    /// The values of the program counter's latches that the system keeps when it is at `l`,
-    /// as `(system variable, value)`.
-    pub fn pc_bits(&self, l: Loc) -> Vec<(Var, bool)> {
+    /// The values of the program counter's latches that the system keeps when it is at code
+    /// `code` (a location's index, or [`ProgramSystem::locations`] for `DONE`), as
+    /// `(system variable, value)`.
+    pub fn pc_bits(&self, code: usize) -> Vec<(Var, bool)> {
         self.pc_latches
             .iter()
             .enumerate()
             .filter_map(|(k, &j)| {
                 let v = self.latch_var[j]?;
                 let bit = match self.pc {
-                    PcEncoding::Binary => (l.index() >> k) & 1 == 1,
-                    PcEncoding::OneHot => k == l.index(),
+                    PcEncoding::Binary => (code >> k) & 1 == 1,
+                    PcEncoding::OneHot => k == code,
                 };
                 Some((v, bit))
             })
             .collect()
     }
 
-    /// Whether the system keeps enough of the program counter to tell when it is at `l`
-    /// (a one-hot latch of a location from which no goal is reachable may be left out).
-    pub fn keeps_location(&self, l: Loc) -> bool {
+    /// Whether the system keeps the whole program counter, so that its location and the edge
+    /// it takes can be read off every state (always for the binary counter, whose next value
+    /// depends on every edge; a one-hot counter may leave out the latches of locations from
+    /// which no goal is reachable).
+    pub fn keeps_pc(&self) -> bool {
+        self.pc_latches.iter().all(|&j| self.latch_var[j].is_some())
+    }
+
+    /// Whether `st` is at `DONE`: `None` when the system does not keep enough of the program
+    /// counter to tell.
+    pub fn at_done(&self, st: &[bool]) -> Option<bool> {
         match self.pc {
-            PcEncoding::Binary => self.pc_latches.iter().all(|&j| self.latch_var[j].is_some()),
-            PcEncoding::OneHot => self.latch_var[self.pc_latches[l.index()]].is_some(),
+            PcEncoding::Binary if self.keeps_pc() => Some(self.location(st) == Ok(None)),
+            PcEncoding::Binary => None,
+            PcEncoding::OneHot => self.latch_value(st, self.pc_latches[self.locations]),
         }
     }
 
@@ -530,18 +548,15 @@ impl ProgramSystem {
             .collect()
     }
 
-    /// The edge taken in `st` (state and inputs) and how many nondet values it consumes;
-    /// `None` when no edge is taken (the program counter moves to `DONE`).
-    pub fn taken_edge(&self, st: &[bool]) -> Option<(EdgeId, usize)> {
+    /// The edge taken in `st` (state and inputs); `None` when no edge is taken (the program
+    /// counter moves to `DONE`). Exact when the system keeps the whole program counter (binary,
+    /// whose next value depends on every edge's guard); with a one-hot counter the latches of
+    /// locations from which no goal is reachable, and the variables only their edges read, may
+    /// be left out.
+    pub fn taken_edge(&self, st: &[bool]) -> Option<EdgeId> {
         let mut ev = self.evaluator(st);
         let e = self.taken.iter().position(|&t| ev.eval_bool(t))?;
-        let cases = &self.consumed[e];
-        let count = cases
-            .iter()
-            .find(|&&(_, c)| ev.eval_bool(c))
-            .or(cases.last())
-            .map_or(0, |&(k, _)| k);
-        Some((EdgeId(e as u32), count))
+        Some(EdgeId(e as u32))
     }
 
     /// The model inputs that give the slots `values` (each truncated to its slot's width;
@@ -557,27 +572,35 @@ impl ProgramSystem {
         out
     }
 
-    /// The nondet values of a path, per step: the slots' values (all of them, including those
-    /// the taken edge does not consume), up to the last step taken.
+    /// The nondet values of a path, per step: the values of all slots, up to the last step.
     pub fn slot_sequence(&self, plan: &Plan) -> Vec<Vec<u128>> {
         let n = plan.states.len();
         plan.states[..n.saturating_sub(1)]
             .iter()
-            .map_while(|st| self.taken_edge(st).map(|_| self.slot_values(st)))
+            .map(|st| self.slot_values(st))
             .collect()
     }
 
-    /// The nondet sequence of a path: for every step, the values the taken edge consumes, in
-    /// order (slots `0..count`).
-    pub fn nondet_sequence(&self, plan: &Plan) -> Vec<u128> {
-        let mut seq = Vec::new();
-        let n = plan.states.len();
-        for st in &plan.states[..n.saturating_sub(1)] {
-            let Some((_, count)) = self.taken_edge(st) else {
-                break;
-            };
-            seq.extend(self.slot_values(st).into_iter().take(count));
+    /// Replays a path on the interpreter of `cfa` (the CFA encoded), at most `step_limit`
+    /// steps: with the slots of every step, which is exact, and then with the values those
+    /// steps consumed as one sequence, which a compiled program's nondet calls would return.
+    pub fn replay(&self, cfa: &Cfa, plan: &Plan, step_limit: usize) -> Replay {
+        let slots = self.slot_sequence(plan);
+        let opts = RunOptions {
+            step_limit,
+            ..RunOptions::default()
+        };
+        let (outcome, steps) = interp::run_nondet(cfa, Nondet::PerStep(&slots), opts);
+        let nondet: Vec<u128> = steps
+            .iter()
+            .flat_map(|s| s.nondet.iter().map(|&(_, x)| x))
+            .collect();
+        let (sequence_outcome, _) = interp::run_nondet(cfa, Nondet::Sequence(&nondet), opts);
+        Replay {
+            outcome,
+            steps,
+            nondet,
+            sequence_outcome,
         }
-        seq
     }
 }
