@@ -12,23 +12,19 @@
 //!
 //! The default version takes a few runs per fixture (one data model each); `BITMC_LONG=1` runs
 //! more, on both data models, and adds the public benchmark tasks. Both print their figures
-//! and assert that none differs and that the amount compared is not trivial. A second test
-//! shows that the comparison catches an encoding of a changed CFA in both directions.
+//! and assert that none differs and that the amount compared is not trivial.
+//! `tests/lockstep_mutants.rs` shows that the comparison catches an encoding of a changed CFA
+//! in both directions.
 
 mod common;
 
-use bitmc::aig::aiger::{self, Format};
 use bitmc::cfa::lockstep::{compare_runs, Ends};
-use bitmc::cfa::{
-    fold_fixed_loops, Cfa, DataModel, Gcl, LocKind, Property, RunOptions, PREPARE_PASSES,
-};
+use bitmc::cfa::{fold_fixed_loops, Cfa, DataModel, LocKind, Property, RunOptions, PREPARE_PASSES};
 use bitmc::frontend::{lower_file, FrontendOptions};
 use bitmc::sat::{Interrupter, Var};
-use bitmc::ts::aiger::from_aiger;
-use bitmc::ts::lockstep::{ProgramLockstep, SystemRun};
+use bitmc::ts::lockstep::{read_back_exports, ProgramLockstep, ReadBack, SystemRun};
 use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
-use bitmc::ts::step::{compare_systems, Correspondence, Stepper};
-use bitmc::ts::System;
+use bitmc::ts::step::{compare_systems, Stepper};
 use bitmc::verify::accelerate_for_bmc;
 use common::Rng;
 use std::path::{Path, PathBuf};
@@ -204,19 +200,6 @@ impl Figures {
     }
 }
 
-/// A random nondet sequence: values from the program text, boundaries, and small ones.
-fn sequence(rng: &mut Rng, n: usize) -> Vec<u128> {
-    (0..n)
-        .map(|_| {
-            if rng.below(3) == 0 {
-                rng.below(8) as u128
-            } else {
-                rng.interesting() as u128
-            }
-        })
-        .collect()
-}
-
 /// A sequence for a message: its first values and its length.
 fn short(seq: &[u128]) -> String {
     format!("{:?}… ({} values)", &seq[..seq.len().min(12)], seq.len())
@@ -264,7 +247,7 @@ impl Checker<'_> {
             record: true,
         };
         for _ in 0..self.cfg.runs {
-            let seq = sequence(&mut self.rng, self.cfg.values);
+            let seq = self.rng.values(self.cfg.values);
             match compare_runs(original, derived, &seq, opts, ends) {
                 Ok(points) => {
                     self.fig.cfa_runs += 1;
@@ -298,7 +281,7 @@ impl Checker<'_> {
         let ls = ProgramLockstep::new(cfa, &ps);
         let mut runs = Vec::new();
         for _ in 0..self.cfg.runs {
-            let seq = sequence(&mut self.rng, self.cfg.values);
+            let seq = self.rng.values(self.cfg.values);
             let mut init = Rng(self.rng.next(), Vec::new());
             let mut draw = Self::draw(&mut init);
             let result = ls.follow_interpreter(&seq, self.cfg.steps, &mut draw);
@@ -357,14 +340,14 @@ impl Checker<'_> {
         runs: &[SystemRun],
     ) {
         let inputs: Vec<Var> = ps.input_var.iter().flatten().copied().collect();
-        let exports = match exports(ps, stepper, &inputs) {
+        let exports = match read_back_exports(ps) {
             Ok(x) => x,
             Err(e) => {
                 self.fig.mismatches.push(format!("{name}: {e}"));
                 return;
             }
         };
-        for (what, sys, map) in &exports {
+        for ReadBack { format, sys, map } in &exports {
             let other = Stepper::new(sys);
             for run in runs {
                 let init = run.initial_latches(stepper);
@@ -376,44 +359,13 @@ impl Checker<'_> {
                     Err(e) => {
                         self.fig
                             .mismatches
-                            .push(format!("{name}: {what} export read back: {e}"));
+                            .push(format!("{name}: {format} export read back: {e}"));
                         return;
                     }
                 }
             }
         }
     }
-}
-
-/// The DimSpec and AIGER (binary and ASCII) exports of `ps` read back, each with how its
-/// variables correspond to the system's.
-fn exports(
-    ps: &ProgramSystem,
-    stepper: &Stepper<'_>,
-    inputs: &[Var],
-) -> Result<Vec<(String, System, Correspondence)>, String> {
-    let problem = bitmc::ts::dimspec::to_problem(&ps.sys, vec!["lock-step".into()]);
-    let bytes = dimspec::to_bytes(&problem).map_err(|e| format!("DimSpec export: {e}"))?;
-    let back = dimspec::parse(&bytes).map_err(|e| format!("DimSpec read back: {e}"))?;
-    let mut out = vec![(
-        "DimSpec".to_string(),
-        bitmc::ts::dimspec::from_problem(&back),
-        Correspondence::identity(stepper, inputs),
-    )];
-    for format in [Format::Binary, Format::Ascii] {
-        let a = ps
-            .model
-            .to_aiger(vec![])
-            .to_bytes(format)
-            .and_then(|b| aiger::parse(&b))
-            .map_err(|e| e.to_string())
-            .and_then(|f| from_aiger(&f).map_err(|e| e.to_string()))
-            .map_err(|e| format!("AIGER {format:?} export read back: {e}"))?;
-        let map =
-            Correspondence::by_index(&ps.latch_var, &ps.input_var, &a.latch_var, &a.input_var);
-        out.push((format!("AIGER {format:?}"), a.sys, map));
-    }
-    Ok(out)
 }
 
 /// Every comparison on one program.
@@ -561,166 +513,4 @@ fn encoding_runs_in_lock_step_with_the_interpreter() {
     assert!(fig.cfa_runs >= 6 * per);
     assert!(fig.to_system_states >= 5 * per && fig.to_cfa_states >= 3 * per);
     assert!(fig.export_runs >= 3 * 2 * lowered);
-}
-
-/// `g` with its `n`-th atomic command changed: a guard negated or an assignment dropped;
-/// `None` when that atom is neither a guard that is not a constant nor an assignment.
-fn mutate(cfa: &mut Cfa, g: &Gcl, n: &mut usize) -> Option<Gcl> {
-    let mut changed = None;
-    let out = rebuild(cfa, g, n, &mut changed);
-    changed.map(|_| out)
-}
-
-fn rebuild(cfa: &mut Cfa, g: &Gcl, n: &mut usize, changed: &mut Option<()>) -> Gcl {
-    match g {
-        Gcl::Seq(gs) => Gcl::Seq(gs.iter().map(|g| rebuild(cfa, g, n, changed)).collect()),
-        Gcl::Choice(gs) => Gcl::Choice(gs.iter().map(|g| rebuild(cfa, g, n, changed)).collect()),
-        atom => {
-            let here = *n == 0;
-            *n = n.wrapping_sub(1);
-            match atom {
-                Gcl::Assume(t, o) if here && cfa.tm.const_value(*t).is_none() => {
-                    *changed = Some(());
-                    Gcl::Assume(cfa.tm.not(*t), *o)
-                }
-                Gcl::Assign(..) if here => {
-                    *changed = Some(());
-                    Gcl::skip()
-                }
-                a => a.clone(),
-            }
-        }
-    }
-}
-
-/// Whether some of `runs` random runs shows a difference between the interpreter of `cfa` and
-/// the system `ps`, from the interpreter to the system and from the system to the
-/// interpreter.
-fn detected(cfa: &Cfa, ps: &ProgramSystem, runs: usize, rng: &mut Rng) -> (bool, bool) {
-    let ls = ProgramLockstep::new(cfa, ps);
-    let mut init = Rng(rng.next(), Vec::new());
-    let mut draw = |w: u32| bitmc::bv::value::truncate(init.interesting() as u128, w);
-    let to_system = (0..runs).any(|_| {
-        ls.follow_interpreter(&sequence(rng, 64), 64, &mut draw)
-            .is_err()
-    });
-    let mut draw = |w: u32| bitmc::bv::value::truncate(rng.interesting() as u128, w);
-    let to_cfa = (0..runs).any(|_| {
-        ls.simulate(&mut draw, 64)
-            .and_then(|run| ls.replay(&run))
-            .is_err()
-    });
-    (to_system, to_cfa)
-}
-
-#[test]
-fn a_changed_encoding_is_caught_in_both_directions() {
-    let src = "extern int __VERIFIER_nondet_int(void); extern void reach_error(void);\n\
-               int main(void) { int x = __VERIFIER_nondet_int(); int y = 0;\n\
-               while (x > 0 && x < 20) { if (x % 3 == 1) y = y + 3; else y = y - 1; x = x - 1; }\n\
-               if (y == 4) reach_error(); return 0; }";
-    let opts = FrontendOptions {
-        lbe: false,
-        ..FrontendOptions::default()
-    };
-    let lowered = bitmc::frontend::lower_source(src, "mutants.c", &opts).expect("lowers");
-    // Every guard and assignment matters: the error is reached for x = 4 (and only then).
-    let cfa = bitmc::verify::prepare(&lowered.cfa, true);
-    let mut rng = Rng(0x3a7e_11ce, (0..24).collect());
-    let encode_goal = |c: &Cfa| {
-        encode(
-            c,
-            EncodeOptions {
-                pc: PcEncoding::Binary,
-                goal: Goal::Error,
-            },
-        )
-    };
-    // The system of the CFA itself agrees with it.
-    assert_eq!(
-        detected(&cfa, &encode_goal(&cfa), 40, &mut rng),
-        (false, false)
-    );
-    let (mut guards, mut assignments) = (0, 0);
-    for e in 0..cfa.edges.len() {
-        for atom in 0..cfa.edges[e].cmd.atom_count() {
-            let mut mutant = cfa.clone();
-            let cmd = cfa.edges[e].cmd.clone();
-            let Some(changed) = mutate(&mut mutant, &cmd, &mut atom.clone()) else {
-                continue;
-            };
-            let is_guard = {
-                let mut i = 0;
-                let mut found = false;
-                cmd.for_each_atom(&mut |g| {
-                    if i == atom {
-                        found = matches!(g, Gcl::Assume(..));
-                    }
-                    i += 1;
-                });
-                found
-            };
-            mutant.edges[e].cmd = changed;
-            let ps = encode_goal(&mutant);
-            let what = if is_guard {
-                "negated guard"
-            } else {
-                "dropped assignment"
-            };
-            let (to_system, to_cfa) = detected(&cfa, &ps, 40, &mut rng);
-            assert!(
-                to_system && to_cfa,
-                "edge {e}, atom {atom} ({what}): caught from the interpreter {to_system}, from the system {to_cfa}"
-            );
-            if is_guard {
-                guards += 1;
-            } else {
-                assignments += 1;
-            }
-        }
-    }
-    eprintln!("mutants caught in both directions: {guards} negated guards, {assignments} dropped assignments");
-    assert!(
-        guards >= 3 && assignments >= 3,
-        "{guards} guards, {assignments} assignments"
-    );
-}
-
-#[test]
-fn a_havoc_copied_into_both_branches_decodes_to_one_value() {
-    // Large-block encoding copies `y`'s havoc into both branches of the merged choice: one
-    // value at one position, whichever branch is taken.
-    let src = "extern int __VERIFIER_nondet_int(void); extern void reach_error(void);\n\
-               int main(void) { int x = 0;\n\
-               if (__VERIFIER_nondet_int()) x = 1; else x = 2;\n\
-               int y = __VERIFIER_nondet_int();\n\
-               if (y == 5 && x == 1) reach_error(); return 0; }";
-    let opts = FrontendOptions {
-        lbe: false,
-        ..FrontendOptions::default()
-    };
-    let lowered = bitmc::frontend::lower_source(src, "choice.c", &opts).expect("lowers");
-    let cfa = bitmc::verify::prepare(&lowered.cfa, true);
-    let copies = cfa.edges.iter().map(|e| e.cmd.atom_count()).max();
-    assert!(copies >= Some(8), "the branches are merged into one edge");
-    for engine in ["bmc", "kind", "pdr"] {
-        let member: bitmc::engine::portfolio::Member = engine.parse().expect("a member");
-        let opts = bitmc::verify::VerifyOptions {
-            strategy: bitmc::engine::portfolio::Strategy::Single(member),
-            max_depth: None,
-            pc: PcEncoding::Binary,
-            interrupter: Interrupter::new(),
-            invariant_budget: None,
-        };
-        let r = bitmc::verify::verify_cfa(&cfa, &opts, &mut |_| {});
-        let bitmc::verify::ProgramVerdict::False(_, trace) = r.verdict else {
-            panic!("{engine}: {:?}", r.verdict);
-        };
-        assert_eq!(trace.nondet.len(), 2, "{engine}: {:?}", trace.nondet);
-        assert!(
-            trace.nondet[0] != 0 && trace.nondet[1] == 5,
-            "{engine}: {:?}",
-            trace.nondet
-        );
-    }
 }

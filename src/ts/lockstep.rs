@@ -21,11 +21,16 @@
 //! the same way: at the error location, a sink or the exit, or blocked, where the system moves
 //! to `DONE`.
 //!
+//! [`read_back_exports`] gives the DimSpec and AIGER exports of a program system read back, to
+//! step them against it bit for bit ([`super::step::compare_systems`]).
+//!
 //! The same comparison with a system encoded from a changed CFA (a negated guard, a dropped
 //! assignment) finds the change, which is how the tests show that it can fail.
 
 use super::program::ProgramSystem;
-use super::step::Stepper;
+use super::step::{Correspondence, Stepper};
+use super::System;
+use crate::aig::aiger::{self, Format};
 use crate::cfa::interp::{self, Nondet, Outcome, RunOptions, Step};
 use crate::cfa::{Cfa, Loc, PVar};
 use crate::sat::Var;
@@ -66,6 +71,49 @@ impl SystemRun {
             .map(|st| inputs.iter().map(|&v| (v, st[v.index()])).collect())
             .collect()
     }
+}
+
+/// A system's export read back: its format, the system, and how its variables correspond to
+/// the original's (for [`super::step::compare_systems`]).
+pub struct ReadBack {
+    pub format: String,
+    pub sys: System,
+    pub map: Correspondence,
+}
+
+/// The DimSpec and AIGER (binary and ASCII) exports of `ps`, written and read back.
+pub fn read_back_exports(ps: &ProgramSystem) -> Result<Vec<ReadBack>, String> {
+    let problem = super::dimspec::to_problem(&ps.sys, vec!["lock-step".into()]);
+    let bytes = dimspec::to_bytes(&problem).map_err(|e| format!("DimSpec export: {e}"))?;
+    let back = dimspec::parse(&bytes).map_err(|e| format!("DimSpec read back: {e}"))?;
+    let latches = ps.sys.latch_vars();
+    let inputs: Vec<Var> = ps.input_var.iter().flatten().copied().collect();
+    let mut out = vec![ReadBack {
+        format: "DimSpec".into(),
+        sys: super::dimspec::from_problem(&back),
+        map: Correspondence {
+            latches: latches.iter().map(|&v| (v, v)).collect(),
+            inputs: inputs.iter().map(|&v| (v, v)).collect(),
+        },
+    }];
+    for format in [Format::Binary, Format::Ascii] {
+        let a = ps
+            .model
+            .to_aiger(vec![])
+            .to_bytes(format)
+            .and_then(|b| aiger::parse(&b))
+            .map_err(|e| e.to_string())
+            .and_then(|f| super::aiger::from_aiger(&f).map_err(|e| e.to_string()))
+            .map_err(|e| format!("AIGER {format:?} export read back: {e}"))?;
+        let map =
+            Correspondence::by_index(&ps.latch_var, &ps.input_var, &a.latch_var, &a.input_var);
+        out.push(ReadBack {
+            format: format!("AIGER {format:?}"),
+            sys: a.sys,
+            map,
+        });
+    }
+    Ok(out)
 }
 
 /// The lock-step comparison of a CFA's interpreter with a program system.

@@ -222,6 +222,19 @@ impl Rng {
         }
     }
 
+    /// `n` nondet values: small ones, boundaries, and values from the program text.
+    pub fn values(&mut self, n: usize) -> Vec<u128> {
+        (0..n)
+            .map(|_| {
+                if self.below(3) == 0 {
+                    self.below(8) as u128
+                } else {
+                    self.interesting() as u128
+                }
+            })
+            .collect()
+    }
+
     /// A nondet sequence of random length.
     pub fn sequence(&mut self, max_len: u64) -> Vec<u64> {
         let n = self.below(max_len + 1);
