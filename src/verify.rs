@@ -4,8 +4,9 @@
 //!    the UNKNOWN sinks ([`crate::ts::program`]), and an engine runs on it.
 //! 2. The engine's verdict is checked on the bit-level system ([`crate::witness`]): a plan is
 //!    re-simulated, a certificate re-checked by another SAT backend.
-//! 3. A plan becomes a nondet sequence that the CFA interpreter replays from the initial
-//!    location. Only a replay that reaches the error location gives FALSE. A replay that reaches
+//! 3. A plan's nondet values (the input slots of every step) are replayed on the CFA interpreter
+//!    from the initial location, and so are the values that replay consumed, as one sequence.
+//!    Only replays that both reach the error location give FALSE. A replay that reaches
 //!    a sink means the program can reach something bitmc cannot judge (e.g. an out-of-bounds
 //!    access under `unreach-call`); the error location alone is then checked again: FALSE if it
 //!    is reachable, otherwise UNKNOWN with the sink's reason.
@@ -94,15 +95,7 @@ pub struct VerifyResult {
 /// Prepare a lowered CFA for encoding: slicing, propagation, dead-variable elimination, and
 /// large-block encoding (each pass keeps the program's behaviour).
 pub fn prepare(cfa: &Cfa, lbe: bool) -> Cfa {
-    let c = cfa::cone_of_influence(cfa);
-    let c = cfa::propagate_constants_and_copies(&c);
-    let c = cfa::eliminate_dead_variables(&c);
-    let c = cfa::remove_unreachable(&c);
-    if lbe {
-        cfa::large_block_encoding(&c)
-    } else {
-        c
-    }
+    cfa::prepare(cfa, lbe)
 }
 
 enum Phase {
@@ -240,16 +233,18 @@ fn run_phase(
         Verdict::Unknown(r) => Phase::Unknown(r),
         Verdict::Unsafe(plan) => {
             let (rcfa, rps) = replayed.unwrap_or((cfa, &ps));
-            let nondet = rps.nondet_sequence(&plan);
-            let limit = plan.states.len() + 16;
-            let (outcome, steps) = interp::run(rcfa, &nondet, limit);
+            let replay = rps.replay(rcfa, &plan, plan.states.len() + 16);
+            let (outcome, as_sequence) = (replay.outcome, replay.sequence_outcome);
             let trace = ProgramTrace {
-                nondet,
+                nondet: replay.nondet,
                 outcome: outcome.clone(),
-                steps,
+                steps: replay.steps,
                 accelerated: replayed.map(|(c, _)| Box::new(c.clone())),
             };
             match outcome {
+                o if o.is_target() && as_sequence != o => Phase::Unknown(format!(
+                    "internal error: the counterexample replays on the interpreter, but its nondet values as one sequence do not (it ends with {as_sequence:?})"
+                )),
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
                     out.notes.push(format!(
                         "trace of {} steps replayed on the interpreter",

@@ -246,7 +246,7 @@ impl Jump<'_> {
     /// One iteration of the loop from `env`, each havoc taking the value its variable has now
     /// (the value the iteration just executed chose).
     fn iterate(&self, vars: &[VarInfo], tm: &mut TermManager, env: Env) -> symex::Exec {
-        let mut same = |_: &mut TermManager, v: PVar| vars[v.index()].term;
+        let mut same = |_: &mut TermManager, v: PVar, _| vars[v.index()].term;
         symex::exec(vars, tm, self.cmd, env, &mut same)
     }
 
@@ -323,7 +323,7 @@ impl Jump<'_> {
         let step = tm.implies(pre, post);
         // Both for every state the loop produces: the premise is a first iteration from an
         // arbitrary state with arbitrary nondet values.
-        let mut fresh = |tm: &mut TermManager, v: PVar| {
+        let mut fresh = |tm: &mut TermManager, v: PVar, _| {
             let info = &vars[v.index()];
             tm.var(format!("first:{}", info.name), Sort::Bv(info.ty.width))
         };
@@ -377,12 +377,12 @@ fn shift(tm: &mut TermManager, x: TermId, k: TermId, d: i128, w: u32) -> TermId 
 /// the same on every sampled state and not zero for all; `None` otherwise.
 fn increments(cfa: &Cfa, cmd: &Gcl) -> Option<BTreeMap<PVar, i128>> {
     let mut tm = cfa.tm.clone();
-    let mut fresh = |tm: &mut TermManager, v: PVar| {
+    let mut fresh = |tm: &mut TermManager, v: PVar, _| {
         let info = &cfa.vars[v.index()];
         tm.var(format!("first:{}", info.name), Sort::Bv(info.ty.width))
     };
     let first = symex::exec(&cfa.vars, &mut tm, cmd, Env::new(), &mut fresh);
-    let mut again = |_: &mut TermManager, v: PVar| symex::value(&cfa.vars, &first.env, v);
+    let mut again = |_: &mut TermManager, v: PVar, _| symex::value(&cfa.vars, &first.env, v);
     let second = symex::exec(&cfa.vars, &mut tm, cmd, first.env.clone(), &mut again);
     let mut written: Vec<PVar> = first.env.keys().copied().collect();
     written.sort();

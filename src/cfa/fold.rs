@@ -104,7 +104,7 @@ fn foldable<'e>(
             .map(|&x| edge(x).cmd.atom_count())
             .max()
             .unwrap_or(0);
-    let mut fresh = |tm: &mut TermManager, v: PVar| {
+    let mut fresh = |tm: &mut TermManager, v: PVar, _| {
         let w = cfa.vars[v.index()].ty.width;
         let n = tm.vars().len();
         tm.var(format!("fold:{n}"), Sort::Bv(w))

@@ -2,15 +2,25 @@
 //!
 //! Terms are evaluated with [`crate::bv::Evaluator`], i.e. with `bv::value::apply`, the same
 //! operator semantics as constant folding and bit-blasting. The state starts all-zero (the CFA
-//! writes every variable before reading it). Each `Havoc` takes the next value of the nondet
-//! sequence, truncated to the variable's width; with [`RunOptions::uninit_zero`], a `Havoc` of
-//! an uninitialised declaration takes 0 and consumes nothing, so the sequence lines up with the
-//! calls of `__VERIFIER_nondet_*` of a compiled program.
+//! writes every variable before reading it).
 //!
-//! At a location, the outgoing edges are tried in order and the first whose command completes is
-//! taken (the CFA is deterministic, see the module doc of [`crate::cfa`]); within a `Choice`,
-//! likewise the first alternative that completes. A command that fails (an `Assume` is false)
-//! has no effect, nondet values included.
+//! Nondet values: the values available to one step form *positions* `0, 1, 2, …`, and the
+//! `k`-th `Havoc` executed on the path through the taken edge takes the value at position `k`,
+//! truncated to its variable's width. At a location, the outgoing edges are tried in order
+//! from the same state and the same position 0, and the first whose command completes is
+//! taken; within a `Choice`, likewise the first alternative that completes. A command that
+//! fails (an `Assume` is false) has no effect, nondet values included. The step then consumes
+//! the values at positions below the count its path reached. This is the semantics that
+//! [`super::symex`] and the system encoding read symbolically.
+//!
+//! The values come from one sequence ([`Nondet::Sequence`]: a step's positions start where the
+//! previous step's consumed values end, so a failing alternative may read values that a later
+//! step consumes) or from one list per step ([`Nondet::PerStep`]: the system's input slots of
+//! each step). The two agree on a run when no edge or alternative that fails depends on a value
+//! beyond those the taken path consumes, which the CFA's determinism (see [`crate::cfa`])
+//! provides. With [`RunOptions::uninit_zero`], a `Havoc` of an uninitialised declaration takes
+//! 0 and consumes nothing, so that a sequence lines up with the calls of `__VERIFIER_nondet_*`
+//! of a compiled program (positions are then no longer the system's).
 
 use super::{Cfa, EdgeId, Gcl, Loc, LocKind, PVar, Property};
 use crate::bv::{value, Evaluator};
@@ -70,6 +80,15 @@ impl Default for RunOptions {
     }
 }
 
+/// Where the nondet values of a run come from (see the module doc).
+#[derive(Clone, Copy, Debug)]
+pub enum Nondet<'a> {
+    /// One sequence: the positions of a step start after the values earlier steps consumed.
+    Sequence(&'a [u128]),
+    /// One list per step: position `k` of step `i` is `steps[i][k]`.
+    PerStep(&'a [Vec<u128>]),
+}
+
 /// Runs `cfa` from its initial location; every `Havoc` takes the next nondet value.
 pub fn run(cfa: &Cfa, nondet: &[u128], step_limit: usize) -> (Outcome, Vec<Step>) {
     run_with(
@@ -86,8 +105,11 @@ struct Machine<'a> {
     cfa: &'a Cfa,
     ev: Evaluator<'a>,
     vals: Vec<u128>,
-    nondet: &'a [u128],
-    next: usize,
+    nondet: Nondet<'a>,
+    /// Where the current step's values start: an index of the sequence, or the step.
+    base: usize,
+    /// The position of the next value within the step.
+    pos: usize,
     opts: RunOptions,
     writes: Vec<(PVar, u128)>,
     taken: Vec<(PVar, u128)>,
@@ -96,7 +118,7 @@ struct Machine<'a> {
 
 /// A snapshot to undo a failed command.
 struct Mark {
-    next: usize,
+    pos: usize,
     writes: usize,
     taken: usize,
     undo: Vec<(PVar, u128)>,
@@ -112,7 +134,7 @@ impl<'a> Machine<'a> {
     }
 
     fn rollback(&mut self, m: Mark) {
-        self.next = m.next;
+        self.pos = m.pos;
         self.writes.truncate(m.writes);
         self.taken.truncate(m.taken);
         for (v, x) in m.undo.into_iter().rev() {
@@ -134,8 +156,8 @@ impl<'a> Machine<'a> {
                 let w = self.cfa.var(*v).ty.width;
                 let x = if self.opts.uninit_zero && !kind.is_call() {
                     0
-                } else if let Some(&x) = self.nondet.get(self.next) {
-                    self.next += 1;
+                } else if let Some(x) = self.value_at(self.pos) {
+                    self.pos += 1;
                     value::truncate(x, w)
                 } else {
                     self.exhausted = true;
@@ -164,9 +186,26 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// The value at position `k` of the current step.
+    fn value_at(&self, k: usize) -> Option<u128> {
+        match self.nondet {
+            Nondet::Sequence(seq) => seq.get(self.base + k).copied(),
+            Nondet::PerStep(steps) => steps.get(self.base)?.get(k).copied(),
+        }
+    }
+
+    /// Consumes the values of the step just taken.
+    fn commit(&mut self) {
+        self.base += match self.nondet {
+            Nondet::Sequence(_) => self.pos,
+            Nondet::PerStep(_) => 1,
+        };
+        self.pos = 0;
+    }
+
     fn mark(&self) -> Mark {
         Mark {
-            next: self.next,
+            pos: self.pos,
             writes: self.writes.len(),
             taken: self.taken.len(),
             undo: Vec::new(),
@@ -176,13 +215,19 @@ impl<'a> Machine<'a> {
 
 /// Runs `cfa` with options; returns the outcome and the executed steps.
 pub fn run_with(cfa: &Cfa, nondet: &[u128], opts: RunOptions) -> (Outcome, Vec<Step>) {
+    run_nondet(cfa, Nondet::Sequence(nondet), opts)
+}
+
+/// Runs `cfa` with the nondet values from `nondet`; returns the outcome and the executed steps.
+pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, Vec<Step>) {
     let out = cfa.out_edges();
     let mut m = Machine {
         cfa,
         ev: Evaluator::new(&cfa.tm),
         vals: vec![0; cfa.vars.len()],
         nondet,
-        next: 0,
+        base: 0,
+        pos: 0,
         opts,
         writes: Vec::new(),
         taken: Vec::new(),
@@ -242,6 +287,7 @@ pub fn run_with(cfa: &Cfa, nondet: &[u128], opts: RunOptions) -> (Outcome, Vec<S
         }
         m.writes.clear();
         m.taken.clear();
+        m.commit();
         count += 1;
         loc = cfa.edge(e).to;
     }

@@ -10,13 +10,15 @@
 //!   outgoing edge; the exit location (normal termination) has no outgoing edge;
 //! - every program variable is written (`Assign` or `Havoc`) before it can be read, so the
 //!   behaviour never depends on the initial valuation;
-//! - the guards of the edges leaving a location are mutually exclusive in every state reached
-//!   before any `Havoc` of the edge executes (the CFA is deterministic given the nondet values);
+//! - the edges leaving a location are mutually exclusive, and so are the alternatives of every
+//!   `Choice`, for the same nondet values (the CFA is deterministic given the nondet values; see
+//!   [`interp`] for which value a `Havoc` takes): in particular an edge or alternative that
+//!   fails does so whatever the values beyond those that the one taken consumes;
 //! - every atomic command keeps its [`Origin`] (source position, C text, nondet call).
 //!
 //! `Seq` is sequential composition (each command sees the effect of the previous ones);
-//! `Choice` is a choice among alternatives of which, by the invariant above, at most one can
-//! complete. An empty `Seq` is `skip`.
+//! `Choice` tries its alternatives in order and takes the first that completes (by the
+//! invariant above, at most one can). An empty `Seq` is `skip`.
 //!
 //! Reaching the error location is a violation of [`Cfa::property`]; reaching a sink gives
 //! UNKNOWN with the sink's reason (e.g. an out-of-bounds array access under a property other
@@ -28,6 +30,7 @@ mod dot;
 pub mod fold;
 pub mod interp;
 mod lbe;
+pub mod lockstep;
 mod print;
 mod simplify;
 mod slice;
@@ -38,7 +41,7 @@ mod tests;
 
 pub use accel::{accelerate, Accelerated};
 pub use fold::fold_fixed_loops;
-pub use interp::{run, run_with, Outcome, RunOptions, Step};
+pub use interp::{run, run_nondet, run_with, Nondet, Outcome, RunOptions, Step};
 pub use lbe::{large_block_encoding, split_choices, MAX_SPLIT_PATHS};
 pub use simplify::propagate_constants_and_copies;
 pub use slice::{
@@ -47,6 +50,53 @@ pub use slice::{
 };
 
 use crate::bv::{Sort, TermId, TermManager, VarId};
+
+/// A pass that keeps the program's behaviour, with how far ([`lockstep::Ends`]).
+#[derive(Clone, Copy)]
+pub struct Pass {
+    pub name: &'static str,
+    pub run: fn(&Cfa) -> Cfa,
+    pub ends: lockstep::Ends,
+}
+
+/// The passes that prepare a lowered CFA for encoding, in order: slicing, propagation,
+/// dead-variable elimination, removal of unreachable locations, and last large-block encoding.
+pub const PREPARE_PASSES: [Pass; 5] = [
+    Pass {
+        name: "cone of influence",
+        run: cone_of_influence,
+        ends: lockstep::Ends::SameTargets,
+    },
+    Pass {
+        name: "constant and copy propagation",
+        run: propagate_constants_and_copies,
+        ends: lockstep::Ends::Same,
+    },
+    Pass {
+        name: "dead-variable elimination",
+        run: eliminate_dead_variables,
+        ends: lockstep::Ends::Same,
+    },
+    Pass {
+        name: "removal of unreachable locations",
+        run: remove_unreachable,
+        ends: lockstep::Ends::Same,
+    },
+    Pass {
+        name: "large-block encoding",
+        run: large_block_encoding,
+        ends: lockstep::Ends::Same,
+    },
+];
+
+/// Prepares a lowered CFA for encoding: [`PREPARE_PASSES`], large-block encoding only with
+/// `lbe`.
+pub fn prepare(cfa: &Cfa, lbe: bool) -> Cfa {
+    let n = PREPARE_PASSES.len() - usize::from(!lbe);
+    PREPARE_PASSES[..n]
+        .iter()
+        .fold(cfa.clone(), |c, p| (p.run)(&c))
+}
 
 /// The passes in their useful order: constant and copy propagation, dead-variable elimination,
 /// cone of influence, large-block encoding. Keeps the reachability of the error location and
@@ -294,7 +344,8 @@ pub enum Gcl {
     Havoc(PVar, HavocKind, OriginId),
     /// Sequential composition; `Seq(vec![])` is `skip`.
     Seq(Vec<Gcl>),
-    /// Choice among alternatives (at most one can complete, see the module doc).
+    /// Choice among alternatives: the first that completes is taken (at most one can, see the
+    /// module doc).
     Choice(Vec<Gcl>),
 }
 
@@ -364,9 +415,18 @@ pub enum LocKind {
     Sink(String),
 }
 
+/// The identity of a location across the CFAs that passes derive from the one it was created
+/// in: its number there. Passes remove locations and renumber the others, but never change a
+/// location's key, so a location of a derived CFA is the location of the original with the same
+/// key (see [`Cfa::loc_by_key`]).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct LocKey(pub u32);
+
 /// A location with its description.
 #[derive(Clone, Debug)]
 pub struct LocInfo {
+    /// The location's identity across passes.
+    pub key: LocKey,
     pub kind: LocKind,
     /// The source position the location belongs to, if any.
     pub pos: Option<SrcPos>,
@@ -414,6 +474,7 @@ impl Cfa {
     pub fn add_loc(&mut self, kind: LocKind, pos: Option<SrcPos>, note: &str) -> Loc {
         let l = Loc(self.locations.len() as u32);
         self.locations.push(LocInfo {
+            key: LocKey(l.0),
             kind,
             pos,
             note: note.to_string(),
@@ -591,6 +652,23 @@ impl Cfa {
             ));
         }
         Ok(())
+    }
+
+    /// For each key of the locations of `original` (a CFA this one derives from by passes),
+    /// the location of this CFA with that key, if it has one. Indexed by `original`'s
+    /// locations.
+    pub fn loc_by_key(&self, original: &Cfa) -> Vec<Option<Loc>> {
+        let mine: std::collections::HashMap<LocKey, Loc> = self
+            .locations
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.key, Loc(i as u32)))
+            .collect();
+        original
+            .locations
+            .iter()
+            .map(|l| mine.get(&l.key).copied())
+            .collect()
     }
 
     /// A copy of this CFA with the given edges (locations, variables and origins are kept).

@@ -307,3 +307,60 @@ fn split_removes_every_choice() {
         );
     }
 }
+
+#[test]
+fn symbolic_execution_reads_positions_like_the_interpreter() {
+    // either x := nondet; y := nondet; assume x == 0  or  x := nondet; assume x != 0  end;
+    // z := nondet: z takes position 2 after the first alternative, 1 after the second.
+    let mut b = B::new();
+    let (x, xt) = b.var("x");
+    let (y, _) = b.var("y");
+    let (z, _) = b.var("z");
+    let zero = b.c(0);
+    let c = b.cfa.tm.eq(xt, zero);
+    let nc = b.cfa.tm.not(c);
+    let (o1, o2) = (b.o(), b.o());
+    let alt1 = Gcl::Seq(vec![b.nondet(x), b.nondet(y), Gcl::Assume(c, o1)]);
+    let alt2 = Gcl::Seq(vec![b.nondet(x), Gcl::Assume(nc, o2)]);
+    let cmd = Gcl::Seq(vec![Gcl::Choice(vec![alt1, alt2]), b.nondet(z)]);
+    let exit = b.cfa.exit;
+    b.cfa.add_edge(b.cfa.init, cmd.clone(), exit);
+    let mut widths = Vec::new();
+    symex::havoc_widths(&b.cfa.vars, &cmd, &mut widths);
+    assert_eq!(widths, vec![8, 8, 8]);
+    let mut tm = b.cfa.tm.clone();
+    let slots: Vec<TermId> = (0..3)
+        .map(|k| tm.var(format!("s{k}"), Sort::Bv(8)))
+        .collect();
+    let r = symex::exec(
+        &b.cfa.vars,
+        &mut tm,
+        &cmd,
+        symex::Env::new(),
+        &mut |_, _, k| slots[k],
+    );
+    for s in [[0u128, 7, 9], [5, 7, 9], [0, 0, 0], [1, 2, 3]] {
+        let mut ev = crate::bv::Evaluator::new(&tm);
+        for (k, &t) in slots.iter().enumerate() {
+            ev.set(tm.as_var(t).expect("a slot"), s[k]);
+        }
+        let per_step = [s.to_vec()];
+        let opts = RunOptions::default();
+        let (o, steps) = run_nondet(&b.cfa, Nondet::PerStep(&per_step), opts);
+        assert_eq!(o, Outcome::Exit, "{s:?}");
+        assert!(ev.eval_bool(r.guard));
+        let count = r
+            .consumed
+            .iter()
+            .find(|&&(_, c)| ev.eval_bool(c))
+            .map(|&(k, _)| k);
+        assert_eq!(count, Some(steps[0].nondet.len()), "{s:?}");
+        for &(v, val) in &steps[0].writes {
+            assert_eq!(ev.eval(symex::value(&b.cfa.vars, &r.env, v)), val, "{s:?}");
+        }
+        // The flat sequence of the consumed values runs the same way.
+        let flat: Vec<u128> = steps[0].nondet.iter().map(|&(_, v)| v).collect();
+        let (o2, steps2) = run(&b.cfa, &flat, 10);
+        assert_eq!((o2, &steps2), (Outcome::Exit, &steps), "{s:?}");
+    }
+}

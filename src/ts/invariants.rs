@@ -114,11 +114,11 @@ fn template_constants(program: &[i128]) -> Vec<i128> {
     out
 }
 
-/// The words of a program system: its state variables and its havoc inputs.
+/// The words of a program system: its state variables and its input slots.
 pub fn words(ps: &ProgramSystem) -> Words {
     Words {
         latches: ps.state.iter().map(|(_, bits)| bits.clone()).collect(),
-        inputs: ps.havocs.iter().map(|h| h.inputs.clone()).collect(),
+        inputs: ps.slots.iter().map(|s| s.inputs.clone()).collect(),
     }
 }
 

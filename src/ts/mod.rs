@@ -16,9 +16,11 @@
 pub mod aiger;
 pub mod dimspec;
 pub mod invariants;
+pub mod lockstep;
 pub mod model;
 pub mod program;
 pub mod simulate;
+pub mod step;
 pub mod templates;
 
 use crate::cnf::Cnf;

@@ -12,9 +12,13 @@
 //!   in `⌈log2(#locations + 1)⌉` bits (0-based codes, 6(c)-16); `U` excludes the unused codes
 //!   above `DONE`. One-hot as an option: one latch per location and one for `DONE`.
 //! - **No `pred` variable** (6(c)-15/22): the CFA has no phi nodes. Each edge is symbolically
-//!   executed: an assignment substitutes, a `Havoc` reads a fresh input (one input per havoc
-//!   of each edge), `Seq` composes, `Choice` merges its alternatives with `ite` (at most one
-//!   completes). Unassigned variables keep their values (6(c)-17: `same` is explicit).
+//!   executed ([`crate::cfa::symex`]): an assignment substitutes, `Seq` composes, `Choice`
+//!   takes the first alternative that completes (merged with `ite` in that priority), and the
+//!   `k`-th `Havoc` on a path reads **input slot `k`** truncated to its variable's width. The
+//!   slots are the nondet values of one step, shared by every edge and alternative (as the
+//!   interpreter tries them all from the same position), each as wide as the widest variable
+//!   havocked at its position. Unassigned variables keep their values (6(c)-17: `same` is
+//!   explicit).
 //! - **Guards within an edge** (6(c)-18) are conjoined in instruction order by the symbolic
 //!   execution, so checks in one block are mutually exclusive by construction.
 //! - **State variables** (6(c)-21/22): globals are ordinary state. A program variable is state
@@ -29,17 +33,19 @@
 //! - **Bad states**: the program counter at the error location, or (as a separate goal) at an
 //!   UNKNOWN sink; [`Goal`] selects which.
 //!
-//! A path of the system gives, per step, the taken edge and the values of its inputs; the
-//! values of the havocs that completed, in execution order, form the nondet sequence that the
-//! interpreter replays.
+//! A path of the system gives the slots' values of every step, which replay exactly on the
+//! interpreter ([`crate::cfa::interp::Nondet::PerStep`]); the values that replay consumed, in
+//! order, are the nondet sequence that a compiled program's nondet calls return
+//! ([`ProgramSystem::replay`]).
 
 use super::model::{Model, ModelInput, ModelLatch, ModelSystem};
 use super::{Plan, System};
 use crate::aig::blast::Blaster;
 use crate::aig::{Aig, AigLit};
 use crate::bv::{Evaluator, Sort, TermId, TermManager};
+use crate::cfa::interp::{self, Nondet, Outcome, RunOptions, Step};
 use crate::cfa::symex::{self, Env, Exec};
-use crate::cfa::{Cfa, EdgeId, LocKind, PVar};
+use crate::cfa::{Cfa, EdgeId, Loc, LocKind, PVar};
 use crate::sat::Var;
 use std::collections::{HashMap, HashSet};
 
@@ -62,17 +68,40 @@ pub enum Goal {
     Any,
 }
 
-/// A havoc of an edge: where its value comes from.
+impl Goal {
+    /// Whether locations of this kind are bad.
+    pub fn includes(self, kind: &LocKind) -> bool {
+        matches!(
+            (kind, self),
+            (LocKind::Error, Goal::Error | Goal::Any) | (LocKind::Sink(_), Goal::Sink | Goal::Any)
+        )
+    }
+}
+
+/// An input slot: the nondet value at one position of a step (see [`crate::cfa::symex`]).
+/// The `k`-th havoc executed in a step, on whichever edge and alternative, reads slot `k`
+/// truncated to its variable's width; a slot is as wide as the widest such variable.
 #[derive(Clone, Debug)]
-pub struct HavocInput {
-    pub edge: EdgeId,
-    pub pvar: PVar,
+pub struct Slot {
     /// The input variable of the word-level system.
     pub term: TermId,
-    /// When the havoc completes, given that its edge is taken (over state and inputs).
-    pub cond: TermId,
+    pub width: u32,
     /// The model input of each bit (LSB first).
     pub inputs: Vec<usize>,
+}
+
+/// A path of a program's system replayed on the interpreter ([`ProgramSystem::replay`]).
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// How the run with the slots of every step ended, and its steps.
+    pub outcome: Outcome,
+    pub steps: Vec<Step>,
+    /// The values those steps consumed, in order.
+    pub nondet: Vec<u128>,
+    /// How the run with `nondet` as one sequence ended: the same as `outcome` when the CFA is
+    /// deterministic (an edge that fails does not depend on values beyond those the taken one
+    /// consumes).
+    pub sequence_outcome: Outcome,
 }
 
 /// A CFA encoded as a transition system.
@@ -85,21 +114,19 @@ pub struct ProgramSystem {
     pub input_var: Vec<Option<Var>>,
     /// The state program variables with the model latch of each bit.
     pub state: Vec<(PVar, Vec<usize>)>,
-    /// The program counter: its term (binary) and the model latches of its bits, or one latch
-    /// per location then `DONE` (one-hot).
-    pub pc_term: Option<TermId>,
+    /// The number of locations of the CFA (`DONE` is the next code).
+    pub locations: usize,
+    /// The program counter: its term (binary) and the model latches of its bits, or one
+    /// `bool` term and latch per location then one for `DONE` (one-hot).
+    pub pc_terms: Vec<TermId>,
     pub pc_latches: Vec<usize>,
     pub pc: PcEncoding,
+    /// Which locations are bad.
+    pub goal: Goal,
     /// When each edge is taken (over state and inputs).
     pub taken: Vec<TermId>,
-    /// The havoc inputs, grouped by edge in execution order.
-    pub havocs: Vec<HavocInput>,
-}
-
-/// The terms of the encoding and the havoc inputs, in creation order.
-struct Encoder {
-    tm: TermManager,
-    inputs: Vec<(EdgeId, PVar, TermId)>,
+    /// The input slots, by position.
+    pub slots: Vec<Slot>,
 }
 
 /// Options of the encoding.
@@ -115,32 +142,34 @@ fn bits_needed(max: u128) -> u32 {
 
 /// Encode a CFA as a transition system.
 pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
-    let mut enc = Encoder {
-        tm: cfa.tm.clone(),
-        inputs: Vec::new(),
-    };
+    let mut tm = cfa.tm.clone();
     let nl = cfa.locations.len();
     let done = nl as u128;
-    // Symbolic execution of every edge; each havoc reads an input of its own.
-    let mut edges: Vec<Exec> = Vec::with_capacity(cfa.edges.len());
-    for (i, e) in cfa.edges.iter().enumerate() {
-        let edge = EdgeId(i as u32);
-        let inputs = &mut enc.inputs;
-        let mut havoc = |tm: &mut TermManager, v: PVar| {
-            let info = &cfa.vars[v.index()];
-            let name = format!("nondet:e{}:{}", edge.0, info.name);
-            let t = tm.var(name, Sort::Bv(info.ty.width));
-            inputs.push((edge, v, t));
-            t
-        };
-        edges.push(symex::exec(
-            &cfa.vars,
-            &mut enc.tm,
-            &e.cmd,
-            Env::new(),
-            &mut havoc,
-        ));
+    // The input slots, as wide as the widest variable havocked at their position.
+    let mut widths = Vec::new();
+    for e in &cfa.edges {
+        symex::havoc_widths(&cfa.vars, &e.cmd, &mut widths);
     }
+    let slot_terms: Vec<TermId> = widths
+        .iter()
+        .enumerate()
+        .map(|(k, &w)| tm.var(format!("nondet[{k}]"), Sort::Bv(w.max(1))))
+        .collect();
+    // Symbolic execution of every edge; the k-th havoc of a path reads slot k.
+    let mut havoc = |tm: &mut TermManager, v: PVar, k: usize| {
+        let w = cfa.vars[v.index()].ty.width;
+        let slot = slot_terms[k];
+        if tm.width(slot) == w {
+            slot
+        } else {
+            tm.extract(slot, w - 1, 0)
+        }
+    };
+    let edges: Vec<Exec> = cfa
+        .edges
+        .iter()
+        .map(|e| symex::exec(&cfa.vars, &mut tm, &e.cmd, Env::new(), &mut havoc))
+        .collect();
     // State variables: the cone of influence of the guards.
     let var_of: HashMap<TermId, PVar> = cfa
         .vars
@@ -150,12 +179,9 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         .collect();
     let mut state: HashSet<PVar> = HashSet::new();
     let mut pending: Vec<TermId> = edges.iter().map(|x| x.guard).collect();
-    for x in &edges {
-        pending.extend(x.havocs.iter().map(|h| h.2));
-    }
     while let Some(t) = pending.pop() {
-        for vid in enc.tm.free_vars(t) {
-            let term = enc.tm.var_info(vid).term;
+        for vid in tm.free_vars(t) {
+            let term = tm.var_info(vid).term;
             if let Some(&v) = var_of.get(&term) {
                 if state.insert(v) {
                     pending.extend(edges.iter().filter_map(|x| x.env.get(&v).copied()));
@@ -165,9 +191,10 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     }
     let mut state: Vec<PVar> = state.into_iter().collect();
     state.sort();
-    let tm = &mut enc.tm;
+    let mut terms = tm;
+    let tm = &mut terms;
     // The program counter.
-    let (pc_term, at): (Option<TermId>, Vec<TermId>) = match opts.pc {
+    let (pc_terms, at): (Vec<TermId>, Vec<TermId>) = match opts.pc {
         PcEncoding::Binary => {
             let w = bits_needed(done);
             let pc = tm.var("pc", Sort::Bv(w));
@@ -176,7 +203,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
                 tm.eq(pc, c)
             });
             let at: Vec<TermId> = at.collect();
-            (Some(pc), at)
+            (vec![pc], at)
         }
         PcEncoding::OneHot => {
             let at: Vec<TermId> = (0..=nl)
@@ -189,7 +216,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
                     tm.var(name, Sort::Bool)
                 })
                 .collect();
-            (None, at)
+            (at.clone(), at)
         }
     };
     // Taken edges, in the interpreter's order at each location.
@@ -227,7 +254,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     let mut pc_next: Vec<TermId> = Vec::new();
     match opts.pc {
         PcEncoding::Binary => {
-            let pc = pc_term.expect("binary pc has a term");
+            let pc = pc_terms[0];
             let w = tm.width(pc);
             let mut nxt = tm.bv_const(done, w);
             for (i, e) in cfa.edges.iter().enumerate().rev() {
@@ -301,35 +328,24 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         }
         state_bits.push((v, idx));
     }
-    // Inputs (fresh bits for every havoc).
-    let mut havocs = Vec::new();
-    for (i, ex) in edges.iter().enumerate() {
-        for &(v, t, c) in &ex.havocs {
-            let bits = bl.var_bits_or_fresh(
-                tm,
-                &mut aig,
-                tm.as_var(t).expect("havoc input is a variable"),
-            );
-            let mut idx = Vec::new();
-            let name = tm
-                .var_info(tm.as_var(t).expect("havoc input is a variable"))
-                .name
-                .clone();
-            for (b, &node) in bits.iter().enumerate() {
-                idx.push(inputs.len());
-                inputs.push(ModelInput {
-                    node,
-                    name: Some(format!("{name}[{b}]")),
-                });
-            }
-            havocs.push(HavocInput {
-                edge: EdgeId(i as u32),
-                pvar: v,
-                term: t,
-                cond: c,
-                inputs: idx,
+    // Inputs: the bits of every slot.
+    let mut slots = Vec::new();
+    for (k, &t) in slot_terms.iter().enumerate() {
+        let var = tm.as_var(t).expect("a slot is a variable");
+        let bits = bl.var_bits_or_fresh(tm, &mut aig, var);
+        let mut idx = Vec::new();
+        for (b, &node) in bits.iter().enumerate() {
+            idx.push(inputs.len());
+            inputs.push(ModelInput {
+                node,
+                name: Some(format!("nondet[{k}][{b}]")),
             });
         }
+        slots.push(Slot {
+            term: t,
+            width: tm.width(t),
+            inputs: idx,
+        });
     }
     // Next-state functions, blasted.
     match opts.pc {
@@ -354,11 +370,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     // Bad states.
     let mut bad_locs = Vec::new();
     for (l, info) in cfa.locations.iter().enumerate() {
-        let is = matches!(
-            (&info.kind, opts.goal),
-            (LocKind::Error, Goal::Error | Goal::Any) | (LocKind::Sink(_), Goal::Sink | Goal::Any)
-        );
-        if is {
+        if opts.goal.includes(&info.kind) {
             bad_locs.push(at[l]);
         }
     }
@@ -376,25 +388,28 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         latch_var,
         input_var,
     } = model.to_system();
-    let tm = enc.tm;
     ProgramSystem {
-        tm,
+        tm: terms,
         model,
         sys,
         latch_var,
         input_var,
         state: state_bits,
-        pc_term,
+        locations: nl,
+        pc_terms,
         pc_latches,
         pc: opts.pc,
+        goal: opts.goal,
         taken,
-        havocs,
+        slots,
     }
 }
 
 impl ProgramSystem {
-    fn latch_value(&self, st: &[bool], j: usize) -> bool {
-        self.latch_var[j].is_some_and(|v| st[v.index()])
+    /// The value of model latch `j` in `st` (a valuation of the system's variables); `None`
+    /// when the system does not keep the latch (outside the cone of influence).
+    pub fn latch_value(&self, st: &[bool], j: usize) -> Option<bool> {
+        self.latch_var[j].map(|v| st[v.index()])
     }
 
     fn input_value(&self, st: &[bool], k: usize) -> bool {
@@ -407,48 +422,185 @@ impl ProgramSystem {
             .fold(0u128, |acc, (b, &j)| acc | ((f(j) as u128) << b))
     }
 
-    /// The nondet sequence of a path: for every step, the values of the havocs that completed
-    /// on the taken edge, in execution order.
-    pub fn nondet_sequence(&self, plan: &Plan) -> Vec<u128> {
-        let mut seq = Vec::new();
-        let n = plan.states.len();
-        for st in &plan.states[..n.saturating_sub(1)] {
-            let mut ev = Evaluator::new(&self.tm);
-            for (v, bits) in &self.state {
-                ev.set(v.var_id(), Self::word(bits, |j| self.latch_value(st, j)));
+    /// Whether location `l` of the CFA is bad under [`ProgramSystem::goal`].
+    pub fn is_goal(&self, cfa: &Cfa, l: Loc) -> bool {
+        self.goal.includes(cfa.kind(l))
+    }
+
+    /// The value of a program variable in `st`: `None` when the system does not keep it.
+    pub fn value(&self, st: &[bool], v: PVar) -> Option<u128> {
+        let (_, bits) = self.state.iter().find(|(x, _)| *x == v)?;
+        let mut x = 0;
+        for (b, &j) in bits.iter().enumerate() {
+            x |= (self.latch_value(st, j)? as u128) << b;
+        }
+        Some(x)
+    }
+
+    /// The location the program counter is at in `st`: `Ok(Some(l))`, `Ok(None)` for the
+    /// absorbing `DONE`, `Err` with a description when the code is not a location's.
+    pub fn location(&self, st: &[bool]) -> Result<Option<Loc>, String> {
+        let bit = |j: usize| {
+            self.latch_value(st, j)
+                .ok_or("a pc latch outside the system")
+        };
+        let nl = self.pc_latches.len();
+        let code = match self.pc {
+            PcEncoding::Binary => {
+                let mut x = 0usize;
+                for (b, &j) in self.pc_latches.iter().enumerate() {
+                    x |= (bit(j)? as usize) << b;
+                }
+                x
             }
-            match (self.pc, self.pc_term) {
-                (PcEncoding::Binary, Some(pc)) => {
-                    if let Some(v) = self.tm.as_var(pc) {
-                        ev.set(v, Self::word(&self.pc_latches, |j| self.latch_value(st, j)));
+            PcEncoding::OneHot => {
+                let on: Vec<usize> = (0..nl)
+                    .filter(|&k| bit(self.pc_latches[k]) == Ok(true))
+                    .collect();
+                match on[..] {
+                    [k] => k,
+                    _ => return Err(format!("one-hot pc with {} bits set", on.len())),
+                }
+            }
+        };
+        let locations = self.locations;
+        match code.cmp(&locations) {
+            std::cmp::Ordering::Less => Ok(Some(Loc(code as u32))),
+            std::cmp::Ordering::Equal => Ok(None),
+            std::cmp::Ordering::Greater => Err(format!("pc code {code} is no location")),
+        }
+    }
+
+    /// The values of the program counter's latches that the system keeps when it is at code
+    /// `code` (a location's index, or [`ProgramSystem::locations`] for `DONE`), as
+    /// `(system variable, value)`.
+    pub fn pc_bits(&self, code: usize) -> Vec<(Var, bool)> {
+        self.pc_latches
+            .iter()
+            .enumerate()
+            .filter_map(|(k, &j)| {
+                let v = self.latch_var[j]?;
+                let bit = match self.pc {
+                    PcEncoding::Binary => (code >> k) & 1 == 1,
+                    PcEncoding::OneHot => k == code,
+                };
+                Some((v, bit))
+            })
+            .collect()
+    }
+
+    /// Whether the system keeps the whole program counter, so that its location and the edge
+    /// it takes can be read off every state (always for the binary counter, whose next value
+    /// depends on every edge; a one-hot counter may leave out the latches of locations from
+    /// which no goal is reachable).
+    pub fn keeps_pc(&self) -> bool {
+        self.pc_latches.iter().all(|&j| self.latch_var[j].is_some())
+    }
+
+    /// Whether `st` is at `DONE`: `None` when the system does not keep enough of the program
+    /// counter to tell.
+    pub fn at_done(&self, st: &[bool]) -> Option<bool> {
+        match self.pc {
+            PcEncoding::Binary if self.keeps_pc() => Some(self.location(st) == Ok(None)),
+            PcEncoding::Binary => None,
+            PcEncoding::OneHot => self.latch_value(st, self.pc_latches[self.locations]),
+        }
+    }
+
+    /// An evaluator of the encoding's terms in `st`: state variables, program counter and
+    /// slots.
+    fn evaluator(&self, st: &[bool]) -> Evaluator<'_> {
+        let mut ev = Evaluator::new(&self.tm);
+        for (v, bits) in &self.state {
+            ev.set(
+                v.var_id(),
+                Self::word(bits, |j| self.latch_value(st, j) == Some(true)),
+            );
+        }
+        let pc_bit = |j: usize| self.latch_value(st, j) == Some(true);
+        match self.pc {
+            PcEncoding::Binary => {
+                if let Some(v) = self.pc_terms.first().and_then(|&t| self.tm.as_var(t)) {
+                    ev.set(v, Self::word(&self.pc_latches, pc_bit));
+                }
+            }
+            PcEncoding::OneHot => {
+                for (&t, &j) in self.pc_terms.iter().zip(&self.pc_latches) {
+                    if let Some(v) = self.tm.as_var(t) {
+                        ev.set(v, pc_bit(j) as u128);
                     }
-                }
-                _ => {
-                    for &j in &self.pc_latches {
-                        if let Some(name) = &self.model.latches[j].name {
-                            if let Some(info) = self.tm.vars().iter().find(|i| &i.name == name) {
-                                if let Some(v) = self.tm.as_var(info.term) {
-                                    ev.set(v, self.latch_value(st, j) as u128);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            for h in &self.havocs {
-                if let Some(v) = self.tm.as_var(h.term) {
-                    ev.set(v, Self::word(&h.inputs, |k| self.input_value(st, k)));
-                }
-            }
-            let Some(e) = self.taken.iter().position(|&t| ev.eval_bool(t)) else {
-                break;
-            };
-            for h in self.havocs.iter().filter(|h| h.edge.index() == e) {
-                if ev.eval_bool(h.cond) {
-                    seq.push(ev.eval(h.term));
                 }
             }
         }
-        seq
+        for s in &self.slots {
+            if let Some(v) = self.tm.as_var(s.term) {
+                ev.set(v, Self::word(&s.inputs, |k| self.input_value(st, k)));
+            }
+        }
+        ev
+    }
+
+    /// The values of the slots in `st` (inputs outside the system read 0).
+    pub fn slot_values(&self, st: &[bool]) -> Vec<u128> {
+        self.slots
+            .iter()
+            .map(|s| Self::word(&s.inputs, |k| self.input_value(st, k)))
+            .collect()
+    }
+
+    /// The edge taken in `st` (state and inputs); `None` when no edge is taken (the program
+    /// counter moves to `DONE`). Exact when the system keeps the whole program counter (binary,
+    /// whose next value depends on every edge's guard); with a one-hot counter the latches of
+    /// locations from which no goal is reachable, and the variables only their edges read, may
+    /// be left out.
+    pub fn taken_edge(&self, st: &[bool]) -> Option<EdgeId> {
+        let mut ev = self.evaluator(st);
+        let e = self.taken.iter().position(|&t| ev.eval_bool(t))?;
+        Some(EdgeId(e as u32))
+    }
+
+    /// The model inputs that give the slots `values` (each truncated to its slot's width;
+    /// slots beyond `values` take 0), as `(model input, value)`.
+    pub fn slot_inputs(&self, values: &[u128]) -> Vec<(usize, bool)> {
+        let mut out = Vec::new();
+        for (k, s) in self.slots.iter().enumerate() {
+            let x = values.get(k).copied().unwrap_or(0);
+            for (b, &i) in s.inputs.iter().enumerate() {
+                out.push((i, (x >> b) & 1 == 1));
+            }
+        }
+        out
+    }
+
+    /// The nondet values of a path, per step: the values of all slots, up to the last step.
+    pub fn slot_sequence(&self, plan: &Plan) -> Vec<Vec<u128>> {
+        let n = plan.states.len();
+        plan.states[..n.saturating_sub(1)]
+            .iter()
+            .map(|st| self.slot_values(st))
+            .collect()
+    }
+
+    /// Replays a path on the interpreter of `cfa` (the CFA encoded), at most `step_limit`
+    /// steps: with the slots of every step, which is exact, and then with the values those
+    /// steps consumed as one sequence, which a compiled program's nondet calls would return.
+    pub fn replay(&self, cfa: &Cfa, plan: &Plan, step_limit: usize) -> Replay {
+        let slots = self.slot_sequence(plan);
+        let opts = RunOptions {
+            step_limit,
+            ..RunOptions::default()
+        };
+        let (outcome, steps) = interp::run_nondet(cfa, Nondet::PerStep(&slots), opts);
+        let nondet: Vec<u128> = steps
+            .iter()
+            .flat_map(|s| s.nondet.iter().map(|&(_, x)| x))
+            .collect();
+        let (sequence_outcome, _) = interp::run_nondet(cfa, Nondet::Sequence(&nondet), opts);
+        Replay {
+            outcome,
+            steps,
+            nondet,
+            sequence_outcome,
+        }
     }
 }

@@ -25,21 +25,22 @@ pub fn fixture_roots() -> Vec<PathBuf> {
 pub fn fixture_files() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for r in fixture_roots() {
-        collect(&r, &mut out);
+        collect(&r, "c", &mut out);
     }
     out.sort();
     out
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every file under `dir` (recursively) whose extension is `ext`, appended to `out`.
+pub fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "c") {
+            collect(&p, ext, out);
+        } else if p.extension().is_some_and(|x| x == ext) {
             out.push(p);
         }
     }
@@ -289,6 +290,19 @@ impl Rng {
             2 => 0u64.wrapping_sub(self.below(50)),
             _ => self.next(),
         }
+    }
+
+    /// `n` nondet values: small ones, boundaries, and values from the program text.
+    pub fn values(&mut self, n: usize) -> Vec<u128> {
+        (0..n)
+            .map(|_| {
+                if self.below(3) == 0 {
+                    self.below(8) as u128
+                } else {
+                    self.interesting() as u128
+                }
+            })
+            .collect()
     }
 
     /// A nondet sequence of random length.
