@@ -242,9 +242,9 @@ fn run_phase(
                 accelerated: replayed.map(|(c, _)| Box::new(c.clone())),
             };
             match outcome {
-                o if o.is_target() && as_sequence != o => Phase::Unknown(format!(
-                    "internal error: the counterexample replays on the interpreter, but its nondet values as one sequence do not (it ends with {as_sequence:?})"
-                )),
+                o if o.is_target() && as_sequence != o => Phase::Unknown(Unknown::internal(format!(
+                    "the counterexample replays on the interpreter, but its nondet values as one sequence do not (it ends with {as_sequence:?})"
+                ))),
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
                     out.notes.push(format!(
                         "trace of {} steps replayed on the interpreter",
