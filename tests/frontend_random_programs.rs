@@ -171,3 +171,41 @@ fn random_programs_checked_against_gcc_and_across_engines() {
 fn random_programs_long() {
     random_programs(10_000);
 }
+
+/// The nondet values of a counterexample that BMC found on the CFA with accelerated loops are
+/// the accelerated CFA's: they include each jump's iteration count, which is no input of the
+/// program, so the printed sequence does not replay on the compiled program (here it gives `y`
+/// the count). The expanded sequence (`cfa::accel::expand_jumps`) does.
+#[test]
+#[ignore = "trace.nondet of a counterexample on an accelerated CFA carries the jump counts"]
+fn accelerated_counterexample_nondet_values_replay_on_gcc() {
+    let src = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+               int main(void) {\n  unsigned i = 0;\n  while (i < 100000) i++;\n\
+               int y = __VERIFIER_nondet_int();\n  if (y == 7) reach_error();\n  return 0;\n}\n";
+    let dir = temp_dir("accelerated");
+    let Some(gcc) = Gcc::new(&dir) else {
+        eprintln!("SKIPPED: the test needs gcc");
+        return;
+    };
+    let dm = gcc.models()[0];
+    let bin = gcc.build("acc", src, dm).expect("gcc compiles the program");
+    let opts = FrontendOptions {
+        data_model: dm,
+        lbe: false,
+        ..Default::default()
+    };
+    let cfa = bitmc::verify::prepare(
+        &lower_source(src, "acc.c", &opts).expect("lowered").cfa,
+        true,
+    );
+    let bmc = random::check::strategies().remove(0);
+    let bitmc::verify::ProgramVerdict::False(_, trace) = random::check::verify(&cfa, bmc, 30.0)
+    else {
+        panic!("bmc finds no counterexample");
+    };
+    assert!(trace.accelerated.is_some(), "found without acceleration");
+    let seq: Vec<u64> = trace.nondet.iter().map(|&v| v as u64).collect();
+    let got = oracle::run(&bin, &seq);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(got, Some(oracle::EXIT_ERROR), "nondet values {seq:?}");
+}

@@ -133,7 +133,7 @@ impl Figures {
 }
 
 /// The engines alone (CaDiCaL) and the portfolio.
-fn strategies() -> Vec<Strategy> {
+pub fn strategies() -> Vec<Strategy> {
     let mut s: Vec<Strategy> = [EngineKind::Bmc, EngineKind::Kind, EngineKind::Pdr]
         .into_iter()
         .map(|engine| {
@@ -266,7 +266,7 @@ pub fn against_gcc(s: &Subject, seed: u64, cfg: &Config, f: &mut Figures) -> Opt
 }
 
 /// `verify` with a time limit.
-fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
+pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
     let intr = Interrupter::new();
     let opts = VerifyOptions {
         invariant_budget: Some(Duration::from_secs_f64(limit / 4.0)),
