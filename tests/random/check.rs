@@ -265,13 +265,18 @@ pub fn against_gcc(s: &Subject, seed: u64, cfg: &Config, f: &mut Figures) -> Opt
     reaching
 }
 
-/// `verify` with a time limit.
+/// The deepest BMC goes alone: far beyond the longest path of a generated program, so that
+/// it stops on safe programs instead of running out of time.
+const BMC_DEPTH: usize = 200;
+
+/// `verify` with a time limit (BMC alone also with [`BMC_DEPTH`]).
 pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
     let intr = Interrupter::new();
+    let bmc_alone = matches!(&strategy, Strategy::Single(m) if m.engine == EngineKind::Bmc);
     let opts = VerifyOptions {
         invariant_budget: Some(Duration::from_secs_f64(limit / 4.0)),
         strategy,
-        max_depth: None,
+        max_depth: bmc_alone.then_some(BMC_DEPTH),
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
     };
@@ -288,12 +293,12 @@ pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
     })
 }
 
-/// The nondet sequence of a FALSE verdict's trace for the program itself: on an accelerated
-/// CFA, each jump expanded into the iterations it stands for.
-fn program_sequence(s: &Subject, trace: &bitmc::verify::ProgramTrace) -> Option<Vec<u64>> {
+/// The nondet sequence of a FALSE verdict's trace on `prepared` for the program itself: on an
+/// accelerated CFA, each jump expanded into the iterations it stands for.
+pub fn program_sequence(prepared: &Cfa, trace: &bitmc::verify::ProgramTrace) -> Option<Vec<u64>> {
     let seq = match &trace.accelerated {
         None => trace.nondet.clone(),
-        Some(_) => bitmc::cfa::accel::expand_jumps(s.prepared.vars.len(), &trace.steps, 1 << 20)?.0,
+        Some(_) => bitmc::cfa::accel::expand_jumps(prepared.vars.len(), &trace.steps, 1 << 20)?.0,
     };
     seq.into_iter().map(|v| u64::try_from(v).ok()).collect()
 }
@@ -339,7 +344,7 @@ pub fn engines(s: &Subject, reaching: Option<&[u64]>, cfg: &Config, f: &mut Figu
                         f.accelerated_raw_not_replaying += 1;
                     }
                 }
-                match program_sequence(s, &trace) {
+                match program_sequence(&s.prepared, &trace) {
                     Some(seq) if oracle::run(&s.bin, &seq) == Some(EXIT_ERROR) => {
                         f.false_confirmed += 1
                     }

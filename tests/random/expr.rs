@@ -72,7 +72,11 @@ impl Gen {
             _ => self.rng.interesting(),
         };
         let suffix = *self.pick(&["", "", "u", "l", "ul", "ll", "ull"]);
-        if v > 0xffff_ffff && !suffix.contains("ll") {
+        // A decimal constant above LLONG_MAX without `u` has no type in C (gcc gives it one of
+        // its own, which differs between -m32 and 64-bit mode).
+        if (v > 0xffff_ffff && !suffix.contains("ll"))
+            || (v > i64::MAX as u64 && !suffix.contains('u'))
+        {
             format!("{v}ull")
         } else if self.one_in(3) {
             format!("{v:#x}{suffix}")
