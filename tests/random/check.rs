@@ -39,6 +39,8 @@ pub struct Config {
     pub engine_secs: f64,
     /// The length of each random nondet sequence.
     pub sequence: usize,
+    /// No program is started after this time.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// One program and what the checks share.
@@ -55,6 +57,8 @@ pub struct Subject<'a> {
 /// Counts of a run; failures carry the program's text.
 #[derive(Default, Debug)]
 pub struct Figures {
+    /// Programs generated, and those lowered and checked.
+    pub attempted: usize,
     pub programs: usize,
     pub by_model: BTreeMap<&'static str, usize>,
     pub gcc_runs: usize,
@@ -81,6 +85,7 @@ pub struct Figures {
 
 impl Figures {
     fn merge(&mut self, o: Figures) {
+        self.attempted += o.attempted;
         self.programs += o.programs;
         for (k, v) in o.by_model {
             *self.by_model.entry(k).or_default() += v;
@@ -158,7 +163,10 @@ pub fn program(i: u64, models: &[DataModel]) -> Program {
 
 /// Generates, lowers and checks program `i`.
 pub fn check_program(i: u64, gcc: &Gcc, cfg: &Config) -> Figures {
-    let mut f = Figures::default();
+    let mut f = Figures {
+        attempted: 1,
+        ..Figures::default()
+    };
     let program = program(i, &gcc.models());
     let name = format!("p{i}");
     let header = format!("program {i} ({})", program.dm);
@@ -383,7 +391,8 @@ pub fn engines(s: &Subject, reaching: Option<&[u64]>, cfg: &Config, f: &mut Figu
     }
 }
 
-/// Checks programs `first..first + count` on two threads; failures are printed as they come.
+/// Checks programs `first..first + count` on two threads (until the deadline, if any);
+/// failures are printed as they come.
 pub fn check_programs(first: u64, count: u64, gcc: &Gcc, cfg: &Config) -> Figures {
     let next = Mutex::new(first);
     let all = Mutex::new(Figures::default());
@@ -396,7 +405,9 @@ pub fn check_programs(first: u64, count: u64, gcc: &Gcc, cfg: &Config) -> Figure
                     *n += 1;
                     *n - 1
                 };
-                if i >= first + count {
+                if i >= first + count
+                    || cfg.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+                {
                     break;
                 }
                 let f = check_program(i, gcc, cfg);
@@ -405,11 +416,12 @@ pub fn check_programs(first: u64, count: u64, gcc: &Gcc, cfg: &Config) -> Figure
                 }
                 let mut a = all.lock().unwrap();
                 a.merge(f);
-                let done = i - first + 1;
-                if count >= 200 && done % 100 == 0 {
+                if count >= 200 && a.attempted % 100 == 0 {
                     eprintln!(
-                        "  … {done} of {count} programs after {:.0} s",
-                        start.elapsed().as_secs_f64()
+                        "  … {} of {count} programs after {:.0} s ({} failures)",
+                        a.attempted,
+                        start.elapsed().as_secs_f64(),
+                        a.failures.len()
                     );
                 }
             });
