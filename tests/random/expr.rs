@@ -272,11 +272,7 @@ impl Gen {
                 t.c(),
                 t.nondet()
             ));
-            sc.vars.push(super::scope::Var {
-                name,
-                ty: t,
-                writable: true,
-            });
+            sc.add_var(name, t);
         }
         for k in 0..(4 + self.rng.below(6)) {
             let e = self.expr(&sc, 3);

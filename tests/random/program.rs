@@ -91,21 +91,12 @@ impl Builder {
                 String::new()
             };
             let _ = writeln!(out, "{} {name}{init};", t.c());
-            globals.vars.push(Var {
-                name,
-                ty: t,
-                writable: true,
-            });
+            globals.add_var(name, t);
         }
         if self.g.one_in(4) {
             let (t, name, len) = (self.g.ty(), self.g.fresh("ga"), self.g.range(2, 4));
             let _ = writeln!(out, "{} {name}[{len}];", t.c());
-            globals.add_array_sizeofs(&name, 1);
-            globals.arrays.push(Arr {
-                name,
-                ty: t,
-                dims: vec![len],
-            });
+            globals.add_array(name, t, vec![len]);
         }
         if self.g.one_in(4) {
             let name = self.g.fresh("gt");
@@ -141,22 +132,13 @@ impl Builder {
                 _ => self.g.expr(sc, 2),
             };
             let _ = writeln!(out, "  {} {name} = {init};", t.c());
-            sc.vars.push(Var {
-                name,
-                ty: t,
-                writable: true,
-            });
+            sc.add_var(name, t);
         }
         for _ in 0..self.g.range(0, 1) {
             let (t, name, len) = (self.g.ty(), self.g.fresh("a"), *self.g.pick(&[2, 3, 4, 4]));
             let init = self.initialiser(len, |g| g.small());
             let _ = writeln!(out, "  {} {name}[{len}] = {init};", t.c());
-            sc.add_array_sizeofs(&name, 1);
-            sc.arrays.push(Arr {
-                name,
-                ty: t,
-                dims: vec![len],
-            });
+            sc.add_array(name, t, vec![len]);
         }
         if self.g.one_in(3) {
             let (t, name) = (self.g.ty(), self.g.fresh("m"));
@@ -166,12 +148,7 @@ impl Builder {
                 format!("{{{}}}", row.join(", "))
             });
             let _ = writeln!(out, "  {} {name}[{r}][{c}] = {init};", t.c());
-            sc.add_array_sizeofs(&name, 2);
-            sc.arrays.push(Arr {
-                name,
-                ty: t,
-                dims: vec![r, c],
-            });
+            sc.add_array(name, t, vec![r, c]);
         }
         for _ in 0..self.g.range(0, 2) {
             let decl = self.main_pointer(sc);
@@ -299,11 +276,7 @@ impl Builder {
             match &param {
                 Param::Scalar(t) => {
                     text.push(format!("{} {p}", t.c()));
-                    sc.vars.push(Var {
-                        name: p,
-                        ty: *t,
-                        writable: true,
-                    });
+                    sc.add_var(p, *t);
                 }
                 Param::Ptr(t) => {
                     text.push(format!("{} *{p}", t.c()));
@@ -324,12 +297,7 @@ impl Builder {
                         _ => format!("{} *{p}", t.c()),
                     };
                     text.push(form);
-                    sc.add_array_sizeofs(&p, 1);
-                    sc.arrays.push(Arr {
-                        name: p,
-                        ty: *t,
-                        dims: vec![*len],
-                    });
+                    sc.add_array(p, *t, vec![*len]);
                 }
                 Param::Matrix(t, r, c) => {
                     let rows = if self.g.one_in(2) {
@@ -338,12 +306,7 @@ impl Builder {
                         r.to_string()
                     };
                     text.push(format!("{} {p}[{rows}][{c}]", t.c()));
-                    sc.add_array_sizeofs(&p, 2);
-                    sc.arrays.push(Arr {
-                        name: p,
-                        ty: *t,
-                        dims: vec![*r, *c],
-                    });
+                    sc.add_array(p, *t, vec![*r, *c]);
                 }
             }
             params.push(param);
@@ -356,11 +319,7 @@ impl Builder {
                 self.g.expr(&sc, 2)
             };
             let _ = writeln!(body, "  {} {l} = {init};", t.c());
-            sc.vars.push(Var {
-                name: l,
-                ty: t,
-                writable: true,
-            });
+            sc.add_var(l, t);
         }
         let cx = Ctx {
             breakable: false,

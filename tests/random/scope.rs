@@ -162,12 +162,21 @@ impl Scope {
         self.vars.iter().filter(|v| v.writable).collect()
     }
 
-    /// Adds the `sizeof` expressions of an array (or array parameter) `a` with `dims`.
-    pub fn add_array_sizeofs(&mut self, a: &str, dims: usize) {
-        self.sizeofs.push(format!("sizeof({a})"));
-        self.sizeofs.push(format!("sizeof({a}[0])"));
-        if dims == 2 {
-            self.sizeofs.push(format!("sizeof({a}[0][0])"));
+    pub fn add_var(&mut self, name: String, ty: Ty) {
+        self.vars.push(Var {
+            name,
+            ty,
+            writable: true,
+        });
+    }
+
+    /// Adds an array (or array parameter) and its `sizeof` expressions.
+    pub fn add_array(&mut self, name: String, ty: Ty, dims: Vec<u64>) {
+        self.sizeofs.push(format!("sizeof({name})"));
+        self.sizeofs.push(format!("sizeof({name}[0])"));
+        if dims.len() == 2 {
+            self.sizeofs.push(format!("sizeof({name}[0][0])"));
         }
+        self.arrays.push(Arr { name, ty, dims });
     }
 }
