@@ -12,12 +12,13 @@ use random::oracle::{self, Gcc};
 
 const DECLS: &str = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n";
 
-/// BMC's verdict on `main` (with the usual declarations), and whether the nondet sequence of
+/// BMC's verdict on `main` (with the usual declarations and `int f(void)` returning 1), and whether the nondet sequence of
 /// its counterexample (`expanded`: with the jumps of accelerated loops expanded into their
 /// iterations; otherwise `trace.nondet` as printed) makes the program compiled by gcc reach
 /// the error. `None` without gcc.
 fn bmc_replays(name: &str, body: &str, expanded: bool) -> Option<(ProgramVerdict, bool)> {
-    let src = format!("{DECLS}int main(void) {{\n{body}\n  return 0;\n}}\n");
+    let src =
+        format!("{DECLS}int f(void) {{ return 1; }}\nint main(void) {{\n{body}\n  return 0;\n}}\n");
     let dir = std::env::temp_dir().join(format!("bitmc-{name}-{}", std::process::id()));
     let Some(gcc) = Gcc::new(&dir) else {
         eprintln!("SKIPPED: the test needs gcc");
@@ -43,6 +44,31 @@ fn bmc_replays(name: &str, body: &str, expanded: bool) -> Option<(ProgramVerdict
     let replays = seq.is_some_and(|s| oracle::run(&bin, &s) == Some(oracle::EXIT_ERROR));
     let _ = std::fs::remove_dir_all(&dir);
     Some((v, replays))
+}
+
+/// The nondet values a FALSE verdict prints are the program's inputs: none for the return
+/// variable of a called function or for a declaration without an initialiser (the compiled
+/// program consumes nothing there), so they replay as they are.
+#[test]
+fn printed_nondet_values_skip_uninitialised_declarations() {
+    for (name, body) in [
+        (
+            "return-variable",
+            "  int r = f();\n  int y = __VERIFIER_nondet_int();\n  if (y == 7 && r == 1) reach_error();",
+        ),
+        (
+            "uninitialised",
+            "  int x;\n  x = 3;\n  int y = __VERIFIER_nondet_int();\n  if (y == 7 && x == 3) reach_error();",
+        ),
+    ] {
+        let Some((v, replays)) = bmc_replays(name, body, false) else {
+            return;
+        };
+        let ProgramVerdict::False(_, t) = &v else {
+            panic!("{name}: no counterexample: {v:?}");
+        };
+        assert!(replays, "{name}: the printed nondet values {:?} do not replay", t.nondet);
+    }
 }
 
 /// The nondet values of a counterexample that BMC found on the CFA with accelerated loops are
