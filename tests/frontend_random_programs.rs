@@ -1,240 +1,53 @@
-//! Differential test on generated programs: random integer expressions over variables of every
-//! integer type (mixed signedness and widths, literals with suffixes, casts, every operator,
-//! `?:`, `&&`, `||`; statements with compound assignments and `++`/`--`) are compiled with gcc (LP64, and ILP32
-//! with `-m32`) and run on random nondet sequences; the CFA interpreter must reach the same
-//! outcome. The programs have no undefined behaviour under `-fwrapv`: divisors are nonzero
-//! constants other than -1, shift amounts are masked below 16.
+//! Differential tests on generated programs (generators and checks in `tests/random/`).
+//!
+//! - Straight-line integer programs (every integer type, every operator, casts, literals of
+//!   every form) compiled with gcc for LP64 and ILP32 and run on random nondet sequences: the
+//!   CFA interpreter must reach the same outcome.
+//! - Programs with pointers, arrays, casts and state machines, checked against gcc and across
+//!   the engines (see `random::check`). The short run checks 30 programs; set
+//!   `BITMC_RANDOM_PROGRAMS=N` for another number (`BITMC_RANDOM_FIRST` for the first index,
+//!   `BITMC_RANDOM_SECS` for each engine run's time limit, `BITMC_RANDOM_MINUTES` to start no
+//!   program after that many minutes, `BITMC_RANDOM_KEEP=DIR` to keep the programs), or run the ignored
+//!   `random_programs_long` for 10,000.
 
 mod common;
+mod random;
 
 use bitmc::cfa::{run_with, DataModel, Outcome, RunOptions};
 use bitmc::frontend::{lower_source, FrontendOptions};
 use common::Rng;
-use std::path::Path;
-use std::process::Command;
+use random::check::{check_programs, Config};
+use random::expr::Gen;
+use random::oracle::{self, Gcc};
 
-const PROGRAMS: u64 = 40;
+const STRAIGHT_LINE_PROGRAMS: u64 = 40;
 const RUNS: usize = 25;
 
-const TYPES: [(&str, &str); 11] = [
-    ("_Bool", "bool"),
-    ("char", "char"),
-    ("signed char", "schar"),
-    ("unsigned char", "uchar"),
-    ("short", "short"),
-    ("unsigned short", "ushort"),
-    ("int", "int"),
-    ("unsigned int", "uint"),
-    ("long", "long"),
-    ("unsigned long", "ulong"),
-    ("long long", "longlong"),
-];
-
-struct Gen {
-    rng: Rng,
-    vars: Vec<String>,
-}
-
-impl Gen {
-    fn pick<'a>(&mut self, xs: &'a [&'a str]) -> &'a str {
-        xs[self.rng.below(xs.len() as u64) as usize]
-    }
-
-    fn literal(&mut self) -> String {
-        if self.rng.below(6) == 0 {
-            return self
-                .pick(&["'a'", "'\\xff'", "'\\200'", "'\\n'", "'\\0'", "'~'"])
-                .to_string();
-        }
-        let v = match self.rng.below(4) {
-            0 => self.rng.below(10),
-            1 => self.rng.interesting() & 0xffff_ffff,
-            2 => self.rng.below(300),
-            _ => self.rng.interesting(),
-        };
-        let suffix = self.pick(&["", "", "u", "l", "ul", "ll", "ull"]);
-        if v > 0xffff_ffff && !suffix.contains("ll") {
-            format!("{v}ull")
-        } else if self.rng.below(3) == 0 {
-            format!("{v:#x}{suffix}")
-        } else {
-            format!("{v}{suffix}")
-        }
-    }
-
-    fn expr(&mut self, depth: u32) -> String {
-        if depth == 0 || self.rng.below(4) == 0 {
-            return if self.rng.below(3) == 0 {
-                self.literal()
-            } else {
-                let i = self.rng.below(self.vars.len() as u64) as usize;
-                self.vars[i].clone()
-            };
-        }
-        let a = self.expr(depth - 1);
-        match self.rng.below(11) {
-            0..=3 => {
-                let op = self.pick(&[
-                    "+", "-", "*", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=",
-                ]);
-                let b = self.expr(depth - 1);
-                format!("({a} {op} {b})")
-            }
-            4 => {
-                let d = self.pick(&["3", "7", "-5", "2u", "10l", "13ll", "-9", "255", "65536"]);
-                let op = self.pick(&["/", "%"]);
-                format!("({a} {op} {d})")
-            }
-            5 => {
-                let op = self.pick(&["<<", ">>"]);
-                let b = self.expr(depth - 1);
-                format!("({a} {op} ((int)({b}) & 15))")
-            }
-            6 => {
-                let t = TYPES[self.rng.below(TYPES.len() as u64) as usize].0;
-                format!("(({t})({a}))")
-            }
-            7 => {
-                let op = self.pick(&["-", "~", "!", "+"]);
-                format!("({op}{a})")
-            }
-            8 => {
-                let b = self.expr(depth - 1);
-                let c = self.expr(depth - 1);
-                format!("({a} ? {b} : {c})")
-            }
-            9 => {
-                let op = self.pick(&["&&", "||"]);
-                let b = self.expr(depth - 1);
-                format!("({a} {op} {b})")
-            }
-            _ => {
-                let op = self.pick(&["&&", "||"]);
-                let b = self.expr(depth - 1);
-                format!("(!{a} {op} {b})")
-            }
-        }
-    }
-
-    fn program(&mut self) -> String {
-        let mut decls = String::new();
-        let mut body = String::new();
-        let n = 2 + self.rng.below(4);
-        for i in 0..n {
-            let (t, nd) = TYPES[self.rng.below(TYPES.len() as u64) as usize];
-            let name = format!("v{i}");
-            decls.push_str(&format!("extern {t} __VERIFIER_nondet_{nd}(void);\n"));
-            body.push_str(&format!("  {t} {name} = __VERIFIER_nondet_{nd}();\n"));
-            self.vars.push(name);
-        }
-        for k in 0..(4 + self.rng.below(6)) {
-            // Expressions are pure; each statement modifies one variable once, so nothing is
-            // unsequenced.
-            let e = self.expr(3);
-            let i = self.rng.below(self.vars.len() as u64) as usize;
-            let v = self.vars[i].clone();
-            match self.rng.below(4) {
-                0 => {
-                    let (t, _) = TYPES[self.rng.below(TYPES.len() as u64) as usize];
-                    body.push_str(&format!(
-                        "  {t} r{k} = {e};\n  mix((unsigned long long)r{k});\n"
-                    ));
-                }
-                1 => {
-                    let op = self.pick(&["+=", "-=", "*=", "&=", "|=", "^=", "="]);
-                    body.push_str(&format!("  mix((unsigned long long)({v} {op} {e}));\n"));
-                }
-                2 => {
-                    let op = self.pick(&["++", "--"]);
-                    let pre = self.rng.below(2) == 0;
-                    let x = if pre {
-                        format!("{op}{v}")
-                    } else {
-                        format!("{v}{op}")
-                    };
-                    body.push_str(&format!("  mix((unsigned long long)({x}));\n"));
-                }
-                _ => {
-                    let d = self.pick(&["<<=", ">>=", "/=", "%="]);
-                    let rhs = if d.starts_with('<') || d.starts_with('>') {
-                        format!("((int)({e}) & 15)")
-                    } else {
-                        self.pick(&["3", "-7", "5u", "11"]).to_string()
-                    };
-                    body.push_str(&format!("  {v} {d} {rhs};\n"));
-                }
-            }
-        }
-        for v in &self.vars {
-            body.push_str(&format!("  mix((unsigned long long){v});\n"));
-        }
-        format!(
-            "extern void reach_error(void);\n{decls}unsigned long long digest;\n\
-             void mix(unsigned long long v) {{ digest = (digest ^ v) * 1099511628211ull; }}\n\
-             int main(void) {{\n{body}  if ((digest ^ (digest >> 29)) & 1) reach_error();\n  return 0;\n}}\n"
-        )
-    }
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("bitmc-{name}-{}", std::process::id()))
 }
 
 #[test]
-fn generated_programs_agree_with_gcc() {
-    let dir = std::env::temp_dir().join(format!("bitmc-random-{}", std::process::id()));
-    if std::fs::create_dir_all(&dir).is_err()
-        || Command::new("gcc").arg("--version").output().is_err()
-    {
-        eprintln!("SKIPPED: gcc is not installed: the differential test needs gcc");
+fn straight_line_programs_agree_with_gcc() {
+    let dir = temp_dir("straight-line");
+    let Some(gcc) = Gcc::new(&dir) else {
+        eprintln!("SKIPPED: the differential test needs gcc");
         return;
-    }
-    let harness = {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let shared = root.join("fixtures/harness/harness.c");
-        if shared.exists() {
-            shared
-        } else {
-            root.join("tests/data/harness/harness.c")
-        }
     };
     let mut failures = Vec::new();
     let mut compared = 0;
-    for p in 0..PROGRAMS {
-        let mut g = Gen {
-            rng: Rng(0xC0FFEE + p * 7919, Vec::new()),
-            vars: Vec::new(),
-        };
-        let src = g.program();
-        if std::env::var("BITMC_DUMP").is_ok() {
-            eprintln!("{src}");
-        }
-        let file = dir.join(format!("p{p}.c"));
-        if std::fs::write(&file, &src).is_err() {
-            continue;
-        }
-        for dm in [DataModel::Lp64, DataModel::Ilp32] {
-            let bin = dir.join(format!("p{p}-{}", dm.name()));
-            let mut cmd = Command::new("gcc");
-            cmd.args([
-                "-std=gnu11",
-                "-O0",
-                "-fwrapv",
-                "-w",
-                "-Dmain=bitmc_fixture_main",
-            ]);
-            if dm == DataModel::Ilp32 {
-                cmd.arg("-m32");
-            }
-            let ok = cmd
-                .arg(&file)
-                .arg(&harness)
-                .arg("-o")
-                .arg(&bin)
-                .output()
-                .is_ok_and(|o| o.status.success());
-            if !ok {
-                if dm == DataModel::Lp64 {
-                    failures.push(format!("gcc rejects program {p}:\n{src}"));
+    for p in 0..STRAIGHT_LINE_PROGRAMS {
+        let mut g = Gen::new(0xC0FFEE + p * 7919, DataModel::Ilp32);
+        let (src, inputs) = g.straight_line_program();
+        for dm in gcc.models() {
+            let name = format!("p{p}-{}", dm.name());
+            let bin = match gcc.build(&name, &src, dm) {
+                Ok(b) => b,
+                Err(e) => {
+                    failures.push(format!("gcc rejects program {p}: {e}\n{src}"));
+                    continue;
                 }
-                continue;
-            }
+            };
             let opts = FrontendOptions {
                 data_model: dm,
                 ..Default::default()
@@ -248,7 +61,7 @@ fn generated_programs_agree_with_gcc() {
             };
             let mut rng = Rng(p + 1, Vec::new());
             for _ in 0..RUNS {
-                let seq: Vec<u64> = (0..g.vars.len()).map(|_| rng.interesting()).collect();
+                let seq: Vec<u64> = (0..inputs).map(|_| rng.interesting()).collect();
                 let vals: Vec<u128> = seq.iter().map(|&v| u128::from(v)).collect();
                 let ro = RunOptions {
                     step_limit: 100_000,
@@ -256,19 +69,14 @@ fn generated_programs_agree_with_gcc() {
                     record: false,
                 };
                 let want = match run_with(&cfa, &vals, ro).0 {
-                    Outcome::Error { .. } => 101,
-                    Outcome::Exit => 100,
+                    Outcome::Error { .. } => oracle::EXIT_ERROR,
+                    Outcome::Exit => oracle::EXIT_NORMAL,
                     o => {
                         failures.push(format!("program {p} ({dm}): unexpected {o:?}"));
                         break;
                     }
                 };
-                let list: Vec<String> = seq.iter().map(|v| v.to_string()).collect();
-                let got = Command::new(&bin)
-                    .env("BITMC_NONDET", list.join(","))
-                    .output()
-                    .ok()
-                    .and_then(|o| o.status.code());
+                let got = oracle::run(&bin, &seq);
                 compared += 1;
                 if got != Some(want) {
                     failures.push(format!(
@@ -277,9 +85,101 @@ fn generated_programs_agree_with_gcc() {
                     break;
                 }
             }
+            gcc.clean(&name);
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    eprintln!("random programs: {PROGRAMS} programs, {compared} executions compared");
+    eprintln!(
+        "straight-line programs: {STRAIGHT_LINE_PROGRAMS} programs, {compared} executions compared"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        compared >= STRAIGHT_LINE_PROGRAMS as usize * RUNS,
+        "only {compared} executions compared"
+    );
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|s| s.parse().ok())
+}
+
+/// Checks `count` programs (unless `BITMC_RANDOM_PROGRAMS` says otherwise) and asserts that
+/// nothing disagreed and that enough was compared.
+fn random_programs(count: u64) {
+    let count = env_u64("BITMC_RANDOM_PROGRAMS").unwrap_or(count);
+    let first = env_u64("BITMC_RANDOM_FIRST").unwrap_or(0);
+    let engine_secs = std::env::var("BITMC_RANDOM_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2.0);
+    let dir = temp_dir("random");
+    let Some(gcc) = Gcc::new(&dir) else {
+        eprintln!("SKIPPED: the random-program test needs gcc");
+        return;
+    };
+    let cfg = Config {
+        runs: 20,
+        engine_secs,
+        sequence: 48,
+        deadline: env_u64("BITMC_RANDOM_MINUTES")
+            .map(|m| std::time::Instant::now() + std::time::Duration::from_secs(m * 60)),
+    };
+    let start = std::time::Instant::now();
+    let f = check_programs(first, count, &gcc, &cfg);
+    let _ = std::fs::remove_dir_all(&dir);
+    f.print();
+    eprintln!("  {:.1} minutes", start.elapsed().as_secs_f64() / 60.0);
+    assert!(
+        f.failures.is_empty(),
+        "{} failures:\n{}",
+        f.failures.len(),
+        f.failures.join("\n")
+    );
+    assert_eq!(f.unsupported, 0, "the generator wrote unsupported C");
+    if (f.attempted as u64) < count {
+        eprintln!(
+            "  stopped by BITMC_RANDOM_MINUTES after {} of {count} programs",
+            f.attempted
+        );
+    } else {
+        assert_eq!(f.attempted as u64, count);
+    }
+    assert_eq!(f.programs, f.attempted, "not every program was checked");
+    let count = f.attempted as u64;
+    assert!(
+        f.gcc_runs >= f.programs * cfg.runs,
+        "only {} gcc runs",
+        f.gcc_runs
+    );
+    // Not vacuous: some programs reach the error (and gcc confirms the counterexamples), some
+    // are proved safe, and gcc runs reach the error too.
+    let tenth = (count as usize / 10).max(1);
+    assert!(
+        f.programs_false >= tenth,
+        "only {} programs FALSE",
+        f.programs_false
+    );
+    assert!(
+        f.programs_true >= tenth,
+        "only {} programs TRUE",
+        f.programs_true
+    );
+    assert!(
+        f.false_confirmed >= tenth,
+        "only {} FALSE verdicts confirmed",
+        f.false_confirmed
+    );
+    assert!(f.programs_gcc_reaching >= 1, "no gcc run reached the error");
+}
+
+#[test]
+fn random_programs_checked_against_gcc_and_across_engines() {
+    random_programs(30);
+}
+
+/// The long run: 10,000 programs (about N hours on 2 cores).
+#[test]
+#[ignore]
+fn random_programs_long() {
+    random_programs(10_000);
 }

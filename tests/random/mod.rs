@@ -1,0 +1,16 @@
+//! Random C programs and the checks run on them, shared by the random-program tests.
+//!
+//! - [`expr`]: pure expressions over a [`scope::Scope`], and the straight-line integer
+//!   programs of the interpreter-against-gcc test;
+//! - [`program`]: programs with pointers (views of the same width, `void *`, address-only
+//!   pointers), arrays and matrices passed to functions, casts, state machines, `goto`, bounded
+//!   loops, many nondet calls and `reach_error()` under random conditions;
+//! - [`oracle`]: gcc with the fixtures' harness;
+//! - [`check`]: each program against gcc, and every engine against gcc and each other.
+#![allow(dead_code)]
+
+pub mod check;
+pub mod expr;
+pub mod oracle;
+pub mod program;
+pub mod scope;
