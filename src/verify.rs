@@ -60,7 +60,13 @@ pub enum Fault {
 /// A counterexample: the nondet sequence and its replay on the interpreter.
 #[derive(Clone, Debug)]
 pub struct ProgramTrace {
+    /// The nondet values of the program along the trace, in order (what its
+    /// `__VERIFIER_nondet_*` calls and uninitialised declarations take).
     pub nondet: Vec<u128>,
+    /// Whether `nondet` are the program's values: false only for a counterexample of the
+    /// accelerated CFA too long to expand, whose values are that CFA's (with the iteration
+    /// count of each jump).
+    pub expanded: bool,
     pub outcome: interp::Outcome,
     pub steps: Vec<interp::Step>,
     /// The CFA the trace was replayed on when it is not the one verified: the copy whose loops
@@ -205,7 +211,7 @@ fn run_phase(
     // BMC ran on the accelerated system when there is one: its path is decoded with that
     // system's maps and replayed on the accelerated CFA, then on the original one.
     let replayed = match (&accelerated, won(EngineKind::Bmc)) {
-        (Some((a, aps, _)), true) => Some((&a.cfa, aps)),
+        (Some((a, aps, _)), true) => Some((a, aps)),
         _ => None,
     };
     if let (true, Some(c)) = (from_constrained, constrained.as_mut()) {
@@ -232,31 +238,43 @@ fn run_phase(
         }
         Verdict::Unknown(r) => Phase::Unknown(r),
         Verdict::Unsafe(plan) => {
-            let (rcfa, rps) = replayed.unwrap_or((cfa, &ps));
+            let (rcfa, rps) = replayed
+                .map(|(a, aps)| (&a.cfa, aps))
+                .unwrap_or((cfa, &ps));
             let replay = rps.replay(rcfa, &plan, plan.states.len() + 16);
-            let (outcome, as_sequence) = (replay.outcome, replay.sequence_outcome);
-            let trace = ProgramTrace {
-                nondet: replay.nondet,
-                outcome: outcome.clone(),
-                steps: replay.steps,
-                accelerated: replayed.map(|(c, _)| Box::new(c.clone())),
-            };
-            match outcome {
-                o if o.is_target() && as_sequence != o => Phase::Unknown(Unknown::internal(format!(
+            let (outcome, as_sequence) = (replay.outcome.clone(), replay.sequence_outcome.clone());
+            if outcome.is_target() && as_sequence != outcome {
+                return Phase::Unknown(Unknown::internal(format!(
                     "the counterexample replays on the interpreter, but its nondet values as one sequence do not (it ends with {as_sequence:?})"
-                ))),
+                )));
+            }
+            match outcome {
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
                     out.notes.push(format!(
                         "trace of {} steps replayed on the interpreter",
-                        trace.steps.len()
+                        replay.steps.len()
                     ));
-                    match replayed.map(|_| replay_on_original(cfa, &trace.steps)) {
-                        None => Phase::Violation(trace),
-                        Some(Ok(note)) => {
+                    let mut trace = ProgramTrace {
+                        nondet: replay.nondet.clone(),
+                        expanded: true,
+                        outcome,
+                        steps: replay.steps.clone(),
+                        accelerated: None,
+                    };
+                    let Some((a, _)) = replayed else {
+                        return Phase::Violation(trace);
+                    };
+                    trace.accelerated = Some(Box::new(a.cfa.clone()));
+                    match replay_on_original(cfa, a, &replay) {
+                        Ok((note, nondet)) => {
                             out.notes.push(note);
+                            trace.expanded = nondet.is_some();
+                            if let Some(nondet) = nondet {
+                                trace.nondet = nondet;
+                            }
                             Phase::Violation(trace)
                         }
-                        Some(Err(e)) => Phase::Unknown(Unknown::internal(e)),
+                        Err(e) => Phase::Unknown(Unknown::internal(e)),
                     }
                 }
                 interp::Outcome::Sink { reason, .. } if goal != Goal::Error => Phase::Sink(reason),
@@ -272,15 +290,22 @@ fn run_phase(
 /// original one.
 const ORIGINAL_REPLAY_STEPS: usize = 2_000_000;
 
-/// Replays a counterexample found on the accelerated CFA (its `steps` there) on the original
-/// `cfa`, each jump expanded into the iterations it stands for: a note when it reaches the
-/// error there too, or when it is too long to replay (each jump is proved sound, and folded
-/// loops are exact); the description of an internal error when it ends otherwise.
-fn replay_on_original(cfa: &Cfa, steps: &[interp::Step]) -> Result<String, String> {
+/// Replays a counterexample found on the accelerated CFA `a` (its `replay` there) on the
+/// original `cfa`, each jump expanded into the iterations it stands for
+/// ([`cfa::Accelerated::expand`]): a note and the program's nondet values when it reaches the
+/// error there too; a note alone when it is too long to replay (each jump is proved sound, and
+/// folded loops are exact); the description of an internal error when it ends otherwise.
+fn replay_on_original(
+    cfa: &Cfa,
+    a: &cfa::Accelerated,
+    replay: &crate::ts::program::Replay,
+) -> Result<(String, Option<Vec<u128>>), String> {
     let limit = ORIGINAL_REPLAY_STEPS as u128;
-    let Some((nondet, iterations)) = cfa::accel::expand_jumps(cfa.vars.len(), steps, limit) else {
-        return Ok(format!(
-            "not replayed on the original CFA: over {limit} iterations jumped over"
+    let slots = interp::Nondet::PerStep(&replay.slots);
+    let Some((nondet, iterations)) = a.expand(slots, &replay.steps, limit) else {
+        return Ok((
+            format!("not replayed on the original CFA: over {limit} iterations jumped over; the nondet values are the accelerated CFA's, with the iteration counts"),
+            None,
         ));
     };
     let opts = interp::RunOptions {
@@ -294,10 +319,14 @@ fn replay_on_original(cfa: &Cfa, steps: &[interp::Step]) -> Result<String, Strin
                 0 => String::new(),
                 n => format!(", with the {n} iterations jumped over taken one by one"),
             };
-            Ok(format!("trace replayed on the original CFA too{expanded}"))
+            Ok((
+                format!("trace replayed on the original CFA too{expanded}"),
+                Some(nondet),
+            ))
         }
-        interp::Outcome::StepLimit { .. } => Ok(format!(
-            "not replayed on the original CFA: over {ORIGINAL_REPLAY_STEPS} steps"
+        interp::Outcome::StepLimit { .. } => Ok((
+            format!("not replayed on the original CFA: over {ORIGINAL_REPLAY_STEPS} steps; the nondet values are the accelerated CFA's, with the iteration counts"),
+            None,
         )),
         other => Err(format!(
             "the counterexample replays on the accelerated CFA but not on the original one (it ends with {other:?})"

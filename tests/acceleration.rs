@@ -4,9 +4,8 @@
 
 mod common;
 
-use bitmc::cfa::accel::expand_jumps;
 use bitmc::cfa::fold::MAX_FOLD;
-use bitmc::cfa::interp::{run_with, Outcome, RunOptions, Step};
+use bitmc::cfa::interp::{run_with, Nondet, Outcome, RunOptions, Step};
 use bitmc::cfa::{accelerate, fold_fixed_loops, Cfa, Loc, Property};
 use bitmc::frontend::{lower_file, lower_source, FrontendOptions};
 use bitmc::sat::{Backend, Interrupter};
@@ -126,7 +125,7 @@ fn accelerated_runs_are_runs_of_the_original() {
                     continue;
                 }
                 // A run of millions of iterations would take minutes to replay in a debug build.
-                let Some((expanded, iterations)) = expand_jumps(cfa.vars.len(), &steps, 1_000_000)
+                let Some((expanded, iterations)) = a.expand(Nondet::Sequence(&seq), &steps, 1_000_000)
                 else {
                     continue;
                 };

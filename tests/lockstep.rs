@@ -18,7 +18,7 @@
 
 mod common;
 
-use bitmc::cfa::lockstep::{compare_runs, Ends};
+use bitmc::cfa::lockstep::{compare_runs, Derived, Ends};
 use bitmc::cfa::{fold_fixed_loops, Cfa, DataModel, LocKind, Property, RunOptions, PREPARE_PASSES};
 use bitmc::frontend::{lower_file, FrontendOptions};
 use bitmc::sat::{Interrupter, Var};
@@ -231,11 +231,11 @@ impl Checker<'_> {
         &mut self,
         name: &str,
         original: &Cfa,
-        derived: &Cfa,
+        derived: Derived<'_>,
         ends: Ends,
         uninit_zero: bool,
     ) {
-        if let Err(e) = derived.check() {
+        if let Err(e) = derived.cfa().check() {
             self.fig
                 .mismatches
                 .push(format!("{name}: invalid CFA: {e}"));
@@ -404,7 +404,7 @@ fn check_program(p: &Program, cfg: &Config) -> Figures {
         c.compare_cfas(
             &format!("{name} {}", pass.name),
             &cur,
-            &next,
+            Derived::Passes(&next),
             pass.ends,
             true,
         );
@@ -412,7 +412,7 @@ fn check_program(p: &Program, cfg: &Config) -> Figures {
     }
     let prepared = cur;
     let what = format!("{name} prepare");
-    c.compare_cfas(&what, &lowered.cfa, &prepared, Ends::SameTargets, true);
+    c.compare_cfas(&what, &lowered.cfa, Derived::Passes(&prepared), Ends::SameTargets, true);
     // Both encodings of the program counter in the long version, one in three one-hot in the
     // short one.
     let encodings = if cfg.both_models {
@@ -428,13 +428,13 @@ fn check_program(p: &Program, cfg: &Config) -> Figures {
     if let Some((folded, _)) = fold_fixed_loops(&prepared) {
         c.fig.folded += 1;
         let what = format!("{name} folded");
-        c.compare_cfas(&what, &prepared, &folded, Ends::Same, false);
+        c.compare_cfas(&what, &prepared, Derived::Passes(&folded), Ends::Same, false);
         c.compare_system(&what, &folded, PcEncoding::Binary);
     }
     if let Some(a) = accelerate_for_bmc(&prepared, &Interrupter::new()) {
         c.fig.accelerated += usize::from(!a.loops.is_empty());
         let what = format!("{name} accelerated");
-        c.compare_cfas(&what, &prepared, &a.cfa, Ends::UnlessBlocked, false);
+        c.compare_cfas(&what, &prepared, Derived::Accelerated(&a), Ends::UnlessBlocked, false);
         c.compare_system(&what, &a.cfa, PcEncoding::Binary);
     }
     c.fig

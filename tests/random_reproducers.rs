@@ -1,6 +1,6 @@
 //! Programs the random-program test (`tests/frontend_random_programs.rs`) found bitmc
 //! mishandling, reduced by hand, each checked against gcc where the answer is a nondet
-//! sequence. Ignored while the bug stands: each names what it shows.
+//! sequence.
 
 mod common;
 mod random;
@@ -71,13 +71,10 @@ fn printed_nondet_values_skip_uninitialised_declarations() {
     }
 }
 
-/// The nondet values of a counterexample that BMC found on the CFA with accelerated loops are
-/// the accelerated CFA's: they include each jump's iteration count, which is no input of the
-/// program, so the printed sequence (`nondet values: [99999, 7]`) does not replay on the
-/// compiled program (it gives `y` the count). The expanded sequence
-/// (`cfa::accel::expand_jumps`) does.
+/// The nondet values printed for a counterexample that BMC found on the CFA with accelerated
+/// loops are the program's, each jump expanded into its iterations: no iteration count among
+/// them (it would give `y` the count), so they replay on the compiled program.
 #[test]
-#[ignore = "trace.nondet of a counterexample on an accelerated CFA carries the jump counts"]
 fn accelerated_counterexample_nondet_values_replay_on_gcc() {
     let body = "  unsigned i = 0;\n  while (i < 100000) i++;\n\
                 int y = __VERIFIER_nondet_int();\n  if (y == 7) reach_error();";
@@ -96,12 +93,11 @@ fn accelerated_counterexample_nondet_values_replay_on_gcc() {
 }
 
 /// A loop of two iterations whose first takes one nondet value and whose second takes two
-/// (the branch on `st` havocs it): acceleration jumps over the second iteration, and the
-/// expansion of the jump repeats the first iteration's single value, so the replay on the
-/// original CFA runs out of values: UNKNOWN (internal error: the counterexample replays on
-/// the accelerated CFA but not on the original one) instead of FALSE with `x = 5`.
+/// (the branch on `st` havocs it): acceleration jumps over the second iteration, and its
+/// expansion takes the values the jump's proof gives the later iterations (each havoc the
+/// value its variable has after the first), so the counterexample is FALSE with `x = 5` and
+/// replays on gcc, not an internal error.
 #[test]
-#[ignore = "jumps over iterations that consume another number of nondet values do not expand"]
 fn accelerated_loop_whose_iterations_take_different_numbers_of_values() {
     let body = "  int x = 0, st = 1, it = 0;\n\
                 while (it < 2) {\n    it++;\n    if (st == 0) { st = __VERIFIER_nondet_int(); }\n\

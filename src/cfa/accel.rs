@@ -23,14 +23,18 @@
 //!   the one moved by `(N+1)·d`;
 //!
 //! both for every state that `e` produces (the premise is a first execution of `e` from an
-//! arbitrary state, with arbitrary nondet values). A loop whose queries are not both proved
+//! arbitrary state, with arbitrary nondet values); in the `N` later iterations each havoc takes
+//! the value its variable has after the first, one choice of nondet values among all, so the
+//! jumped state is one the program really reaches. A loop whose queries are not both proved
 //! valid is left alone. With both proved, every step of the accelerated CFA is a sequence of
 //! steps of the original one, so the accelerated CFA reaches exactly the states the original
 //! reaches, and its counterexamples (replayed on the interpreter, which executes the jump as
-//! written) are counterexamples of the program.
+//! written) are counterexamples of the program. [`Accelerated::expand`] turns one into the
+//! program's own run and nondet values, the iterations taken one by one with those values.
 
 use super::fold::fold_fixed_loops;
 use super::symex::{self, Env};
+use super::interp::{self, Nondet, RunOptions};
 use super::{Cfa, Gcl, HavocKind, IntType, Loc, OriginId, PVar, Step, VarInfo, VarKind};
 use crate::bv::{Evaluator, Sort, TermId, TermManager};
 use std::collections::BTreeMap;
@@ -56,6 +60,9 @@ pub struct Accelerated {
     /// The loops folded into the edge entering them (numbered as in the original CFA;
     /// they are not in `cfa`).
     pub folded: Vec<Loc>,
+    /// The CFA after folding, before acceleration: the same locations and edges as `cfa`,
+    /// each jump edge back to its loop's single iteration; what [`Accelerated::expand`] runs.
+    pub iterations: Cfa,
 }
 
 impl Accelerated {
@@ -128,46 +135,71 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         cfa: out,
         loops,
         folded,
+        iterations: cfa.clone(),
     })
 }
 
-/// The nondet values that the original CFA takes for a run of the accelerated one (`steps`):
-/// each jump over `N` iterations expanded into them, the iteration's own values repeated `N`
-/// more times; with the number of iterations jumped over. `None` when that number exceeds
-/// `limit`. The count variables are those at or after `original_vars`, the number of the
-/// original CFA's variables (acceleration adds them after; folding adds none).
-pub fn expand_jumps(
-    original_vars: usize,
-    steps: &[Step],
-    limit: u128,
-) -> Option<(Vec<u128>, u128)> {
-    let count = |s: &Step| {
-        s.nondet
+impl Accelerated {
+    /// The run of the program that a run of the accelerated CFA stands for: `steps`, taken
+    /// with the nondet values `nondet`, each jump over `N` iterations expanded into `N + 1`
+    /// iterations of its loop — the first with the jump step's values, the `N` others with
+    /// each havoc taking the value its variable has after the first, which is how the jump's
+    /// soundness proof reads them (an iteration may consume another number of values than the
+    /// first) — run on
+    /// [`Accelerated::iterations`]. Returns the nondet values that run consumed, in order,
+    /// which are the original CFA's (folding is exact), and the number of iterations jumped
+    /// over; `None` when that number exceeds `limit`.
+    pub fn expand(
+        &self,
+        nondet: Nondet<'_>,
+        steps: &[Step],
+        limit: u128,
+    ) -> Option<(Vec<u128>, u128)> {
+        let original_vars = self.iterations.vars.len();
+        let jump = |s: &Step| {
+            s.nondet
+                .iter()
+                .find(|(v, _)| v.index() >= original_vars)
+                .map_or(0, |&(_, n)| n)
+        };
+        let iterations = steps
             .iter()
-            .position(|&(v, _)| v.index() >= original_vars)
-    };
-    let mut iterations: u128 = 0;
-    for s in steps {
-        if let Some(i) = count(s) {
-            iterations = iterations.saturating_add(s.nondet[i].1);
+            .fold(0u128, |n, s| n.saturating_add(jump(s)));
+        if iterations > limit {
+            return None;
         }
-    }
-    if iterations > limit {
-        return None;
-    }
-    let mut seq = Vec::new();
-    for s in steps {
-        match count(s) {
-            Some(i) => {
-                let iteration: Vec<u128> = s.nondet[..i].iter().map(|&(_, x)| x).collect();
-                for _ in 0..=s.nondet[i].1 {
-                    seq.extend(&iteration);
+        // The values each step of the accelerated run could read: its own list, or the rest
+        // of the sequence up to the most values its edge consumes.
+        let mut base = 0usize;
+        let mut lists: Vec<Option<Vec<u128>>> = Vec::with_capacity(steps.len());
+        for (i, s) in steps.iter().enumerate() {
+            let values = match nondet {
+                Nondet::Sequence(seq) => {
+                    let mut widths = Vec::new();
+                    symex::havoc_widths(&self.cfa.vars, &self.cfa.edge(s.edge).cmd, &mut widths);
+                    let from = base.min(seq.len());
+                    let list = seq[from..(from + widths.len()).min(seq.len())].to_vec();
+                    base += s.nondet.len();
+                    list
                 }
-            }
-            None => seq.extend(s.nondet.iter().map(|&(_, x)| x)),
+                Nondet::PerStep(per) => per.get(i).cloned().unwrap_or_default(),
+                Nondet::Keeping(per) => per.get(i).cloned().flatten().unwrap_or_default(),
+            };
+            lists.push(Some(values));
+            lists.extend((0..jump(s)).map(|_| None));
         }
+        let opts = RunOptions {
+            step_limit: lists.len(),
+            uninit_zero: false,
+            record: true,
+        };
+        let (_, run) = interp::run_nondet(&self.iterations, Nondet::Keeping(&lists), opts);
+        let values = run
+            .iter()
+            .flat_map(|s| s.nondet.iter().map(|&(_, x)| x))
+            .collect();
+        Some((values, iterations))
     }
-    Some((seq, iterations))
 }
 
 /// A self-loop's jump: its command, the increment of each moved variable (as a signed value
@@ -243,8 +275,8 @@ impl Jump<'_> {
         ok
     }
 
-    /// One iteration of the loop from `env`, each havoc taking the value its variable has now
-    /// (the value the iteration just executed chose).
+    /// One iteration of the loop from `env`, each havoc taking the value its variable has after
+    /// the first iteration (its own term, which the queries replace by that value).
     fn iterate(&self, vars: &[VarInfo], tm: &mut TermManager, env: Env) -> symex::Exec {
         let mut same = |_: &mut TermManager, v: PVar, _| vars[v.index()].term;
         symex::exec(vars, tm, self.cmd, env, &mut same)

@@ -87,6 +87,10 @@ pub enum Nondet<'a> {
     Sequence(&'a [u128]),
     /// One list per step: position `k` of step `i` is `steps[i][k]`.
     PerStep(&'a [Vec<u128>]),
+    /// One list per step as in `PerStep`, or `None` for a step whose havocs each take the value
+    /// their variable had after the last step with a list: the later iterations that a jump of
+    /// an accelerated loop stands for ([`super::accel::Accelerated::expand`]).
+    Keeping(&'a [Option<Vec<u128>>]),
 }
 
 /// Runs `cfa` from its initial location; every `Havoc` takes the next nondet value.
@@ -114,6 +118,8 @@ struct Machine<'a> {
     writes: Vec<(PVar, u128)>,
     taken: Vec<(PVar, u128)>,
     exhausted: bool,
+    /// The values after the last step with a list ([`Nondet::Keeping`]).
+    kept: Vec<u128>,
 }
 
 /// A snapshot to undo a failed command.
@@ -156,7 +162,7 @@ impl<'a> Machine<'a> {
                 let w = self.cfa.var(*v).ty.width;
                 let x = if self.opts.uninit_zero && !kind.is_call() {
                     0
-                } else if let Some(x) = self.value_at(self.pos) {
+                } else if let Some(x) = self.value_at(self.pos, *v) {
                     self.pos += 1;
                     value::truncate(x, w)
                 } else {
@@ -186,11 +192,15 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// The value at position `k` of the current step.
-    fn value_at(&self, k: usize) -> Option<u128> {
+    /// The value at position `k` of the current step, for a havoc of `v`.
+    fn value_at(&self, k: usize, v: PVar) -> Option<u128> {
         match self.nondet {
             Nondet::Sequence(seq) => seq.get(self.base + k).copied(),
             Nondet::PerStep(steps) => steps.get(self.base)?.get(k).copied(),
+            Nondet::Keeping(steps) => match steps.get(self.base)? {
+                Some(values) => values.get(k).copied(),
+                None => self.kept.get(v.index()).copied(),
+            },
         }
     }
 
@@ -199,6 +209,12 @@ impl<'a> Machine<'a> {
         self.base += match self.nondet {
             Nondet::Sequence(_) => self.pos,
             Nondet::PerStep(_) => 1,
+            Nondet::Keeping(steps) => {
+                if let (Some(Some(_)), Some(None)) = (steps.get(self.base), steps.get(self.base + 1)) {
+                    self.kept.clone_from(&self.vals);
+                }
+                1
+            }
         };
         self.pos = 0;
     }
@@ -232,6 +248,7 @@ pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, 
         writes: Vec::new(),
         taken: Vec::new(),
         exhausted: false,
+        kept: Vec::new(),
     };
     let mut steps = Vec::new();
     let mut loc = cfa.init;

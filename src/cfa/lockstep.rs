@@ -4,7 +4,7 @@
 //! (acceleration).
 //!
 //! The derived CFA runs on a nondet sequence, the original on the same sequence (a jump over
-//! `N` iterations expanded into them, [`super::accel::expand_jumps`]). Passes keep every havoc
+//! `N` iterations expanded into them, [`Accelerated::expand`]). Passes keep every havoc
 //! of a call, so those values stay at their positions; dead-variable elimination and slicing
 //! may remove the havoc of an uninitialised declaration, so passes are compared with
 //! [`RunOptions::uninit_zero`], under which such havocs take 0 and consume nothing. Locations are related by their keys
@@ -15,10 +15,9 @@
 //! sink, at the exit, or blocked; for passes that may change how executions that reach no
 //! target end (the cone of influence), only reaching a target must agree.
 
-use super::accel::expand_jumps;
 use super::fold::MAX_FOLD;
-use super::interp::{run_with, Outcome, RunOptions, Step};
-use super::{live_variables, Cfa};
+use super::interp::{run_with, Nondet, Outcome, RunOptions, Step};
+use super::{live_variables, Accelerated, Cfa};
 
 /// The first point where the derived CFA's run and the original's differ.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -39,6 +38,25 @@ pub enum Ends {
     /// The same way unless the derived run is blocked (a jump over more iterations than the
     /// loop runs).
     UnlessBlocked,
+}
+
+/// A CFA derived from an original one.
+#[derive(Clone, Copy)]
+pub enum Derived<'a> {
+    /// By passes that keep every step a sequence of the original's steps.
+    Passes(&'a Cfa),
+    /// By folding and acceleration: its jumps are expanded into iterations.
+    Accelerated(&'a Accelerated),
+}
+
+impl Derived<'_> {
+    /// The derived CFA.
+    pub fn cfa(&self) -> &Cfa {
+        match self {
+            Derived::Passes(c) => c,
+            Derived::Accelerated(a) => &a.cfa,
+        }
+    }
 }
 
 /// The most steps the original CFA takes in one comparison.
@@ -70,11 +88,12 @@ fn differ(step: usize, what: impl Into<String>) -> RunsDiffer {
 /// too many iterations to run the original).
 pub fn compare_runs(
     original: &Cfa,
-    derived: &Cfa,
+    derivation: Derived<'_>,
     nondet: &[u128],
     opts: RunOptions,
     ends: Ends,
 ) -> Result<usize, RunsDiffer> {
+    let derived = derivation.cfa();
     let nv = original.vars.len();
     let opts = RunOptions {
         record: true,
@@ -83,12 +102,12 @@ pub fn compare_runs(
     let (d_out, d_steps) = run_with(derived, nondet, opts);
     let iterations: u128 = d_steps.iter().map(|s| jumped(s, nv)).sum();
     let limit = MAX_ORIGINAL_STEPS as u128;
-    let Some((mut seq, _)) = expand_jumps(nv, &d_steps, limit) else {
-        return Ok(0);
-    };
-    if d_steps.iter().all(|s| jump(s, nv).is_none()) {
-        seq = nondet.to_vec();
-    } else {
+    let mut seq = nondet.to_vec();
+    if let Derived::Accelerated(a) = derivation {
+        let Some((expanded, _)) = a.expand(Nondet::Sequence(nondet), &d_steps, limit) else {
+            return Ok(0);
+        };
+        seq = expanded;
         // The values the derived run read beyond those it consumed, for the original's last
         // attempts.
         let consumed: usize = d_steps.iter().map(|s| s.nondet.len()).sum();

@@ -261,7 +261,14 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         ProgramVerdict::False(p, trace) => {
             println!("UNSAFE ({p}) ({engine}, {secs:.2} s)");
             let seq: Vec<String> = trace.nondet.iter().map(|v| v.to_string()).collect();
-            println!("nondet values: [{}]", seq.join(", "));
+            if trace.expanded {
+                println!("nondet values: [{}]", seq.join(", "));
+            } else {
+                println!(
+                    "nondet values of the accelerated CFA (with the iteration counts of its jumps): [{}]",
+                    seq.join(", ")
+                );
+            }
             let ran_on = trace.accelerated.as_deref().unwrap_or(&cfa);
             print!("{}", format_trace(ran_on, &trace.steps, &trace.outcome));
             println!("FALSE({p})");

@@ -102,6 +102,8 @@ pub struct Replay {
     /// deterministic (an edge that fails does not depend on values beyond those the taken one
     /// consumes).
     pub sequence_outcome: Outcome,
+    /// The values of the input slots of every step, as decoded from the plan.
+    pub slots: Vec<Vec<u128>>,
 }
 
 /// A CFA encoded as a transition system.
@@ -601,6 +603,7 @@ impl ProgramSystem {
             steps,
             nondet,
             sequence_outcome,
+            slots,
         }
     }
 }

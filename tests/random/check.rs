@@ -12,18 +12,24 @@
 //!    two conclusive verdicts differ; no internal error, and no undefined behaviour reported
 //!    (the programs have none). UNKNOWN is allowed and counted.
 //!
+//! 3. [`lockstep`]: on the same sequences, the prepared CFA against the lowered one on the
+//!    interpreter (`cfa::lockstep`), and the bit-level system of the prepared CFA against its
+//!    interpreter, state by state (`ts::lockstep`).
+//!
 //! A further check of the same program is one more call in [`check_program`] taking the
 //! `Subject` and the `Figures`.
 
 use super::oracle::{self, Gcc, EXIT_ERROR};
 use super::program::{generate, Program};
 use crate::common::{literal_pool, Rng};
-use bitmc::cfa::{run_with, Cfa, DataModel, Gcl, Outcome, RunOptions, Step};
+use bitmc::cfa::{run_with, Cfa, DataModel, Gcl, Outcome, RunOptions};
 use bitmc::engine::portfolio::{default_members, Member, Strategy};
 use bitmc::engine::EngineKind;
 use bitmc::frontend::{lower_source, FrontendError, FrontendOptions};
 use bitmc::sat::{Backend, Interrupter};
-use bitmc::ts::program::PcEncoding;
+use bitmc::cfa::lockstep::{compare_runs, Derived, Ends};
+use bitmc::ts::lockstep::ProgramLockstep;
+use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
 use bitmc::verify::{prepare, verify_cfa, ProgramVerdict, VerifyOptions};
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -81,6 +87,9 @@ pub struct Figures {
     /// make the binary reach the error: it holds the jump counts of accelerated loops and the
     /// values of uninitialised declarations, which the compiled program does not consume.
     pub raw_not_replaying: usize,
+    /// Lock-step runs (passes and system), and the system states compared.
+    pub lockstep_runs: usize,
+    pub lockstep_states: usize,
     pub unsupported: usize,
     pub failures: Vec<String>,
 }
@@ -108,6 +117,8 @@ impl Figures {
         self.false_confirmed += o.false_confirmed;
         self.false_accelerated += o.false_accelerated;
         self.raw_not_replaying += o.raw_not_replaying;
+        self.lockstep_runs += o.lockstep_runs;
+        self.lockstep_states += o.lockstep_states;
         self.unsupported += o.unsupported;
         self.failures.extend(o.failures);
     }
@@ -129,6 +140,10 @@ impl Figures {
             self.raw_not_replaying,
             self.unsupported,
             self.failures.len()
+        );
+        eprintln!(
+            "  lock-step: {} runs, {} system states compared",
+            self.lockstep_runs, self.lockstep_states
         );
         for ((e, k), n) in &self.verdicts {
             eprintln!("  {e}: {k} {n}");
@@ -215,6 +230,7 @@ pub fn check_program(i: u64, gcc: &Gcc, cfg: &Config) -> Figures {
     *f.by_model.entry(program.dm.name()).or_default() += 1;
     let reaching = against_gcc(&s, i, cfg, &mut f);
     engines(&s, reaching.as_deref(), cfg, &mut f);
+    lockstep(&s, i, cfg, &mut f);
     gcc.clean(&name);
     f
 }
@@ -275,6 +291,46 @@ pub fn against_gcc(s: &Subject, seed: u64, cfg: &Config, f: &mut Figures) -> Opt
     reaching
 }
 
+/// Check 3: the prepared CFA against the lowered one, and the system of the prepared CFA
+/// against its interpreter, on random sequences drawn as in [`against_gcc`].
+pub fn lockstep(s: &Subject, seed: u64, cfg: &Config, f: &mut Figures) {
+    let mut rng = Rng(seed.wrapping_mul(31) + 7, literal_pool(&s.program.src));
+    let ps = encode(
+        &s.prepared,
+        EncodeOptions {
+            pc: PcEncoding::Binary,
+            goal: Goal::Any,
+        },
+    );
+    let ls = ProgramLockstep::new(&s.prepared, &ps);
+    let opts = RunOptions {
+        step_limit: 10_000,
+        uninit_zero: true,
+        record: true,
+    };
+    for _ in 0..cfg.runs {
+        let seq: Vec<u128> = (0..cfg.sequence).map(|_| u128::from(rng.interesting())).collect();
+        let passes = compare_runs(&s.lowered, Derived::Passes(&s.prepared), &seq, opts, Ends::SameTargets);
+        let mut init = Rng(rng.next(), Vec::new());
+        let mut draw = |w: u32| bitmc::bv::value::truncate(init.interesting() as u128, w);
+        let system = ls.follow_interpreter(&seq, opts.step_limit, &mut draw);
+        f.lockstep_runs += 1;
+        let what = match (passes, system) {
+            (Err(e), _) => format!("the prepared CFA differs from the lowered one: {e}"),
+            (_, Err(e)) => format!("the system differs from the interpreter: {e}"),
+            (Ok(_), Ok((states, _))) => {
+                f.lockstep_states += states;
+                continue;
+            }
+        };
+        f.failures.push(format!(
+            "{} ({}) on {seq:?}: {what}\n{}",
+            s.name, s.program.dm, s.program.src
+        ));
+        return;
+    }
+}
+
 /// The deepest BMC goes alone: far beyond the longest path of a generated program, so that
 /// it stops on safe programs instead of running out of time.
 const BMC_DEPTH: usize = 200;
@@ -289,6 +345,7 @@ pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
         max_depth: bmc_alone.then_some(BMC_DEPTH),
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
+        fault: None,
     };
     std::thread::scope(|sc| {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
@@ -303,37 +360,37 @@ pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
     })
 }
 
-/// The nondet sequence of a FALSE verdict's trace on `prepared` for the program itself: the
-/// values of havocs of uninitialised declarations left out (the compiled program consumes
-/// none for them; the interpreter of `verify`'s replay does), and on an accelerated CFA each
-/// jump expanded into the iterations it stands for.
+/// The nondet sequence of a FALSE verdict's trace as the compiled program consumes it: the
+/// printed values without those of uninitialised declarations (the compiled program consumes
+/// none there); `None` when a value does not fit 64 bits, or when the trace's values are those
+/// of the accelerated CFA (not expanded).
 pub fn program_sequence(prepared: &Cfa, trace: &bitmc::verify::ProgramTrace) -> Option<Vec<u64>> {
-    let replayed = trace.accelerated.as_deref().unwrap_or(prepared);
-    let mut uninitialised = HashSet::new();
-    for e in &replayed.edges {
-        e.cmd.for_each_atom(&mut |g| {
-            if let Gcl::Havoc(v, kind, _) = g {
-                if !kind.is_call() {
-                    uninitialised.insert(*v);
-                }
-            }
-        });
+    if !trace.expanded {
+        return None;
     }
-    let steps: Vec<Step> = trace
-        .steps
-        .iter()
-        .map(|st| {
-            let mut st = st.clone();
-            st.nondet.retain(|(v, _)| !uninitialised.contains(v));
-            st
-        })
-        .collect();
     let seq: Vec<u128> = match &trace.accelerated {
-        None => steps
-            .iter()
-            .flat_map(|st| st.nondet.iter().map(|&(_, x)| x))
-            .collect(),
-        Some(_) => bitmc::cfa::accel::expand_jumps(prepared.vars.len(), &steps, 1 << 20)?.0,
+        // The expanded values come from the program's run; its uninitialised declarations
+        // are dead (the generator never reads them before writing them).
+        Some(_) => trace.nondet.clone(),
+        None => {
+            let mut uninitialised = HashSet::new();
+            for e in &prepared.edges {
+                e.cmd.for_each_atom(&mut |g| {
+                    if let Gcl::Havoc(v, kind, _) = g {
+                        if !kind.is_call() {
+                            uninitialised.insert(*v);
+                        }
+                    }
+                });
+            }
+            trace
+                .steps
+                .iter()
+                .flat_map(|st| st.nondet.iter())
+                .filter(|(v, _)| !uninitialised.contains(v))
+                .map(|&(_, x)| x)
+                .collect()
+        }
     };
     seq.into_iter().map(|v| u64::try_from(v).ok()).collect()
 }
@@ -391,6 +448,7 @@ pub fn engines(s: &Subject, reaching: Option<&[u64]>, cfg: &Config, f: &mut Figu
                 conclusive.push((name, false));
             }
             ProgramVerdict::Unknown(reason) => {
+                let reason = reason.to_string();
                 if reason.starts_with("internal error") || reason.contains("undefined behaviour") {
                     fail(f, format!("{name}: UNKNOWN ({reason})"));
                 }
