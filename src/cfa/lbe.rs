@@ -4,8 +4,9 @@
 //! - Sequential: a location other than init/error/exit/sinks and other than a loop head (a
 //!   back-edge target of a depth-first search, computed once on the input), with exactly one
 //!   incoming edge `in`, not a self-loop, is removed and each outgoing edge `out` becomes an
-//!   edge labelled `Seq(in, out)` from the source of `in` (seed 000's rule 1). With more than
-//!   one outgoing edge this copies `in`, so it is done only for up to [`MAX_FANOUT`] outgoing
+//!   edge labelled `Seq(in, out)` from the source of `in` (rule 1 of large-block encoding,
+//!   Beyer et al., as "Improving the IC3CFA generalisation" applies it). With more than one
+//!   outgoing edge this copies `in`, so it is done only for up to [`MAX_FANOUT`] outgoing
 //!   edges and [`MAX_COPIED_ATOMS`] copied atomic commands. The copies run in the order of the
 //!   outgoing edges and, having one prefix, are exclusive as the outgoing edges were.
 //! - Parallel: edges with the same source and target become one edge labelled

@@ -33,7 +33,7 @@ impl DataModelArg {
 /// Program-counter encodings on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum PcArg {
-    /// One binary number (as in seed 003's DimSpec encoding).
+    /// One binary number (as in the DimSpec encoding of LLUMC, Kleine Büning, Balyo and Sinz).
     Binary,
     /// One latch per location.
     Onehot,

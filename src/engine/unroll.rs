@@ -129,7 +129,7 @@ impl<'s> Unrolling<'s> {
     }
 
     /// Add a section for state `k`, each clause weakened by `guard` (active while `¬guard`
-    /// is assumed, as in seed 003's scheme).
+    /// is assumed, as in the scheme of LLUMC, Kleine Büning, Balyo and Sinz).
     pub fn add_section_guarded(&self, solver: &mut dyn Solver, cnf: &Cnf, k: usize, guard: Lit) {
         let f = &self.frames[k];
         add_mapped(solver, cnf, Some(guard), |v| f[v.index()]);

@@ -4,7 +4,7 @@
 //! Conventions shared by every backend:
 //! - Variables are dense indices from 0 and are never deleted. [`Solver::new_var`] hands out the
 //!   next one; a clause that mentions a variable beyond the current count extends the count.
-//! - Removable clauses are built by the caller with activation literals (seed 003's scheme).
+//! - Removable clauses are built by the caller with activation literals (the scheme of LLUMC, Kleine Büning, Balyo and Sinz).
 //! - Misuse (asking for a model after UNSAT, or for a core after SAT) is a [`SatError`], never an
 //!   abort of the process.
 //! - Every solver polls a shared [`Interrupter`]; once raised, a running or later `solve` returns
