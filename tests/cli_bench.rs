@@ -538,3 +538,85 @@ fn bad_invocations_are_errors() {
     let r = bitmc(&["bench", s(&dir.join("a.cnf")), "--out", s(&out)]);
     assert_eq!(r.code, 2, "--timeout is required: {}", r.stderr);
 }
+
+/// A peer as a configuration: a script that answers by the file it is given (it reads the
+/// goal clause of the DimSpec file), beside bitmc's PDR in one table; its wrong answer is
+/// reported like bitmc's, a missing text is UNKNOWN, a C task is exported for it first, and
+/// a peer of the other format is an error of that run.
+#[test]
+fn peers_are_configurations() {
+    let dir = temp_dir("bench-peer");
+    let tasks = dir.join("tasks");
+    write(&tasks.join("reach.cnf"), REACHABLE);
+    write(&tasks.join("safe.cnf"), UNREACHABLE);
+    write(
+        &tasks.join("EXPECTED.tsv"),
+        "file\tgoal_reachable\nreach.cnf\tyes\nsafe.cnf\tno\n",
+    );
+    write(
+        &tasks.join("prog.c"),
+        "// expect: unreach-call=false\nvoid reach_error(void) {}\n\
+         int main(void) { int x = 1; if (x == 1) reach_error(); return 0; }\n",
+    );
+    // Says "holds" for every file: wrong on reach.cnf. Writes what it was given.
+    let tool = dir.join("tool.sh");
+    script(
+        &tool,
+        "#!/bin/sh\necho \"$1\" >> \"$(dirname \"$0\")/given\"\n\
+         case \"$1\" in *safe.cnf) echo 'verdict: holds';; *reach.cnf) echo 'verdict: holds';; *) echo 'no idea';; esac\n",
+    );
+    let out = dir.join("out");
+    let r = bitmc(&[
+        "bench",
+        s(&tasks),
+        "--timeout",
+        "30",
+        "--config",
+        "pdr=--engine pdr",
+        "--peer",
+        &format!("tool={} {{dimspec}}", s(&tool)),
+        "--peer-safe",
+        "tool=verdict: holds",
+        "--peer-unsafe",
+        "tool=verdict: fails",
+        "--peer",
+        "abc-pdr",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(r.code, WRONG, "{}\n{}", r.stdout, r.stderr);
+    let rows = csv(&out);
+    let cell = |task: &str, prop: &str, config: &str| {
+        let r = row(&rows, &format!("tasks/{task}"), prop, config);
+        (r["verdict"].clone(), r["status"].clone())
+    };
+    assert_eq!(cell("reach.cnf", "", "pdr"), ("UNSAFE".into(), "correct".into()));
+    assert_eq!(cell("safe.cnf", "", "tool"), ("SAFE".into(), "correct".into()));
+    assert_eq!(cell("reach.cnf", "", "tool"), ("SAFE".into(), "wrong".into()));
+    // The C task reaches the tool as an exported DimSpec file, on which it finds no text.
+    assert_eq!(
+        cell("prog.c", "unreach-call", "tool"),
+        ("UNKNOWN".into(), "unknown".into())
+    );
+    let given = fs::read_to_string(dir.join("given")).unwrap();
+    assert!(
+        given.lines().any(|l| l.ends_with(".cnf") && l.contains("logs")),
+        "{given}"
+    );
+    // ABC reads AIGER: the DimSpec tasks are errors of its runs, never verdicts.
+    assert_eq!(cell("safe.cnf", "", "abc-pdr").1, "error");
+    let summary = fs::read_to_string(out.join("summary.md")).unwrap();
+    assert_eq!(summary_row(&summary, "tool")[5], "**1**", "{summary}");
+
+    // A peer with a command needs both texts; an unknown built-in name is an error.
+    for bad in [
+        vec!["--peer", "t=tool {dimspec}", "--peer-safe", "t=ok"],
+        vec!["--peer", "nosuch"],
+        vec!["--peer", "t=tool file", "--peer-safe", "t=a", "--peer-unsafe", "t=b"],
+    ] {
+        let mut args = vec!["bench", s(&tasks), "--timeout", "5", "--out", s(&out)];
+        args.extend(bad.iter().copied());
+        let r = bitmc(&args);
+        assert_eq!(r.code, 1, "{bad:?}: {}", r.stderr);
+    }
+}

@@ -7,6 +7,7 @@
 //! progress on stderr, write the reports and print the table. Ctrl-C stops the running children
 //! and writes the reports of the runs that finished.
 
+pub mod peer;
 pub mod plot;
 pub mod report;
 pub mod run;
@@ -40,6 +41,12 @@ Tasks:
   A directory is searched recursively; a LIST names one task or directory per line,
   relative to the list's directory (# starts a comment).
 
+Peers: `--peer abc-pdr` adds ABC's `fold; pdr` as a configuration; `--peer NAME='CMD'`
+  with `--peer-safe NAME=TEXT --peer-unsafe NAME=TEXT` adds any tool. A peer runs on the
+  task's AIGER ({aiger} in CMD) or DimSpec ({dimspec}) file; a C task is exported first with
+  `bitmc aiger` / `bitmc dimspec` into the logs, so that `--config pdr='--engine pdr'` on
+  those files and the peer can be compared. A peer's wrong answers count like bitmc's.
+
 Verdicts: the last line of a run's stdout (TRUE, FALSE(p), SAFE, UNSAFE, UNKNOWN), which
   must agree with its exit code (0, 10, 20); TIMEOUT when stopped at the time limit,
   OUT OF MEMORY when it failed to allocate under the memory limit, ERROR otherwise (the
@@ -69,6 +76,21 @@ pub struct BenchArgs {
     /// once per configuration. Default: one configuration `default` without extra arguments.
     #[arg(long = "config", value_name = "NAME='ARGS'")]
     pub configs: Vec<String>,
+    /// An external tool as a configuration (a peer): `NAME='COMMAND'`, the command run on the
+    /// task's AIGER file where it says `{aiger}` or its DimSpec file where it says `{dimspec}`
+    /// (C tasks are exported first by bitmc, outside the run's time), its verdict read with
+    /// `--peer-safe` and `--peer-unsafe`; or a built-in peer by name alone: `abc-pdr`, ABC's
+    /// `fold; pdr` (berkeley-abc). Repeatable, and mixed with `--config` in one table.
+    #[arg(long = "peer", value_name = "NAME[='COMMAND']")]
+    pub peers: Vec<String>,
+    /// `NAME=TEXT`: the peer's verdict is SAFE when its standard output contains TEXT.
+    #[arg(long = "peer-safe", value_name = "NAME=TEXT")]
+    pub peer_safe: Vec<String>,
+    /// `NAME=TEXT`: the peer's verdict is UNSAFE when its standard output contains TEXT
+    /// (checked before the safe text). Without either text in its output, a peer that exits
+    /// with 0 answered UNKNOWN.
+    #[arg(long = "peer-unsafe", value_name = "NAME=TEXT")]
+    pub peer_unsafe: Vec<String>,
     /// Runs in parallel. Timings are only comparable when runs do not share cores: keep the
     /// default of 1 on a machine with few cores.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -94,19 +116,83 @@ pub struct Config {
     pub args: Vec<String>,
     /// The arguments select `--data-model lp64` (C expectations use `expect(lp64)`).
     pub lp64: bool,
+    /// An external tool instead of bitmc (`args` is then empty).
+    pub peer: Option<peer::Peer>,
+}
+
+/// The peers of `--peer`, with their texts from `--peer-safe` and `--peer-unsafe`.
+pub fn parse_peers(
+    peers: &[String],
+    safe: &[String],
+    unsafe_: &[String],
+) -> anyhow::Result<Vec<Config>> {
+    let texts = |list: &[String], flag: &str| -> anyhow::Result<Vec<(String, String)>> {
+        list.iter()
+            .map(|s| match s.split_once('=') {
+                Some((n, t)) => Ok((n.trim().to_string(), t.to_string())),
+                None => bail!("{flag} {s}: expected NAME=TEXT"),
+            })
+            .collect()
+    };
+    let (safe, unsafe_) = (
+        texts(safe, "--peer-safe")?,
+        texts(unsafe_, "--peer-unsafe")?,
+    );
+    let mut out = Vec::new();
+    for spec in peers {
+        let (name, command) = match spec.split_once('=') {
+            Some((n, c)) => (n.trim(), Some(c)),
+            None => (spec.trim(), None),
+        };
+        check_name(name, spec)?;
+        let find = |l: &[(String, String)]| l.iter().find(|(n, _)| n == name).map(|x| x.1.clone());
+        let peer = match command {
+            Some(c) => {
+                let (Some(s), Some(u)) = (find(&safe), find(&unsafe_)) else {
+                    bail!("--peer {spec}: give the texts of its verdicts with --peer-safe {name}=TEXT and --peer-unsafe {name}=TEXT");
+                };
+                peer::Peer::new(c, &s, &u).map_err(|e| anyhow::anyhow!("--peer {name}: {e}"))?
+            }
+            None => match peer::Peer::preset(name) {
+                Some(p) => p,
+                None => bail!(
+                    "--peer {name}: no built-in peer of that name (built in: {}); give NAME='COMMAND'",
+                    peer::PRESETS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+                ),
+            },
+        };
+        out.push(Config {
+            name: name.to_string(),
+            args: Vec::new(),
+            lp64: false,
+            peer: Some(peer),
+        });
+    }
+    for (n, _) in safe.iter().chain(&unsafe_) {
+        if !out.iter().any(|c| &c.name == n) {
+            bail!("--peer-safe/--peer-unsafe {n}: no --peer of that name");
+        }
+    }
+    Ok(out)
+}
+
+/// A configuration's name: non-empty, letters, digits and `. _ + -`.
+fn check_name(name: &str, spec: &str) -> anyhow::Result<()> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+    {
+        bail!("{spec}: the name must be non-empty and use only letters, digits and . _ + -");
+    }
+    Ok(())
 }
 
 /// Parse `NAME=ARGS` (or a bare `NAME`, without arguments).
 pub fn parse_config(s: &str) -> anyhow::Result<Config> {
     let (name, rest) = s.split_once('=').unwrap_or((s, ""));
     let name = name.trim();
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
-    {
-        bail!("--config {s}: the name must be non-empty and use only letters, digits and . _ + -");
-    }
+    check_name(name, &format!("--config {s}"))?;
     let Some(args) = shlex::split(rest) else {
         bail!("--config {s}: unbalanced quotes or a trailing backslash in the arguments");
     };
@@ -120,6 +206,7 @@ pub fn parse_config(s: &str) -> anyhow::Result<Config> {
         name: name.to_string(),
         args,
         lp64,
+        peer: None,
     })
 }
 
@@ -163,13 +250,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
         .iter()
         .map(|c| parse_config(c))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    if configs.is_empty() {
+    let peers = parse_peers(&args.peers, &args.peer_safe, &args.peer_unsafe)?;
+    if configs.is_empty() && peers.is_empty() {
         configs.push(Config {
             name: "default".into(),
             args: vec![],
             lp64: false,
+            peer: None,
         });
     }
+    configs.extend(peers);
     let mut names = HashSet::new();
     for c in &configs {
         if !names.insert(c.name.as_str()) {
@@ -239,8 +329,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
                         break;
                     }
                     let j = &jobs[i];
-                    let argv = command_args(&found.tasks[j.task], &configs[j.config]);
-                    let m = run::run(program, &argv, &j.log, limits, &INTERRUPTED);
+                    let (task, config) = (&found.tasks[j.task], &configs[j.config]);
+                    let m = match &config.peer {
+                        None => {
+                            let argv = command_args(task, config);
+                            run::run(program, &argv, &j.log, limits, &INTERRUPTED, run::Reading::Bitmc)
+                        }
+                        Some(p) => run_peer(p, program, task, &j.log, limits),
+                    };
                     if res_tx.send((i, m)).is_err() {
                         break;
                     }
@@ -301,6 +397,41 @@ fn plan_jobs(tasks: &[tasks::Task], configs: &[Config], logs: &Path) -> Vec<Job>
         }
     }
     jobs
+}
+
+/// A peer's run on a task: its input file (exported from a C task first), then the peer.
+fn run_peer(
+    p: &peer::Peer,
+    bitmc: &Path,
+    task: &tasks::Task,
+    log: &Path,
+    limits: &run::Limits,
+) -> run::Measured {
+    let is_c = task.kind == tasks::Kind::Verify;
+    let failed = |note: String| run::Measured {
+        outcome: run::Outcome::Error,
+        wall: 0.0,
+        cpu: 0.0,
+        peak_mb: 0.0,
+        note,
+    };
+    let (file, export) = match p.input(&task.path, is_c, task.property.as_deref(), log) {
+        Ok(x) => x,
+        Err(e) => return failed(e),
+    };
+    if let Some(export) = export {
+        match std::process::Command::new(bitmc).args(&export).output() {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => {
+                let err = String::from_utf8_lossy(&o.stderr);
+                let first = err.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                return failed(format!("the export for the peer failed: {first}"));
+            }
+            Err(e) => return failed(format!("cannot run {}: {e}", bitmc.display())),
+        }
+    }
+    let (program, argv) = p.command(&file);
+    run::run(&program, &argv, log, limits, &INTERRUPTED, run::Reading::Peer(p))
 }
 
 /// The arguments of the child: `verify FILE --property P ARGS` or `solve FILE ARGS`.

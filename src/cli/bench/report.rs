@@ -406,6 +406,7 @@ mod tests {
             name: "c".into(),
             args: vec![],
             lp64: false,
+            peer: None,
         };
         let r = judge(&task(prop, e), e, &c, &measured(o));
         (r.status, r.score)

@@ -7,9 +7,10 @@
 //! and `SIGKILL` after a grace period; the run is then a TIMEOUT whatever it printed. CPU time and
 //! peak resident memory come from the child's `rusage`.
 //!
-//! The verdict is the last line of standard output, which must agree with the exit code
-//! (0 `TRUE`/`SAFE`, 10 `FALSE(p)`/`UNSAFE`, 20 `UNKNOWN`); anything else is an error whose note is
-//! the first line of standard error.
+//! The verdict of a bitmc run is the last line of standard output, which must agree with the
+//! exit code (0 `TRUE`/`SAFE`, 10 `FALSE(p)`/`UNSAFE`, 20 `UNKNOWN`); anything else is an error
+//! whose note is the first line of standard error. A peer's verdict is read from its declared
+//! texts ([`super::peer`]).
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -19,6 +20,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use super::peer::Peer;
 
 /// The limits of one run.
 #[derive(Clone, Debug)]
@@ -96,14 +99,24 @@ const MEMORY_MARKERS: &[&str] = &[
 /// be out of memory even without a message saying so.
 const MEMORY_NEAR_LIMIT: f64 = 0.9;
 
-/// Run `program args` with its output in `log.out` / `log.err`, under `limits`; stop early
-/// (with [`Outcome::Cancelled`]) when `cancel` is raised.
+/// How a run's verdict is read.
+#[derive(Clone, Copy, Debug)]
+pub enum Reading<'a> {
+    /// bitmc's convention: the last line of stdout and the exit code (see the module doc).
+    Bitmc,
+    /// A peer's declared texts in stdout ([`Peer::verdict`]).
+    Peer(&'a Peer),
+}
+
+/// Run `program args` with its output in `log.out` / `log.err`, under `limits`, its verdict
+/// read as `reading` says; stop early (with [`Outcome::Cancelled`]) when `cancel` is raised.
 pub fn run(
     program: &Path,
     args: &[OsString],
     log: &Path,
     limits: &Limits,
     cancel: &AtomicBool,
+    reading: Reading<'_>,
 ) -> Measured {
     let failed = |note: String| Measured {
         outcome: Outcome::Error,
@@ -165,7 +178,10 @@ pub fn run(
         None => {
             let near_limit =
                 limits.memory_mb > 0 && peak_mb >= MEMORY_NEAR_LIMIT * limits.memory_mb as f64;
-            classify(status, &out_path, &err_path, near_limit)
+            match reading {
+                Reading::Bitmc => classify(status, &out_path, &err_path, near_limit),
+                Reading::Peer(p) => classify_peer(p, status, &out_path, &err_path, near_limit),
+            }
         }
     };
     Measured {
@@ -291,6 +307,44 @@ fn classify(status: libc::c_int, out: &Path, err: &Path, near_limit: bool) -> (O
             join_note("internal error (exit code 3)".into(), &first_err),
         ),
         _ => (
+            Outcome::Error,
+            join_note(format!("exit code {code}"), &first_err),
+        ),
+    }
+}
+
+/// The most of a peer's standard output searched for its verdict texts.
+const PEER_OUTPUT: u64 = 16 << 20;
+
+/// A peer's end: its verdict text, or UNKNOWN after exit code 0, or why it failed.
+fn classify_peer(
+    peer: &Peer,
+    status: libc::c_int,
+    out: &Path,
+    err: &Path,
+    near_limit: bool,
+) -> (Outcome, String) {
+    let (first_err, err_tail) = stderr_summary(err);
+    let said = MEMORY_MARKERS
+        .iter()
+        .any(|m| err_tail.to_ascii_lowercase().contains(m));
+    let text = read_tail(out, PEER_OUTPUT);
+    match peer.verdict(&text) {
+        Some(true) => return (Outcome::Holds("SAFE".into()), String::new()),
+        Some(false) => return (Outcome::Violated("UNSAFE".into(), None), String::new()),
+        None => {}
+    }
+    if near_limit || said {
+        return (Outcome::Memout, first_err);
+    }
+    if libc::WIFSIGNALED(status) {
+        let sig = libc::WTERMSIG(status);
+        let note = format!("killed by signal {sig} ({})", signal_name(sig));
+        return (Outcome::Error, join_note(note, &first_err));
+    }
+    match libc::WEXITSTATUS(status) {
+        0 => (Outcome::Unknown, "no verdict text in its output".into()),
+        code => (
             Outcome::Error,
             join_note(format!("exit code {code}"), &first_err),
         ),
