@@ -141,6 +141,10 @@ pub struct PdrArgs {
     /// PDR: drop the obligations blocked at the top frame instead of retrying them at the next.
     #[arg(long)]
     pub no_carry: bool,
+    /// PDR: give every solver the whole transition relation instead of loading the cone of
+    /// each query's latches on demand.
+    #[arg(long)]
+    pub no_cones: bool,
 }
 
 impl PdrArgs {
@@ -151,6 +155,7 @@ impl PdrArgs {
             ctg_depth: self.ctg_depth,
             lift: !self.no_lift,
             carry: !self.no_carry,
+            cones: !self.no_cones,
         }
     }
 }
@@ -166,7 +171,7 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
-    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-ctg, no-lift, no-carry, ctg-max=N, ctg-depth=N).
+    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical.
     #[arg(long = "member", value_name = "MEMBER")]
     pub members: Vec<String>,

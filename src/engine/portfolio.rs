@@ -42,7 +42,7 @@ impl FromStr for Member {
 
     /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`; backends: `cadical`
     /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-ctg`, `no-lift`, `no-carry`,
-    /// `ctg-max=N`, `ctg-depth=N`.
+    /// `no-cones`, `ctg-max=N`, `ctg-depth=N`.
     fn from_str(s: &str) -> Result<Member, String> {
         let mut parts = s.split(':');
         let engine = match parts.next().unwrap_or("") {
@@ -73,6 +73,7 @@ impl FromStr for Member {
             match key {
                 "no-ctg" => m.pdr.ctg = false,
                 "no-lift" => m.pdr.lift = false,
+                "no-cones" => m.pdr.cones = false,
                 "no-carry" => m.pdr.carry = false,
                 "ctg-max" => m.pdr.ctg_max = num()?,
                 "ctg-depth" => m.pdr.ctg_depth = num()?,
@@ -96,6 +97,9 @@ impl fmt::Display for Member {
             }
             if !self.pdr.carry {
                 write!(f, ":no-carry")?;
+            }
+            if !self.pdr.cones {
+                write!(f, ":no-cones")?;
             }
             if self.pdr.ctg_max != d.ctg_max {
                 write!(f, ":ctg-max={}", self.pdr.ctg_max)?;

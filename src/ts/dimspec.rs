@@ -35,7 +35,7 @@ pub fn from_problem(p: &dimspec::Problem) -> System {
         bad: to_cnf(&p.goal, n),
         trans: to_cnf(&p.trans, 2 * n),
         names: vec![None; n as usize],
-        lift_inputs: None,
+        lifting: None,
         u_total: false,
     }
 }

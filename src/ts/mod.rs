@@ -24,7 +24,7 @@ pub mod step;
 pub mod templates;
 
 use crate::cnf::Cnf;
-use crate::sat::Var;
+use crate::sat::{Lit, Var};
 
 /// A bit-level transition system with DimSpec semantics.
 #[derive(Clone, Debug, Default)]
@@ -41,15 +41,45 @@ pub struct System {
     pub trans: Cnf,
     /// A name per variable, where one is known (program variable bits, latch symbols).
     pub names: Vec<Option<String>>,
-    /// The primary inputs, given only when predecessor lifting is sound for this system: `T`
-    /// is functional (every next-state latch is determined by the current latches and these
+    /// What predecessor lifting needs, given only when it is sound for this system: `T` is
+    /// functional (every next-state latch is determined by the current latches and the
     /// inputs), every other non-latch variable is defined by `U` from latches and inputs, and
-    /// the remaining constraints of `U` mention latches only. `None` for DimSpec input.
-    pub lift_inputs: Option<Vec<Var>>,
+    /// `U` is those definitions followed by one unit clause per constraint literal. `None` for
+    /// DimSpec input.
+    pub lifting: Option<Lifting>,
     /// `U` restricts nothing: every valuation of the variables it does not define extends to a
     /// model of `U` (it only holds gate definitions). Engines may then leave `U` out where it
     /// would only define unused gates, e.g. in the next-state copy of a relative-induction query.
     pub u_total: bool,
+}
+
+/// The structure predecessor lifting relies on ([`System::lifting`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lifting {
+    /// The primary inputs.
+    pub inputs: Vec<Var>,
+    /// The constraint literals, whose unit clauses end `U`.
+    pub constraints: Vec<Lit>,
+}
+
+impl System {
+    /// The system with `U` cut down to its gate definitions (the unit clauses of
+    /// [`Lifting::constraints`] left out), for a lifting query that must force the constraints
+    /// itself; `None` without [`System::lifting`].
+    pub fn definitions_only(&self) -> Option<System> {
+        let lifting = self.lifting.as_ref()?;
+        let keep = self.constraints.len() - lifting.constraints.len();
+        let mut defs = Cnf::new();
+        defs.reserve_vars(self.constraints.num_vars());
+        for c in self.constraints.iter().take(keep) {
+            defs.push(c);
+        }
+        Some(System {
+            constraints: defs,
+            u_total: true,
+            ..self.clone()
+        })
+    }
 }
 
 /// A path of the system: one full valuation (`n` booleans) per state.

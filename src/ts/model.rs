@@ -11,7 +11,7 @@
 //! value, and `G` is the unit of the bad literal. This matches AIGER 1.9's semantics:
 //! constraints hold in every state up to and including the bad one.
 
-use super::System;
+use super::{Lifting, System};
 use crate::aig::aiger::{AigerFile, AndGate, Latch, Symbol, SymbolKind};
 use crate::aig::{Aig, AigLit, AigNode};
 use crate::cnf::{Cnf, Tseitin};
@@ -93,16 +93,6 @@ impl Model {
         (in_latch, in_input)
     }
 
-    /// Whether the constraints depend on latches only (then predecessor lifting stays sound).
-    fn constraints_on_latches_only(&self) -> bool {
-        let inputs: std::collections::HashSet<u32> =
-            self.inputs.iter().map(|i| i.node.var()).collect();
-        self.aig
-            .cone(&self.constraints)
-            .iter()
-            .all(|v| !inputs.contains(v))
-    }
-
     /// The bit-level system of the model (see the module documentation).
     pub fn to_system(&self) -> ModelSystem {
         let (in_latch, in_input) = self.cone_of_influence();
@@ -173,11 +163,10 @@ impl Model {
             }
         }
         sys.u_total = constraints.is_empty();
-        sys.lift_inputs = if self.constraints_on_latches_only() {
-            Some(input_var.iter().flatten().copied().collect())
-        } else {
-            None
-        };
+        sys.lifting = Some(Lifting {
+            inputs: input_var.iter().flatten().copied().collect(),
+            constraints,
+        });
         ModelSystem {
             sys,
             latch_var,

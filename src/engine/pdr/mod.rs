@@ -20,14 +20,18 @@
 //! the same initial status.
 //!
 //! Predecessors are lifted by a SAT query (the part of the state that, with the inputs fixed,
-//! forces the successor into the obligation) when the system says that is sound
-//! ([`System::lift_inputs`]); otherwise obligations are full latch states.
+//! forces the successor into the obligation and every constraint of `U` to hold) when the
+//! system's structure allows it ([`System::lifting`]); otherwise obligations are full latch
+//! states. The lifting solver holds `U`'s gate definitions only, not its constraints: a lifted
+//! state that violated a constraint under the fixed inputs would have no such step, so the
+//! query asks the constraints to be forced like the successor.
 //!
 //! Obligations blocked at the top frame are retried at the next one ([`PdrOptions::carry`]).
 //! Propagation remembers, for each lemma that failed to move up, the predecessor that refuted
 //! it; while no lemma that entered that frame since excludes this state, the query would be
 //! satisfiable again and is skipped.
 
+mod cone;
 mod mic;
 mod query;
 
@@ -35,8 +39,8 @@ use super::unroll::too_large;
 use super::{bmc, Cause, Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};
-use crate::ts::System;
-use query::{Interrupted, PairSolver, RelInd, SatStats};
+use crate::ts::{Lifting, System};
+use query::{Interrupted, Load, PairSolver, RelInd, SatStats};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::time::{Duration, Instant};
@@ -61,6 +65,9 @@ pub struct PdrOptions {
     /// Keep the obligations blocked at the top level for the next frame (Eén, Mishchenko,
     /// Brayton 2011), which finds deep counterexamples sooner.
     pub carry: bool,
+    /// Load `T` and `U` into the solvers cone by cone as queries need them ([`cone`]), when
+    /// the system's structure allows it; otherwise each solver holds them whole.
+    pub cones: bool,
 }
 
 impl Default for PdrOptions {
@@ -71,6 +78,7 @@ impl Default for PdrOptions {
             ctg_depth: 1,
             lift: true,
             carry: true,
+            cones: true,
         }
     }
 }
@@ -96,7 +104,7 @@ pub(crate) struct Pdr<'s> {
     sys: &'s System,
     opts: PdrOptions,
     latches: Vec<Var>,
-    inputs: Option<Vec<Var>>,
+    lifting: Option<Lifting>,
     /// `init_unit[v]`: the value `I` fixes for latch `v` by a unit clause.
     init_unit: Vec<Option<bool>>,
     frames: Vec<Vec<Cube>>,
@@ -112,6 +120,8 @@ pub(crate) struct Pdr<'s> {
     solvers: Vec<PairSolver>,
     init: PairSolver,
     lifter: Option<PairSolver>,
+    /// How the solvers hold `T` and `U`.
+    load: Load,
     pub(crate) sat: SatStats,
     lemmas: usize,
     ctgs: usize,
@@ -154,18 +164,19 @@ impl<'s> Pdr<'s> {
                 init_unit[l.var().index()] = Some(!l.is_negated());
             }
         }
-        let inputs = if popts.lift {
-            sys.lift_inputs.clone()
-        } else {
-            None
+        let load = match cone::ConeIndex::new(sys).filter(|_| popts.cones) {
+            Some(index) => Load::OnDemand(std::sync::Arc::new(index)),
+            None => Load::Whole,
         };
+        let lifting = sys.lifting.clone().filter(|_| popts.lift);
+        let lifter = lifting
+            .as_ref()
+            .and_then(|_| PairSolver::lifter(sys, backend, intr, &load));
         Pdr {
             sys,
             latches: sys.simple_path_vars(),
-            lifter: inputs
-                .as_ref()
-                .map(|_| PairSolver::new(sys, backend, intr, false)),
-            inputs,
+            lifter,
+            lifting,
             opts: popts,
             init_unit,
             frames: vec![Vec::new(), Vec::new()],
@@ -175,10 +186,11 @@ impl<'s> Pdr<'s> {
             push_witness: HashMap::new(),
             pushes_skipped: 0,
             solvers: vec![
-                PairSolver::new(sys, backend, intr, true),
-                PairSolver::new(sys, backend, intr, false),
+                PairSolver::new(sys, backend, intr, true, &load),
+                PairSolver::new(sys, backend, intr, false, &load),
             ],
-            init: PairSolver::init_only(sys, backend, intr),
+            init: PairSolver::init_only(sys, backend, intr, &load),
+            load,
             sat: SatStats::default(),
             lemmas: 0,
             ctgs: 0,
@@ -229,7 +241,7 @@ impl<'s> Pdr<'s> {
             self.backend_opts.backend,
             self.backend_opts.interrupter.clone(),
         );
-        let mut s = PairSolver::new(self.sys, b, &i, level == 0);
+        let mut s = PairSolver::new(self.sys, b, &i, level == 0, &self.load);
         if level > 0 {
             for cube in self.frames[level..].iter().flatten() {
                 s.add_lemma(cube);
@@ -329,9 +341,9 @@ impl<'s> Pdr<'s> {
             .iter()
             .map(|&v| Lit::new(v, !vals[v.index()]))
             .collect();
-        match (&mut self.lifter, &self.inputs) {
-            (Some(lifter), Some(inputs)) => {
-                lifter.lift(self.sys, &full, inputs, vals, target, &mut self.sat)
+        match (&mut self.lifter, &self.lifting) {
+            (Some(lifter), Some(lifting)) => {
+                lifter.lift(self.sys, &full, lifting, vals, target, &mut self.sat)
             }
             _ => Ok(full),
         }
@@ -501,7 +513,7 @@ impl<'s> Pdr<'s> {
                 self.backend_opts.backend,
                 self.backend_opts.interrupter.clone(),
             );
-            self.solvers.push(PairSolver::new(self.sys, b, &i, false));
+            self.solvers.push(PairSolver::new(self.sys, b, &i, false, &self.load));
             self.frames.push(Vec::new());
             self.strengthened.push(Vec::new());
             if let Some(level) = self.propagate()? {

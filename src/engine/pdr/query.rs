@@ -8,7 +8,9 @@ use super::Cube;
 use crate::engine::unroll::{conjunction_literal, Unrolling};
 use crate::sat::Backend;
 use crate::sat::{Interrupter, Lit, SolveResult, Solver, Var};
-use crate::ts::System;
+use super::cone::{ConeIndex, Loaded, Units};
+use crate::ts::{Lifting, System};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The result of a relative-induction query.
@@ -30,7 +32,8 @@ pub struct SatStats {
     pub time: Duration,
 }
 
-/// A solver with one copy of the current and the next state.
+/// A solver with one copy of the current and the next state, holding `T` and `U` whole or
+/// loading them on demand ([`Load`]).
 pub struct PairSolver {
     solver: Box<dyn Solver>,
     cur: Vec<Lit>,
@@ -41,6 +44,15 @@ pub struct PairSolver {
     step: Lit,
     /// How many temporary clauses (switched off by a unit after use) the solver holds.
     retired: usize,
+    /// What is loaded of `T` and `U` when they are loaded on demand ([`cone`]).
+    loaded: Option<Loaded>,
+}
+
+/// How a solver holds `T` and `U`: whole, or cone by cone as queries need them.
+#[derive(Clone)]
+pub enum Load {
+    Whole,
+    OnDemand(Arc<ConeIndex>),
 }
 
 fn timed(stats: &mut SatStats, s: &mut dyn Solver, assumptions: &[Lit]) -> SolveResult {
@@ -53,39 +65,99 @@ fn timed(stats: &mut SatStats, s: &mut dyn Solver, assumptions: &[Lit]) -> Solve
 
 impl PairSolver {
     /// A solver over `U(x) ∧ T(x, x') ∧ U(x')`, with `I(x)` when `with_init`.
-    pub fn new(sys: &System, backend: Backend, intr: &Interrupter, with_init: bool) -> PairSolver {
-        let mut solver = backend.create(intr);
-        let mut un = Unrolling::new(sys);
-        un.push_state(solver.as_mut());
-        if with_init {
-            un.add_section(solver.as_mut(), &sys.init, 0);
-        }
-        let step = solver.new_var().pos();
-        un.push_state_guarded(solver.as_mut(), !step, !sys.u_total);
-        PairSolver {
-            cur: un.frame(0).to_vec(),
-            next: un.frame(1).to_vec(),
-            solver,
-            goal: None,
-            step,
-            retired: 0,
+    pub fn new(
+        sys: &System,
+        backend: Backend,
+        intr: &Interrupter,
+        with_init: bool,
+        load: &Load,
+    ) -> PairSolver {
+        Self::build(sys, backend, intr, with_init, load, true, Units::Enforced)
+    }
+
+    /// A solver for lifting ([`PairSolver::lift`]): `U(x)` without its constraints, which the
+    /// lifting query asks for itself.
+    pub fn lifter(sys: &System, backend: Backend, intr: &Interrupter, load: &Load) -> Option<PairSolver> {
+        match load {
+            Load::Whole => {
+                let defs = sys.definitions_only()?;
+                Some(Self::build(&defs, backend, intr, false, load, true, Units::Enforced))
+            }
+            Load::OnDemand(_) => Some(Self::build(sys, backend, intr, false, load, true, Units::ConesOnly)),
         }
     }
 
     /// A solver over `I(x) ∧ U(x)` only (for the initial-state checks).
-    pub fn init_only(sys: &System, backend: Backend, intr: &Interrupter) -> PairSolver {
+    pub fn init_only(sys: &System, backend: Backend, intr: &Interrupter, load: &Load) -> PairSolver {
+        Self::build(sys, backend, intr, true, load, false, Units::Enforced)
+    }
+
+    fn build(
+        sys: &System,
+        backend: Backend,
+        intr: &Interrupter,
+        with_init: bool,
+        load: &Load,
+        with_step: bool,
+        units: Units,
+    ) -> PairSolver {
         let mut solver = backend.create(intr);
-        let mut un = Unrolling::new(sys);
-        un.push_state(solver.as_mut());
-        un.add_section(solver.as_mut(), &sys.init, 0);
-        let step = solver.new_var().pos();
+        let (cur, next, step, loaded) = match load {
+            Load::Whole => {
+                let mut un = Unrolling::new(sys);
+                un.push_state(solver.as_mut());
+                if with_init {
+                    un.add_section(solver.as_mut(), &sys.init, 0);
+                }
+                let step = solver.new_var().pos();
+                if with_step {
+                    un.push_state_guarded(solver.as_mut(), !step, !sys.u_total);
+                }
+                let next = if with_step { un.frame(1).to_vec() } else { Vec::new() };
+                (un.frame(0).to_vec(), next, step, None)
+            }
+            Load::OnDemand(index) => {
+                let n = sys.n();
+                let cur: Vec<Lit> = (0..n).map(|_| solver.new_var().pos()).collect();
+                if with_init {
+                    sys.init.add_renamed(solver.as_mut(), |v| cur[v.index()]);
+                }
+                let step = solver.new_var().pos();
+                let next: Vec<Lit> = if with_step {
+                    (0..n).map(|_| solver.new_var().pos()).collect()
+                } else {
+                    Vec::new()
+                };
+                let loaded = Loaded::new(
+                    Arc::clone(index),
+                    solver.as_mut(),
+                    &cur,
+                    &next,
+                    step,
+                    units,
+                    sys.u_total,
+                );
+                (cur, next, step, Some(loaded))
+            }
+        };
         PairSolver {
-            cur: un.frame(0).to_vec(),
-            next: Vec::new(),
+            cur,
+            next,
             solver,
             goal: None,
             step,
             retired: 0,
+            loaded,
+        }
+    }
+
+    /// Loads (when loading on demand) what the literals `lits` of the next state (or the
+    /// current one) depend on.
+    fn need(&mut self, lits: &[Lit], in_next: bool) {
+        if let Some(l) = &mut self.loaded {
+            for &x in lits {
+                l.ensure(self.solver.as_mut(), &self.cur, &self.next, in_next, x.var());
+            }
         }
     }
 
@@ -113,6 +185,8 @@ impl PairSolver {
         if let Some(g) = self.goal {
             return g;
         }
+        let vars: Vec<Lit> = sys.bad.iter().flatten().copied().collect();
+        self.need(&vars, false);
         let g = conjunction_literal(self.solver.as_mut(), &sys.bad, &self.cur);
         self.goal = Some(g);
         g
@@ -148,6 +222,7 @@ impl PairSolver {
         strengthen: bool,
         st: &mut SatStats,
     ) -> Result<RelInd, Interrupted> {
+        self.need(cube, true);
         let mut assumptions: Vec<Lit> = cube.iter().map(|&l| self.next_lit(l)).collect();
         assumptions.push(self.step);
         let act = if strengthen {
@@ -198,40 +273,45 @@ impl PairSolver {
         }
     }
 
-    /// Lift a state: the smallest part of `state` (a full latch cube) that, with `inputs` fixed
-    /// to `vals`, forces the successor into `target` (or, when `target` is `None`, makes the
-    /// state a goal state). Falls back to the full state when the query is satisfiable.
+    /// Lift a state: the smallest part of `state` (a full latch cube) that, with the inputs
+    /// fixed to `vals`, forces every constraint of `lifting` and the successor into `target`
+    /// (or, when `target` is `None`, makes the state a goal state). Falls back to the full state
+    /// when the query is satisfiable. For a solver over the gate definitions of `U` only
+    /// ([`System::definitions_only`]).
     pub fn lift(
         &mut self,
         sys: &System,
         state: &[Lit],
-        inputs: &[Var],
+        lifting: &Lifting,
         vals: &[bool],
         target: Option<&[Lit]>,
         st: &mut SatStats,
     ) -> Result<Cube, Interrupted> {
         let mut assumptions: Vec<Lit> = state.iter().map(|&l| self.cur_lit(l)).collect();
         assumptions.extend(
-            inputs
+            lifting
+                .inputs
                 .iter()
                 .map(|&v| self.cur_lit(Lit::new(v, !vals[v.index()]))),
         );
-        let act = match target {
+        // Unsatisfiable with the clause "not all constraints hold, or not the goal": every
+        // state of the lifted cube meets them all under these inputs.
+        let mut clause: Vec<Lit> = lifting.constraints.iter().map(|&c| !self.cur_lit(c)).collect();
+        match target {
             Some(t) => {
+                self.need(t, true);
                 assumptions.push(self.step);
-                let a = self.solver.new_var().pos();
-                let mut clause: Vec<Lit> = t.iter().map(|&l| !self.next_lit(l)).collect();
-                clause.push(!a);
-                self.solver.add_clause(&clause);
-                assumptions.push(a);
-                Some(a)
+                clause.extend(t.iter().map(|&l| !self.next_lit(l)));
             }
             None => {
                 let g = self.goal(sys);
-                assumptions.push(!g);
-                None
+                clause.push(!g);
             }
-        };
+        }
+        let a = self.solver.new_var().pos();
+        clause.push(!a);
+        self.solver.add_clause(&clause);
+        assumptions.push(a);
         let r = timed(st, self.solver.as_mut(), &assumptions);
         let out = match r {
             SolveResult::Unsat => Ok(state
@@ -242,10 +322,8 @@ impl PairSolver {
             SolveResult::Sat => Ok(state.to_vec()),
             SolveResult::Interrupted => Err(Interrupted),
         };
-        if let Some(a) = act {
-            self.solver.add_clause(&[!a]);
-            self.retired += 1;
-        }
+        self.solver.add_clause(&[!a]);
+        self.retired += 1;
         out
     }
 }

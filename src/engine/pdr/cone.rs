@@ -1,0 +1,227 @@
+//! The transition relation loaded into a PDR solver on demand, cone by cone.
+//!
+//! A relative-induction query `F ∧ ¬c ∧ T ∧ c'` only depends on the next-state functions of
+//! the latches in `c` and on the gates below them; a SAT solver holding the whole of `T` and
+//! `U` must still assign every gate of the system to answer it, which dominates the cost of a
+//! query on systems exported from programs (thousands of inputs and gates, cubes of a few
+//! latches). As in ABC's `pdr`, a solver here starts with the constraints of `U` and their
+//! cones only, and each query first loads the definitions of what its literals reach.
+//!
+//! This relies on the structure of systems made from an AIG ([`System::lifting`]): every
+//! clause of `U` but the constraint units defines the largest variable it mentions from
+//! smaller ones (Tseitin, gates numbered after their fanins), and every clause of `T` whose
+//! largest variable is a next-state latch defines that latch. A definition admits a value of
+//! its variable for every value of the smaller ones, so a model of the loaded clauses extends
+//! to one of all clauses (the unloaded gates computed in order): the answers are those of the
+//! full solver. [`ConeIndex::new`] checks the structure and refuses other systems.
+
+use crate::cnf::Cnf;
+use crate::sat::{Lit, Solver, Var};
+use crate::ts::System;
+
+/// Which clauses define which variable.
+#[derive(Debug)]
+pub struct ConeIndex {
+    n: usize,
+    /// `U` without its constraint units, and for each variable the clauses defining it.
+    u: Cnf,
+    u_defs: Vec<Vec<u32>>,
+    /// `T`, and for each latch the clauses defining its next-state copy.
+    t: Cnf,
+    t_defs: Vec<Vec<u32>>,
+    /// Clauses of `T` over current-state variables only (loaded with the step).
+    t_always: Vec<u32>,
+    /// The constraint literals (unit clauses of `U`).
+    units: Vec<Lit>,
+}
+
+impl ConeIndex {
+    /// The index of `sys`, or `None` when its clauses do not have the structure above.
+    pub fn new(sys: &System) -> Option<ConeIndex> {
+        let lifting = sys.lifting.as_ref()?;
+        let n = sys.n();
+        let defs_len = sys.constraints.len().checked_sub(lifting.constraints.len())?;
+        let mut u = Cnf::new();
+        u.reserve_vars(sys.constraints.num_vars());
+        // Latches are the variables whose next-state copy `T` mentions.
+        let mut latch = vec![false; n];
+        for c in sys.trans.iter() {
+            for l in c {
+                if let Some(v) = l.var().index().checked_sub(n) {
+                    latch[v] = true;
+                }
+            }
+        }
+        let mut input = vec![false; n];
+        for v in &lifting.inputs {
+            input[v.index()] = true;
+        }
+        let mut u_defs = vec![Vec::new(); n];
+        for (i, c) in sys.constraints.iter().enumerate() {
+            if i >= defs_len {
+                if c != [lifting.constraints[i - defs_len]] {
+                    return None;
+                }
+                continue;
+            }
+            let top = c.iter().map(|l| l.var().index()).max()?;
+            // A clause defining a latch or input would constrain it: not a definition.
+            if input[top] || latch[top] {
+                return None;
+            }
+            u_defs[top].push(u.len() as u32);
+            u.push(c);
+        }
+        let mut t_defs = vec![Vec::new(); n];
+        let mut t_always = Vec::new();
+        for (i, c) in sys.trans.iter().enumerate() {
+            let top = c.iter().map(|l| l.var().index()).max()?;
+            if top >= n {
+                t_defs[top - n].push(i as u32);
+            } else {
+                t_always.push(i as u32);
+            }
+        }
+        Some(ConeIndex {
+            n,
+            u,
+            u_defs,
+            t: sys.trans.clone(),
+            t_defs,
+            t_always,
+            units: lifting.constraints.clone(),
+        })
+    }
+}
+
+/// What a solver has loaded of an index, over its current-state (`cur`) and next-state
+/// (`next`) literals.
+pub struct Loaded {
+    index: std::sync::Arc<ConeIndex>,
+    cur_done: Vec<bool>,
+    next_done: Vec<bool>,
+    /// Weakens the clauses of the step (`T` and the next state's constraints).
+    step: Lit,
+    stack: Vec<(bool, usize)>,
+    buf: Vec<Lit>,
+}
+
+/// The constraints: enforced in both states, or only their cones loaded in the current state
+/// (for a lifting query, which asks them to hold itself; a constraint enforced on the next
+/// state would hide predecessors whose successor violates it, and lifting would keep too few
+/// literals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Units {
+    Enforced,
+    ConesOnly,
+}
+
+impl Loaded {
+    /// Loads the constraints of the current state (as `units` says) and, when enforced, those
+    /// of the next state under `step` (unless `U` restricts nothing), with their cones.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        index: std::sync::Arc<ConeIndex>,
+        solver: &mut dyn Solver,
+        cur: &[Lit],
+        next: &[Lit],
+        step: Lit,
+        units: Units,
+        u_total: bool,
+    ) -> Loaded {
+        let n = index.n;
+        let mut l = Loaded {
+            cur_done: vec![false; n],
+            next_done: vec![false; n],
+            step,
+            stack: Vec::new(),
+            buf: Vec::new(),
+            index,
+        };
+        let constraints = l.index.units.clone();
+        for &c in &constraints {
+            l.ensure(solver, cur, next, false, c.var());
+            if units == Units::Enforced {
+                solver.add_clause(&[cur[c.var().index()].xor_sign(c.is_negated())]);
+            }
+        }
+        if !next.is_empty() {
+            if units == Units::Enforced && !u_total {
+                for &c in &constraints {
+                    l.ensure(solver, cur, next, true, c.var());
+                    let lit = next[c.var().index()].xor_sign(c.is_negated());
+                    solver.add_clause(&[lit, !step]);
+                }
+            }
+            let always = l.index.t_always.clone();
+            for i in always {
+                l.add_t(solver, cur, next, i as usize);
+            }
+            l.drain(solver, cur, next);
+        }
+        l
+    }
+
+    /// Loads the definition of `v` in the current (`in_next` false) or next state, and of
+    /// everything it depends on.
+    pub fn ensure(
+        &mut self,
+        solver: &mut dyn Solver,
+        cur: &[Lit],
+        next: &[Lit],
+        in_next: bool,
+        v: Var,
+    ) {
+        self.stack.push((in_next, v.index()));
+        self.drain(solver, cur, next);
+    }
+
+    /// Loads what the stack asks for.
+    fn drain(&mut self, solver: &mut dyn Solver, cur: &[Lit], next: &[Lit]) {
+        while let Some((nx, v)) = self.stack.pop() {
+            let done = if nx {
+                &mut self.next_done
+            } else {
+                &mut self.cur_done
+            };
+            if done[v] {
+                continue;
+            }
+            done[v] = true;
+            let frame = if nx { next } else { cur };
+            let index = std::sync::Arc::clone(&self.index);
+            for &i in &index.u_defs[v] {
+                let c = index.u.clause(i as usize);
+                self.buf.clear();
+                self.buf
+                    .extend(c.iter().map(|l| frame[l.var().index()].xor_sign(l.is_negated())));
+                solver.add_clause(&self.buf);
+                self.stack
+                    .extend(c.iter().map(|l| (nx, l.var().index())).filter(|&(_, u)| u != v));
+            }
+            if nx {
+                for &i in &index.t_defs[v] {
+                    self.add_t(solver, cur, next, i as usize);
+                }
+            }
+        }
+    }
+
+    /// Adds clause `i` of `T`, weakened by the step, and queues its current-state variables.
+    fn add_t(&mut self, solver: &mut dyn Solver, cur: &[Lit], next: &[Lit], i: usize) {
+        let n = self.index.n;
+        let index = std::sync::Arc::clone(&self.index);
+        let c = index.t.clause(i);
+        self.buf.clear();
+        for &l in c {
+            let k = l.var().index();
+            let lit = if k < n { cur[k] } else { next[k - n] };
+            self.buf.push(lit.xor_sign(l.is_negated()));
+            if k < n {
+                self.stack.push((false, k));
+            }
+        }
+        self.buf.push(!self.step);
+        solver.add_clause(&self.buf);
+    }
+}
