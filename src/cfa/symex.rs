@@ -196,6 +196,17 @@ fn choice(
             *acc = tm.or(*acc, c);
         }
     }
+    if counts.is_empty() {
+        // No alternative can complete, so neither can the path; later havocs still read the
+        // positions where the alternatives end, which `havoc_widths` sizes (the position
+        // before the choice may be a narrower slot).
+        let fals = tm.fals();
+        for r in &results {
+            for &(k, _) in &r.consumed {
+                counts.insert(k, fals);
+            }
+        }
+    }
     let consumed = match counts.len() {
         0 => at,
         1 => counts.into_keys().map(|k| (k, tm.tru())).collect(),

@@ -364,3 +364,47 @@ fn symbolic_execution_reads_positions_like_the_interpreter() {
         assert_eq!((o2, &steps2), (Outcome::Exit, &steps), "{s:?}");
     }
 }
+
+#[test]
+fn positions_after_a_choice_that_never_completes_stay_where_havoc_widths_says() {
+    // either y := nondet; assume false  or  y := nondet; assume false  end;  w := nondet (32 bits):
+    // no alternative completes, and `w` must be read at a position that `havoc_widths` gives
+    // 32 bits (position 1), not at the position before the choice (an 8-bit slot).
+    let mut b = B::new();
+    let (y, _) = b.var("y");
+    let w = b.cfa.add_var(
+        "w".into(),
+        IntType {
+            width: 32,
+            signed: false,
+        },
+        VarKind::Local,
+        None,
+    );
+    let fals = b.cfa.tm.fals();
+    let (o1, o2, o3) = (b.o(), b.o(), b.o());
+    let alt = |b: &mut B, o| Gcl::Seq(vec![b.nondet(y), Gcl::Assume(fals, o)]);
+    let (a1, a2) = (alt(&mut b, o1), alt(&mut b, o2));
+    let wide = Gcl::Havoc(
+        w,
+        HavocKind::NondetCall {
+            function: "n".into(),
+            ty: b.cfa.var(w).ty,
+        },
+        o3,
+    );
+    let cmd = Gcl::Seq(vec![Gcl::Choice(vec![a1, a2]), wide]);
+    let mut widths = Vec::new();
+    symex::havoc_widths(&b.cfa.vars, &cmd, &mut widths);
+    let mut tm = b.cfa.tm.clone();
+    let vars = b.cfa.vars.clone();
+    let r = symex::exec(&vars, &mut tm, &cmd, symex::Env::new(), &mut |tm, v, k| {
+        let width = vars[v.index()].ty.width;
+        assert!(
+            widths.get(k).is_some_and(|&s| s >= width),
+            "a havoc of {width} bits at position {k}, slots {widths:?}"
+        );
+        tm.var(format!("s{k}"), Sort::Bv(width))
+    });
+    assert!(tm.is_false(r.guard));
+}

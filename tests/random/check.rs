@@ -477,7 +477,7 @@ pub fn engines(s: &Subject, reaching: Option<&[u64]>, cfg: &Config, f: &mut Figu
 }
 
 /// Checks programs `first..first + count` on two threads (until the deadline, if any);
-/// failures are printed as they come.
+/// failures, panics included, are printed as they come.
 pub fn check_programs(first: u64, count: u64, gcc: &Gcc, cfg: &Config) -> Figures {
     let next = Mutex::new(first);
     let all = Mutex::new(Figures::default());
@@ -495,7 +495,25 @@ pub fn check_programs(first: u64, count: u64, gcc: &Gcc, cfg: &Config) -> Figure
                 {
                     break;
                 }
-                let f = check_program(i, gcc, cfg);
+                // A panic in bitmc is a failure of that program, reported with its text; the
+                // run goes on with the next.
+                let f = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    check_program(i, gcc, cfg)
+                }))
+                .unwrap_or_else(|e| {
+                    let what = e
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| e.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    let p = program(i, &gcc.models());
+                    Figures {
+                        attempted: 1,
+                        programs: 1,
+                        failures: vec![format!("program {i} ({}): panic: {what}\n{}", p.dm, p.src)],
+                        ..Figures::default()
+                    }
+                });
                 for m in &f.failures {
                     eprintln!("FAILURE: {m}");
                 }
