@@ -116,7 +116,13 @@ fn unknown_at_a_bound_exits_20() {
 fn input_and_usage_errors_exit_1_and_2() {
     let r = bitmc(&["verify", "no/such/file.c"]);
     assert_eq!(r.code, INPUT_ERROR, "{}", r.stderr);
-    assert!(r.stderr.starts_with("error: "), "{}", r.stderr);
+    // One `error:`, after the position when the error has one.
+    assert!(
+        r.stderr.starts_with("error: ") || r.stderr.starts_with("no/such/file.c: error: "),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stderr.matches("error:").count(), 1, "{}", r.stderr);
     let f = program(
         "float",
         "int main(void) { float x = 1.5f; if (x > 2) reach_error(); }\n",

@@ -82,7 +82,14 @@ pub fn main() -> ! {
     let code = match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Errors that carry their position already say what they are (`FILE:LINE:COL:
+            // error: …`, as compilers print them).
+            let text = format!("{e:#}");
+            if text.contains(": error: ") {
+                eprintln!("{text}");
+            } else {
+                eprintln!("error: {text}");
+            }
             EXIT_ERROR
         }
     };
