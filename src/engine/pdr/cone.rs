@@ -162,6 +162,12 @@ impl Loaded {
         l
     }
 
+    /// Whether the current state's `v` was reached by what is loaded (its definition, if it
+    /// has one, is in the solver).
+    pub fn has_cur(&self, v: Var) -> bool {
+        self.cur_done[v.index()]
+    }
+
     /// Loads the definition of `v` in the current (`in_next` false) or next state, and of
     /// everything it depends on.
     pub fn ensure(

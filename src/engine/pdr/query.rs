@@ -151,6 +151,12 @@ impl PairSolver {
         }
     }
 
+    /// Whether a current-state variable occurs in the solver's clauses (always, when the
+    /// solver holds `T` and `U` whole).
+    fn mentioned(&self, v: Var) -> bool {
+        self.loaded.as_ref().is_none_or(|l| l.has_cur(v))
+    }
+
     /// Loads (when loading on demand) what the literals `lits` of the next state (or the
     /// current one) depend on.
     fn need(&mut self, lits: &[Lit], in_next: bool) {
@@ -287,16 +293,10 @@ impl PairSolver {
         target: Option<&[Lit]>,
         st: &mut SatStats,
     ) -> Result<Cube, Interrupted> {
-        let mut assumptions: Vec<Lit> = state.iter().map(|&l| self.cur_lit(l)).collect();
-        assumptions.extend(
-            lifting
-                .inputs
-                .iter()
-                .map(|&v| self.cur_lit(Lit::new(v, !vals[v.index()]))),
-        );
         // Unsatisfiable with the clause "not all constraints hold, or not the goal": every
         // state of the lifted cube meets them all under these inputs.
         let mut clause: Vec<Lit> = lifting.constraints.iter().map(|&c| !self.cur_lit(c)).collect();
+        let mut assumptions = Vec::new();
         match target {
             Some(t) => {
                 self.need(t, true);
@@ -308,15 +308,29 @@ impl PairSolver {
                 clause.push(!g);
             }
         }
+        // Only what the loaded clauses mention can matter (the rest is never in the core):
+        // the others are not assumed, which saves a decision level each.
+        let kept: Vec<Lit> = state
+            .iter()
+            .copied()
+            .filter(|l| self.mentioned(l.var()))
+            .collect();
+        assumptions.extend(kept.iter().map(|&l| self.cur_lit(l)));
+        assumptions.extend(
+            lifting
+                .inputs
+                .iter()
+                .filter(|&&v| self.mentioned(v))
+                .map(|&v| self.cur_lit(Lit::new(v, !vals[v.index()]))),
+        );
         let a = self.solver.new_var().pos();
         clause.push(!a);
         self.solver.add_clause(&clause);
         assumptions.push(a);
         let r = timed(st, self.solver.as_mut(), &assumptions);
         let out = match r {
-            SolveResult::Unsat => Ok(state
-                .iter()
-                .copied()
+            SolveResult::Unsat => Ok(kept
+                .into_iter()
                 .filter(|&l| self.solver.failed(self.cur_lit(l)).unwrap_or(true))
                 .collect()),
             SolveResult::Sat => Ok(state.to_vec()),
