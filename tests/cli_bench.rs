@@ -607,6 +607,10 @@ fn peers_are_configurations() {
     assert_eq!(cell("safe.cnf", "", "abc-pdr").1, "error");
     let summary = fs::read_to_string(out.join("summary.md")).unwrap();
     assert_eq!(summary_row(&summary, "tool")[5], "**1**", "{summary}");
+    assert!(
+        summary.contains("- `abc-pdr`: peer `berkeley-abc -c 'read_aiger {aiger}; fold; pdr; print_status'`"),
+        "{summary}"
+    );
 
     // A peer with a command needs both texts; an unknown built-in name is an error.
     for bad in [

@@ -319,7 +319,15 @@ pub fn summary_md(d: &SummaryDoc) -> String {
     );
     s.push_str("Configurations:\n\n");
     for c in d.configs {
-        let args = if c.args.is_empty() {
+        let args = if let Some(p) = &c.peer {
+            let quoted: Vec<String> = p.argv.iter().map(|a| shell_quote(a)).collect();
+            format!(
+                "peer `{}` (SAFE on `{}`, UNSAFE on `{}` in its output)",
+                quoted.join(" "),
+                p.safe,
+                p.unsafe_text
+            )
+        } else if c.args.is_empty() {
             "no extra arguments".to_string()
         } else {
             let quoted: Vec<String> = c.args.iter().map(|a| shell_quote(a)).collect();
