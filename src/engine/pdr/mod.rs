@@ -562,7 +562,29 @@ impl<'s> Pdr<'s> {
                 self.pushes_skipped.to_string(),
             ),
             ("solvers rebuilt", self.recycled.to_string()),
+            (
+                "mean lemma size (literals)",
+                format!(
+                    "{:.1}",
+                    self.lemma_store.iter().map(|c| c.len()).sum::<usize>() as f64
+                        / self.lemma_store.len().max(1) as f64
+                ),
+            ),
             ("SAT calls", self.sat.calls.to_string()),
+            (
+                "SAT calls per second of SAT time",
+                format!(
+                    "{:.0}",
+                    self.sat.calls as f64 / self.sat.time.as_secs_f64().max(1e-9)
+                ),
+            ),
+            (
+                "transition relation in the solvers",
+                match &self.load {
+                    Load::Whole => "whole".to_string(),
+                    Load::OnDemand(_) => "cones loaded on demand".to_string(),
+                },
+            ),
             (
                 "relative-induction queries",
                 self.relind_queries.to_string(),
