@@ -238,9 +238,7 @@ fn run_phase(
         }
         Verdict::Unknown(r) => Phase::Unknown(r),
         Verdict::Unsafe(plan) => {
-            let (rcfa, rps) = replayed
-                .map(|(a, aps)| (&a.cfa, aps))
-                .unwrap_or((cfa, &ps));
+            let (rcfa, rps) = replayed.map(|(a, aps)| (&a.cfa, aps)).unwrap_or((cfa, &ps));
             let replay = rps.replay(rcfa, &plan, plan.states.len() + 16);
             let (outcome, as_sequence) = (replay.outcome.clone(), replay.sequence_outcome.clone());
             if outcome.is_target() && as_sequence != outcome {

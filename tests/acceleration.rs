@@ -125,7 +125,8 @@ fn accelerated_runs_are_runs_of_the_original() {
                     continue;
                 }
                 // A run of millions of iterations would take minutes to replay in a debug build.
-                let Some((expanded, iterations)) = a.expand(Nondet::Sequence(&seq), &steps, 1_000_000)
+                let Some((expanded, iterations)) =
+                    a.expand(Nondet::Sequence(&seq), &steps, 1_000_000)
                 else {
                     continue;
                 };

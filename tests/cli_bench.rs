@@ -590,9 +590,18 @@ fn peers_are_configurations() {
         let r = row(&rows, &format!("tasks/{task}"), prop, config);
         (r["verdict"].clone(), r["status"].clone())
     };
-    assert_eq!(cell("reach.cnf", "", "pdr"), ("UNSAFE".into(), "correct".into()));
-    assert_eq!(cell("safe.cnf", "", "tool"), ("SAFE".into(), "correct".into()));
-    assert_eq!(cell("reach.cnf", "", "tool"), ("SAFE".into(), "wrong".into()));
+    assert_eq!(
+        cell("reach.cnf", "", "pdr"),
+        ("UNSAFE".into(), "correct".into())
+    );
+    assert_eq!(
+        cell("safe.cnf", "", "tool"),
+        ("SAFE".into(), "correct".into())
+    );
+    assert_eq!(
+        cell("reach.cnf", "", "tool"),
+        ("SAFE".into(), "wrong".into())
+    );
     // The C task reaches the tool as an exported DimSpec file, on which it finds no text.
     assert_eq!(
         cell("prog.c", "unreach-call", "tool"),
@@ -600,7 +609,9 @@ fn peers_are_configurations() {
     );
     let given = fs::read_to_string(dir.join("given")).unwrap();
     assert!(
-        given.lines().any(|l| l.ends_with(".cnf") && l.contains("logs")),
+        given
+            .lines()
+            .any(|l| l.ends_with(".cnf") && l.contains("logs")),
         "{given}"
     );
     // ABC reads AIGER: the DimSpec tasks are errors of its runs, never verdicts.
@@ -608,7 +619,9 @@ fn peers_are_configurations() {
     let summary = fs::read_to_string(out.join("summary.md")).unwrap();
     assert_eq!(summary_row(&summary, "tool")[5], "**1**", "{summary}");
     assert!(
-        summary.contains("- `abc-pdr`: peer `berkeley-abc -c 'read_aiger {aiger}; fold; pdr; print_status'`"),
+        summary.contains(
+            "- `abc-pdr`: peer `berkeley-abc -c 'read_aiger {aiger}; fold; pdr; print_status'`"
+        ),
         "{summary}"
     );
 
@@ -616,7 +629,14 @@ fn peers_are_configurations() {
     for bad in [
         vec!["--peer", "t=tool {dimspec}", "--peer-safe", "t=ok"],
         vec!["--peer", "nosuch"],
-        vec!["--peer", "t=tool file", "--peer-safe", "t=a", "--peer-unsafe", "t=b"],
+        vec![
+            "--peer",
+            "t=tool file",
+            "--peer-safe",
+            "t=a",
+            "--peer-unsafe",
+            "t=b",
+        ],
     ] {
         let mut args = vec!["bench", s(&tasks), "--timeout", "5", "--out", s(&out)];
         args.extend(bad.iter().copied());

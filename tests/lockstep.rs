@@ -412,7 +412,13 @@ fn check_program(p: &Program, cfg: &Config) -> Figures {
     }
     let prepared = cur;
     let what = format!("{name} prepare");
-    c.compare_cfas(&what, &lowered.cfa, Derived::Passes(&prepared), Ends::SameTargets, true);
+    c.compare_cfas(
+        &what,
+        &lowered.cfa,
+        Derived::Passes(&prepared),
+        Ends::SameTargets,
+        true,
+    );
     // Both encodings of the program counter in the long version, one in three one-hot in the
     // short one.
     let encodings = if cfg.both_models {
@@ -428,13 +434,25 @@ fn check_program(p: &Program, cfg: &Config) -> Figures {
     if let Some((folded, _)) = fold_fixed_loops(&prepared) {
         c.fig.folded += 1;
         let what = format!("{name} folded");
-        c.compare_cfas(&what, &prepared, Derived::Passes(&folded), Ends::Same, false);
+        c.compare_cfas(
+            &what,
+            &prepared,
+            Derived::Passes(&folded),
+            Ends::Same,
+            false,
+        );
         c.compare_system(&what, &folded, PcEncoding::Binary);
     }
     if let Some(a) = accelerate_for_bmc(&prepared, &Interrupter::new()) {
         c.fig.accelerated += usize::from(!a.loops.is_empty());
         let what = format!("{name} accelerated");
-        c.compare_cfas(&what, &prepared, Derived::Accelerated(&a), Ends::UnlessBlocked, false);
+        c.compare_cfas(
+            &what,
+            &prepared,
+            Derived::Accelerated(&a),
+            Ends::UnlessBlocked,
+            false,
+        );
         c.compare_system(&what, &a.cfa, PcEncoding::Binary);
     }
     c.fig

@@ -34,8 +34,7 @@ fn random_fn(rng: &mut Rng, aig: &mut Aig, leaves: &[AigLit], max_gates: u64) ->
         let g = aig.and(a, b);
         pool.push(g);
     }
-    pool[pool.len() - 1 - rng.below(pool.len().min(3) as u64) as usize]
-        .xor_sign(rng.below(2) == 0)
+    pool[pool.len() - 1 - rng.below(pool.len().min(3) as u64) as usize].xor_sign(rng.below(2) == 0)
 }
 
 fn random_model(rng: &mut Rng) -> Model {
@@ -153,7 +152,12 @@ fn lifting_and_cones_agree_with_explicit_search() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     eprintln!("pdr on models: {safe} SAFE, {unsafe_} UNSAFE agreed ({constrained} of 400 models constrained)");
     assert!(safe > 100 && unsafe_ > 100 && constrained > 100);
 }

@@ -33,8 +33,8 @@
 //! program's own run and nondet values, the iterations taken one by one with those values.
 
 use super::fold::fold_fixed_loops;
-use super::symex::{self, Env};
 use super::interp::{self, Nondet, RunOptions};
+use super::symex::{self, Env};
 use super::{Cfa, Gcl, HavocKind, IntType, Loc, OriginId, PVar, Step, VarInfo, VarKind};
 use crate::bv::{Evaluator, Sort, TermId, TermManager};
 use std::collections::BTreeMap;
@@ -162,9 +162,7 @@ impl Accelerated {
                 .find(|(v, _)| v.index() >= original_vars)
                 .map_or(0, |&(_, n)| n)
         };
-        let iterations = steps
-            .iter()
-            .fold(0u128, |n, s| n.saturating_add(jump(s)));
+        let iterations = steps.iter().fold(0u128, |n, s| n.saturating_add(jump(s)));
         if iterations > limit {
             return None;
         }

@@ -210,7 +210,9 @@ impl<'a> Machine<'a> {
             Nondet::Sequence(_) => self.pos,
             Nondet::PerStep(_) => 1,
             Nondet::Keeping(steps) => {
-                if let (Some(Some(_)), Some(None)) = (steps.get(self.base), steps.get(self.base + 1)) {
+                if let (Some(Some(_)), Some(None)) =
+                    (steps.get(self.base), steps.get(self.base + 1))
+                {
                     self.kept.clone_from(&self.vals);
                 }
                 1

@@ -22,12 +22,12 @@
 use super::oracle::{self, Gcc, EXIT_ERROR};
 use super::program::{generate, Program};
 use crate::common::{literal_pool, Rng};
+use bitmc::cfa::lockstep::{compare_runs, Derived, Ends};
 use bitmc::cfa::{run_with, Cfa, DataModel, Gcl, Outcome, RunOptions};
 use bitmc::engine::portfolio::{default_members, Member, Strategy};
 use bitmc::engine::EngineKind;
 use bitmc::frontend::{lower_source, FrontendError, FrontendOptions};
 use bitmc::sat::{Backend, Interrupter};
-use bitmc::cfa::lockstep::{compare_runs, Derived, Ends};
 use bitmc::ts::lockstep::ProgramLockstep;
 use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
 use bitmc::verify::{prepare, verify_cfa, ProgramVerdict, VerifyOptions};
@@ -309,8 +309,16 @@ pub fn lockstep(s: &Subject, seed: u64, cfg: &Config, f: &mut Figures) {
         record: true,
     };
     for _ in 0..cfg.runs {
-        let seq: Vec<u128> = (0..cfg.sequence).map(|_| u128::from(rng.interesting())).collect();
-        let passes = compare_runs(&s.lowered, Derived::Passes(&s.prepared), &seq, opts, Ends::SameTargets);
+        let seq: Vec<u128> = (0..cfg.sequence)
+            .map(|_| u128::from(rng.interesting()))
+            .collect();
+        let passes = compare_runs(
+            &s.lowered,
+            Derived::Passes(&s.prepared),
+            &seq,
+            opts,
+            Ends::SameTargets,
+        );
         let mut init = Rng(rng.next(), Vec::new());
         let mut draw = |w: u32| bitmc::bv::value::truncate(init.interesting() as u128, w);
         let system = ls.follow_interpreter(&seq, opts.step_limit, &mut draw);

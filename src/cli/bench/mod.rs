@@ -333,7 +333,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
                     let m = match &config.peer {
                         None => {
                             let argv = command_args(task, config);
-                            run::run(program, &argv, &j.log, limits, &INTERRUPTED, run::Reading::Bitmc)
+                            run::run(
+                                program,
+                                &argv,
+                                &j.log,
+                                limits,
+                                &INTERRUPTED,
+                                run::Reading::Bitmc,
+                            )
                         }
                         Some(p) => run_peer(p, program, task, &j.log, limits),
                     };
@@ -431,7 +438,14 @@ fn run_peer(
         }
     }
     let (program, argv) = p.command(&file);
-    run::run(&program, &argv, log, limits, &INTERRUPTED, run::Reading::Peer(p))
+    run::run(
+        &program,
+        &argv,
+        log,
+        limits,
+        &INTERRUPTED,
+        run::Reading::Peer(p),
+    )
 }
 
 /// The arguments of the child: `verify FILE --property P ARGS` or `solve FILE ARGS`.

@@ -175,7 +175,9 @@ mod tests {
     fn commands_name_one_format() {
         assert!(Peer::new("tool {aiger}", "ok", "bad").is_ok());
         assert_eq!(
-            Peer::new("tool --in={dimspec}", "ok", "bad").unwrap().format,
+            Peer::new("tool --in={dimspec}", "ok", "bad")
+                .unwrap()
+                .format,
             Format::Dimspec
         );
         assert!(Peer::new("tool file", "ok", "bad").is_err());

@@ -40,7 +40,10 @@ impl ConeIndex {
     pub fn new(sys: &System) -> Option<ConeIndex> {
         let lifting = sys.lifting.as_ref()?;
         let n = sys.n();
-        let defs_len = sys.constraints.len().checked_sub(lifting.constraints.len())?;
+        let defs_len = sys
+            .constraints
+            .len()
+            .checked_sub(lifting.constraints.len())?;
         let mut u = Cnf::new();
         u.reserve_vars(sys.constraints.num_vars());
         // Latches are the variables whose next-state copy `T` mentions.
@@ -199,11 +202,16 @@ impl Loaded {
             for &i in &index.u_defs[v] {
                 let c = index.u.clause(i as usize);
                 self.buf.clear();
-                self.buf
-                    .extend(c.iter().map(|l| frame[l.var().index()].xor_sign(l.is_negated())));
+                self.buf.extend(
+                    c.iter()
+                        .map(|l| frame[l.var().index()].xor_sign(l.is_negated())),
+                );
                 solver.add_clause(&self.buf);
-                self.stack
-                    .extend(c.iter().map(|l| (nx, l.var().index())).filter(|&(_, u)| u != v));
+                self.stack.extend(
+                    c.iter()
+                        .map(|l| (nx, l.var().index()))
+                        .filter(|&(_, u)| u != v),
+                );
             }
             if nx {
                 for &i in &index.t_defs[v] {

@@ -513,7 +513,8 @@ impl<'s> Pdr<'s> {
                 self.backend_opts.backend,
                 self.backend_opts.interrupter.clone(),
             );
-            self.solvers.push(PairSolver::new(self.sys, b, &i, false, &self.load));
+            self.solvers
+                .push(PairSolver::new(self.sys, b, &i, false, &self.load));
             self.frames.push(Vec::new());
             self.strengthened.push(Vec::new());
             if let Some(level) = self.propagate()? {

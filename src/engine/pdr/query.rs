@@ -4,11 +4,11 @@
 //! Cubes are sorted vectors of literals over the system's current-state variables (latches).
 //! A lemma is the clause `¬cube`.
 
+use super::cone::{ConeIndex, Loaded, Units};
 use super::Cube;
 use crate::engine::unroll::{conjunction_literal, Unrolling};
 use crate::sat::Backend;
 use crate::sat::{Interrupter, Lit, SolveResult, Solver, Var};
-use super::cone::{ConeIndex, Loaded, Units};
 use crate::ts::{Lifting, System};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -77,18 +77,44 @@ impl PairSolver {
 
     /// A solver for lifting ([`PairSolver::lift`]): `U(x)` without its constraints, which the
     /// lifting query asks for itself.
-    pub fn lifter(sys: &System, backend: Backend, intr: &Interrupter, load: &Load) -> Option<PairSolver> {
+    pub fn lifter(
+        sys: &System,
+        backend: Backend,
+        intr: &Interrupter,
+        load: &Load,
+    ) -> Option<PairSolver> {
         match load {
             Load::Whole => {
                 let defs = sys.definitions_only()?;
-                Some(Self::build(&defs, backend, intr, false, load, true, Units::Enforced))
+                Some(Self::build(
+                    &defs,
+                    backend,
+                    intr,
+                    false,
+                    load,
+                    true,
+                    Units::Enforced,
+                ))
             }
-            Load::OnDemand(_) => Some(Self::build(sys, backend, intr, false, load, true, Units::ConesOnly)),
+            Load::OnDemand(_) => Some(Self::build(
+                sys,
+                backend,
+                intr,
+                false,
+                load,
+                true,
+                Units::ConesOnly,
+            )),
         }
     }
 
     /// A solver over `I(x) ∧ U(x)` only (for the initial-state checks).
-    pub fn init_only(sys: &System, backend: Backend, intr: &Interrupter, load: &Load) -> PairSolver {
+    pub fn init_only(
+        sys: &System,
+        backend: Backend,
+        intr: &Interrupter,
+        load: &Load,
+    ) -> PairSolver {
         Self::build(sys, backend, intr, true, load, false, Units::Enforced)
     }
 
@@ -113,7 +139,11 @@ impl PairSolver {
                 if with_step {
                     un.push_state_guarded(solver.as_mut(), !step, !sys.u_total);
                 }
-                let next = if with_step { un.frame(1).to_vec() } else { Vec::new() };
+                let next = if with_step {
+                    un.frame(1).to_vec()
+                } else {
+                    Vec::new()
+                };
                 (un.frame(0).to_vec(), next, step, None)
             }
             Load::OnDemand(index) => {
@@ -162,7 +192,13 @@ impl PairSolver {
     fn need(&mut self, lits: &[Lit], in_next: bool) {
         if let Some(l) = &mut self.loaded {
             for &x in lits {
-                l.ensure(self.solver.as_mut(), &self.cur, &self.next, in_next, x.var());
+                l.ensure(
+                    self.solver.as_mut(),
+                    &self.cur,
+                    &self.next,
+                    in_next,
+                    x.var(),
+                );
             }
         }
     }
@@ -295,7 +331,11 @@ impl PairSolver {
     ) -> Result<Cube, Interrupted> {
         // Unsatisfiable with the clause "not all constraints hold, or not the goal": every
         // state of the lifted cube meets them all under these inputs.
-        let mut clause: Vec<Lit> = lifting.constraints.iter().map(|&c| !self.cur_lit(c)).collect();
+        let mut clause: Vec<Lit> = lifting
+            .constraints
+            .iter()
+            .map(|&c| !self.cur_lit(c))
+            .collect();
         let mut assumptions = Vec::new();
         match target {
             Some(t) => {
