@@ -240,42 +240,41 @@ fn run_phase(
         Verdict::Unsafe(plan) => {
             let (rcfa, rps) = replayed.map(|(a, aps)| (&a.cfa, aps)).unwrap_or((cfa, &ps));
             let replay = rps.replay(rcfa, &plan, plan.states.len() + 16);
-            let (outcome, as_sequence) = (replay.outcome.clone(), replay.sequence_outcome.clone());
-            if outcome.is_target() && as_sequence != outcome {
+            if replay.outcome.is_target() && replay.sequence_outcome != replay.outcome {
                 return Phase::Unknown(Unknown::internal(format!(
-                    "the counterexample replays on the interpreter, but its nondet values as one sequence do not (it ends with {as_sequence:?})"
+                    "the counterexample replays on the interpreter, but its nondet values as one sequence do not (it ends with {:?})",
+                    replay.sequence_outcome
                 )));
             }
-            match outcome {
+            match &replay.outcome {
                 interp::Outcome::Error { .. } if goal != Goal::Sink => {
                     out.notes.push(format!(
                         "trace of {} steps replayed on the interpreter",
                         replay.steps.len()
                     ));
-                    let mut trace = ProgramTrace {
-                        nondet: replay.nondet.clone(),
-                        expanded: true,
-                        outcome,
-                        steps: replay.steps.clone(),
-                        accelerated: None,
-                    };
-                    let Some((a, _)) = replayed else {
-                        return Phase::Violation(trace);
-                    };
-                    trace.accelerated = Some(Box::new(a.cfa.clone()));
-                    match replay_on_original(cfa, a, &replay) {
-                        Ok((note, nondet)) => {
-                            out.notes.push(note);
-                            trace.expanded = nondet.is_some();
-                            if let Some(nondet) = nondet {
-                                trace.nondet = nondet;
+                    // Found on the accelerated CFA: replayed on the original one too, where
+                    // the nondet values of the program come from.
+                    let (program_values, accelerated) = match replayed {
+                        None => (None, None),
+                        Some((a, _)) => match replay_on_original(cfa, a, &replay) {
+                            Ok((note, values)) => {
+                                out.notes.push(note);
+                                (values, Some(Box::new(a.cfa.clone())))
                             }
-                            Phase::Violation(trace)
-                        }
-                        Err(e) => Phase::Unknown(Unknown::internal(e)),
-                    }
+                            Err(e) => return Phase::Unknown(Unknown::internal(e)),
+                        },
+                    };
+                    Phase::Violation(ProgramTrace {
+                        expanded: accelerated.is_none() || program_values.is_some(),
+                        nondet: program_values.unwrap_or(replay.nondet),
+                        outcome: replay.outcome,
+                        steps: replay.steps,
+                        accelerated,
+                    })
                 }
-                interp::Outcome::Sink { reason, .. } if goal != Goal::Error => Phase::Sink(reason),
+                interp::Outcome::Sink { reason, .. } if goal != Goal::Error => {
+                    Phase::Sink(reason.clone())
+                }
                 other => Phase::Unknown(Unknown::internal(format!(
                     "the counterexample does not replay on the interpreter (it ends with {other:?})"
                 ))),

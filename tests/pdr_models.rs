@@ -10,19 +10,9 @@ use bitmc::engine::{Options, Verdict};
 use bitmc::sat::Backend;
 use bitmc::ts::model::{Model, ModelInput, ModelLatch};
 use bitmc::witness;
+use common::Rng;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod common;
 
 /// A random function of `leaves` built from 1 to `max_gates` AND gates.
 fn random_fn(rng: &mut Rng, aig: &mut Aig, leaves: &[AigLit], max_gates: u64) -> AigLit {
@@ -121,7 +111,7 @@ fn reachable(m: &Model) -> bool {
 
 #[test]
 fn lifting_and_cones_agree_with_explicit_search() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d, Vec::new());
     let variants = [(true, true), (true, false), (false, true), (false, false)];
     let (mut safe, mut unsafe_, mut constrained) = (0, 0, 0);
     let mut failures = Vec::new();

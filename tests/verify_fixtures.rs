@@ -114,17 +114,7 @@ fn verify(
         interrupter: intr.clone(),
         fault: None,
     };
-    let r = std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        s.spawn(move || {
-            if rx.recv_timeout(Duration::from_secs_f64(limit)).is_err() {
-                intr.interrupt();
-            }
-        });
-        let r = verify_cfa(cfa, &opts, &mut |_| {});
-        drop(tx);
-        r
-    });
+    let r = common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}));
     match r.verdict {
         ProgramVerdict::True => Ok((Some(true), String::new())),
         ProgramVerdict::False(..) => Ok((Some(false), String::new())),
@@ -415,16 +405,8 @@ fn exports_agree_with_the_program() {
                 max_depth: None,
                 interrupter: intr.clone(),
             };
-            let v = std::thread::scope(|s| {
-                let (tx, rx) = std::sync::mpsc::channel::<()>();
-                s.spawn(move || {
-                    if rx.recv_timeout(Duration::from_secs_f64(limit)).is_err() {
-                        intr.interrupt();
-                    }
-                });
-                let v = EngineKind::Kind.run(sys, &opts, &mut |_| {}).0;
-                drop(tx);
-                v
+            let v = common::interrupt_after(&intr, limit, || {
+                EngineKind::Kind.run(sys, &opts, &mut |_| {}).0
             });
             verdicts.push(match v {
                 Verdict::Safe(_) => Some(true),

@@ -46,17 +46,7 @@ fn verify(cfa: &bitmc::cfa::Cfa, strategy: Strategy, limit: f64) -> ProgramVerdi
         interrupter: intr.clone(),
         fault: None,
     };
-    std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        s.spawn(move || {
-            if rx.recv_timeout(Duration::from_secs_f64(limit)).is_err() {
-                intr.interrupt();
-            }
-        });
-        let r = verify_cfa(cfa, &opts, &mut |_| {});
-        drop(tx);
-        r.verdict
-    })
+    common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}).verdict)
 }
 
 #[test]

@@ -83,6 +83,25 @@ pub fn wait_at_most(
     }
 }
 
+/// Runs `f`, raising `intr` if it has not returned after `limit` seconds.
+pub fn interrupt_after<R>(intr: &bitmc::sat::Interrupter, limit: f64, f: impl FnOnce() -> R) -> R {
+    let intr = intr.clone();
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        s.spawn(move || {
+            if rx
+                .recv_timeout(std::time::Duration::from_secs_f64(limit))
+                .is_err()
+            {
+                intr.interrupt();
+            }
+        });
+        let r = f();
+        drop(tx);
+        r
+    })
+}
+
 /// The header of a fixture.
 #[derive(Debug, Default, Clone)]
 pub struct Header {

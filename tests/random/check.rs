@@ -355,17 +355,7 @@ pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
         interrupter: intr.clone(),
         fault: None,
     };
-    std::thread::scope(|sc| {
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        sc.spawn(move || {
-            if rx.recv_timeout(Duration::from_secs_f64(limit)).is_err() {
-                intr.interrupt();
-            }
-        });
-        let r = verify_cfa(cfa, &opts, &mut |_| {});
-        drop(tx);
-        r.verdict
-    })
+    crate::common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}).verdict)
 }
 
 /// The nondet sequence of a FALSE verdict's trace as the compiled program consumes it: the

@@ -156,9 +156,9 @@ impl Loaded {
                     solver.add_clause(&[lit, !step]);
                 }
             }
-            let always = l.index.t_always.clone();
-            for i in always {
-                l.add_t(solver, cur, next, i as usize);
+            let index = std::sync::Arc::clone(&l.index);
+            for &i in &index.t_always {
+                l.add_t(&index, solver, cur, next, i as usize);
             }
             l.drain(solver, cur, next);
         }
@@ -187,6 +187,7 @@ impl Loaded {
 
     /// Loads what the stack asks for.
     fn drain(&mut self, solver: &mut dyn Solver, cur: &[Lit], next: &[Lit]) {
+        let index = std::sync::Arc::clone(&self.index);
         while let Some((nx, v)) = self.stack.pop() {
             let done = if nx {
                 &mut self.next_done
@@ -198,7 +199,6 @@ impl Loaded {
             }
             done[v] = true;
             let frame = if nx { next } else { cur };
-            let index = std::sync::Arc::clone(&self.index);
             for &i in &index.u_defs[v] {
                 let c = index.u.clause(i as usize);
                 self.buf.clear();
@@ -215,16 +215,22 @@ impl Loaded {
             }
             if nx {
                 for &i in &index.t_defs[v] {
-                    self.add_t(solver, cur, next, i as usize);
+                    self.add_t(&index, solver, cur, next, i as usize);
                 }
             }
         }
     }
 
     /// Adds clause `i` of `T`, weakened by the step, and queues its current-state variables.
-    fn add_t(&mut self, solver: &mut dyn Solver, cur: &[Lit], next: &[Lit], i: usize) {
-        let n = self.index.n;
-        let index = std::sync::Arc::clone(&self.index);
+    fn add_t(
+        &mut self,
+        index: &ConeIndex,
+        solver: &mut dyn Solver,
+        cur: &[Lit],
+        next: &[Lit],
+        i: usize,
+    ) {
+        let n = index.n;
         let c = index.t.clause(i);
         self.buf.clear();
         for &l in c {
