@@ -27,20 +27,6 @@ const TIMEOUT: Duration = Duration::from_secs(3);
 /// not. Measured: 9123 (LP64) and 8976 (ILP32) of 9150 runs each.
 const MIN_COMPARED_SHARE: f64 = 0.9;
 
-/// The harness: `BITMC_HARNESS`, else `fixtures/harness/harness.c`, else the fallback copy.
-fn harness() -> PathBuf {
-    if let Ok(h) = std::env::var("BITMC_HARNESS") {
-        return PathBuf::from(h);
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("fixtures/harness/harness.c");
-    if shared.exists() {
-        shared
-    } else {
-        root.join("tests/data/harness/harness.c")
-    }
-}
-
 fn gcc_works(extra: &[&str], dir: &Path) -> bool {
     let src = dir.join("probe.c");
     if std::fs::write(&src, "#include <stdlib.h>\nint main(void){return 0;}\n").is_err() {
@@ -59,17 +45,8 @@ fn gcc_works(extra: &[&str], dir: &Path) -> bool {
 fn compile(fixture: &Path, dm: DataModel, dir: &Path, idx: usize) -> Result<PathBuf, String> {
     let bin = dir.join(format!("fixture{idx}-{}", dm.name()));
     let mut cmd = Command::new("gcc");
-    cmd.args([
-        "-std=gnu11",
-        "-O0",
-        "-fwrapv",
-        "-w",
-        "-Dmain=bitmc_fixture_main",
-    ]);
-    if dm == DataModel::Ilp32 {
-        cmd.arg("-m32");
-    }
-    cmd.arg(fixture).arg(harness()).arg("-o").arg(&bin);
+    cmd.args(common::gcc_flags(dm));
+    cmd.arg(fixture).arg(common::harness()).arg("-o").arg(&bin);
     let out = cmd.output().map_err(|e| e.to_string())?;
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());

@@ -83,6 +83,36 @@ pub fn wait_at_most(
     }
 }
 
+/// The gcc harness of the semantics oracle: `BITMC_HARNESS`, else
+/// `fixtures/harness/harness.c`, else the fallback copy in `tests/data`.
+pub fn harness() -> PathBuf {
+    if let Ok(h) = std::env::var("BITMC_HARNESS") {
+        return PathBuf::from(h);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("fixtures/harness/harness.c");
+    if shared.exists() {
+        shared
+    } else {
+        root.join("tests/data/harness/harness.c")
+    }
+}
+
+/// gcc's flags for a program linked with the harness under data model `dm`.
+pub fn gcc_flags(dm: DataModel) -> Vec<&'static str> {
+    let mut f = vec![
+        "-std=gnu11",
+        "-O0",
+        "-fwrapv",
+        "-w",
+        "-Dmain=bitmc_fixture_main",
+    ];
+    if dm == DataModel::Ilp32 {
+        f.push("-m32");
+    }
+    f
+}
+
 /// Runs `f`, raising `intr` if it has not returned after `limit` seconds.
 pub fn interrupt_after<R>(intr: &bitmc::sat::Interrupter, limit: f64, f: impl FnOnce() -> R) -> R {
     let intr = intr.clone();

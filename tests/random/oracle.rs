@@ -20,34 +20,6 @@ pub struct Gcc {
     harness: Vec<(DataModel, PathBuf)>,
 }
 
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-fn harness_source() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("fixtures/harness/harness.c");
-    if shared.exists() {
-        shared
-    } else {
-        root.join("tests/data/harness/harness.c")
-    }
-}
-
-fn flags(dm: DataModel) -> Vec<&'static str> {
-    let mut f = vec![
-        "-std=gnu11",
-        "-O0",
-        "-fwrapv",
-        "-w",
-        "-Dmain=bitmc_fixture_main",
-    ];
-    if dm == DataModel::Ilp32 {
-        f.push("-m32");
-    }
-    f
-}
-
 impl Gcc {
     /// gcc in `dir` (created); `None` when no data model works outside CI (a message says
     /// why). Panics under `CI=true` unless both work.
@@ -57,9 +29,9 @@ impl Gcc {
         for dm in [DataModel::Lp64, DataModel::Ilp32] {
             let obj = dir.join(format!("harness-{}.o", dm.name()));
             let out = Command::new("gcc")
-                .args(flags(dm))
+                .args(crate::common::gcc_flags(dm))
                 .arg("-c")
-                .arg(harness_source())
+                .arg(crate::common::harness())
                 .arg("-o")
                 .arg(&obj)
                 .output();
@@ -77,7 +49,7 @@ impl Gcc {
                     let src = dir.join("probe.c");
                     std::fs::write(&src, "int main(void) { return 0; }\n").expect("probe written");
                     match Command::new("gcc")
-                        .args(flags(dm))
+                        .args(crate::common::gcc_flags(dm))
                         .arg(&src)
                         .arg(&obj)
                         .arg("-o")
@@ -94,7 +66,7 @@ impl Gcc {
                 }
             };
             assert!(
-                !in_ci(),
+                !crate::common::under_ci(),
                 "CI=true but the gcc oracle does not work for {dm}: {why}"
             );
             eprintln!("SKIPPED {dm}: {why}");
@@ -122,7 +94,7 @@ impl Gcc {
         std::fs::write(&file, src).map_err(|e| e.to_string())?;
         let bin = self.dir.join(name);
         let o = Command::new("gcc")
-            .args(flags(dm))
+            .args(crate::common::gcc_flags(dm))
             .arg(&file)
             .arg(obj)
             .arg("-o")
