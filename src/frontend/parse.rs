@@ -151,26 +151,25 @@ fn has_program(name: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Whether `gcc -m32` can preprocess (checked once).
+/// Whether `gcc -m32` can preprocess (checked once, on a program read from standard input).
 fn m32_works(cpp: &str) -> bool {
     static M32: OnceLock<bool> = OnceLock::new();
     *M32.get_or_init(|| {
-        let Ok(dir) = tempdir_file("m32check.c", "#include <limits.h>\nint x;\n") else {
+        use std::io::Write;
+        let child = Command::new(cpp)
+            .args(["-E", "-x", "c", "-m32", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        let Ok(mut child) = child else {
             return false;
         };
-        Command::new(cpp)
-            .args(["-E", "-x", "c", "-m32"])
-            .arg(&dir)
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false)
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(b"#include <limits.h>\nint x;\n");
+        }
+        child.wait().map(|s| s.success()).unwrap_or(false)
     })
-}
-
-fn tempdir_file(name: &str, text: &str) -> std::io::Result<std::path::PathBuf> {
-    let p = std::env::temp_dir().join(format!("bitmc-{}-{name}", std::process::id()));
-    std::fs::write(&p, text)?;
-    Ok(p)
 }
 
 /// The preprocessor command to use: `gcc`, else `cpp`.
