@@ -1,8 +1,9 @@
 //! PDR on random circuit models (latches, inputs, invariant constraints over both, a bad
 //! literal), as C programs and AIGER files reach it: every combination of predecessor lifting
 //! (which must force the constraints under constraints over inputs) and on-demand loading of
-//! the transition relation must agree with explicit-state search, and every verdict must pass
-//! the independent checks.
+//! the transition relation (with state variables made lazily, and with solvers rebuilt every few
+//! queries) must agree with explicit-state search, and every verdict must pass the independent
+//! checks.
 
 use bitmc::aig::{Aig, AigLit};
 use bitmc::engine::pdr::{self, PdrOptions};
@@ -112,7 +113,15 @@ fn reachable(m: &Model) -> bool {
 #[test]
 fn lifting_and_cones_agree_with_explicit_search() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d, Vec::new());
-    let variants = [(true, true), (true, false), (false, true), (false, false)];
+    // (lift, cones, recycle): the last variant rebuilds its solvers every few queries.
+    let default_recycle = PdrOptions::default().recycle;
+    let variants = [
+        (true, true, default_recycle),
+        (true, false, default_recycle),
+        (false, true, default_recycle),
+        (false, false, default_recycle),
+        (true, true, 3),
+    ];
     let (mut safe, mut unsafe_, mut constrained) = (0, 0, 0);
     let mut failures = Vec::new();
     for case in 0..400 {
@@ -120,10 +129,11 @@ fn lifting_and_cones_agree_with_explicit_search() {
         let expected = reachable(&m);
         let sys = m.to_system().sys;
         constrained += usize::from(!m.constraints.is_empty());
-        for (lift, cones) in variants {
+        for (lift, cones, recycle) in variants {
             let popts = PdrOptions {
                 lift,
                 cones,
+                recycle,
                 ..PdrOptions::default()
             };
             let opts = Options {
@@ -136,7 +146,7 @@ fn lifting_and_cones_agree_with_explicit_search() {
                 (Verdict::Unsafe(_), true) => unsafe_ += 1,
                 (Verdict::Safe(_), false) => safe += 1,
                 (got, _) => failures.push(format!(
-                    "case {case} (lift {lift}, cones {cones}): {got:?}, explicit search says \
+                    "case {case} (lift {lift}, cones {cones}, recycle {recycle}): {got:?}, explicit search says \
                      reachable = {expected}\n{m:?}"
                 )),
             }

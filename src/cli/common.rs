@@ -145,6 +145,10 @@ pub struct PdrArgs {
     /// each query's latches on demand.
     #[arg(long)]
     pub no_cones: bool,
+    /// PDR: rebuild a frame's solver after this many queries (each leaves a temporary clause
+    /// behind), dropping what it learnt and loaded; 0 never rebuilds.
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().recycle)]
+    pub recycle: usize,
 }
 
 impl PdrArgs {
@@ -156,6 +160,7 @@ impl PdrArgs {
             lift: !self.no_lift,
             carry: !self.no_carry,
             cones: !self.no_cones,
+            recycle: self.recycle,
         }
     }
 }
@@ -171,7 +176,7 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
-    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N).
+    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N, recycle=N).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical.
     #[arg(long = "member", value_name = "MEMBER")]
     pub members: Vec<String>,

@@ -42,7 +42,7 @@ impl FromStr for Member {
 
     /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`; backends: `cadical`
     /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-ctg`, `no-lift`, `no-carry`,
-    /// `no-cones`, `ctg-max=N`, `ctg-depth=N`.
+    /// `no-cones`, `ctg-max=N`, `ctg-depth=N`, `recycle=N`.
     fn from_str(s: &str) -> Result<Member, String> {
         let mut parts = s.split(':');
         let engine = match parts.next().unwrap_or("") {
@@ -77,6 +77,7 @@ impl FromStr for Member {
                 "no-carry" => m.pdr.carry = false,
                 "ctg-max" => m.pdr.ctg_max = num()?,
                 "ctg-depth" => m.pdr.ctg_depth = num()?,
+                "recycle" => m.pdr.recycle = num()?,
                 _ => return Err(format!("unknown option `{p}` in portfolio member `{s}`")),
             }
         }
@@ -106,6 +107,9 @@ impl fmt::Display for Member {
             }
             if self.pdr.ctg_depth != d.ctg_depth {
                 write!(f, ":ctg-depth={}", self.pdr.ctg_depth)?;
+            }
+            if self.pdr.recycle != d.recycle {
+                write!(f, ":recycle={}", self.pdr.recycle)?;
             }
         }
         Ok(())

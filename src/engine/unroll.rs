@@ -137,7 +137,8 @@ impl<'s> Unrolling<'s> {
 
     /// A literal that is true exactly when state `k` satisfies `cnf`.
     pub fn section_literal(&self, solver: &mut dyn Solver, cnf: &Cnf, k: usize) -> Lit {
-        conjunction_literal(solver, cnf, &self.frames[k])
+        let f = &self.frames[k];
+        conjunction_literal(solver, cnf, |v| f[v.index()])
     }
 
     /// The full valuation of every unrolled state in the solver's last model.
@@ -151,7 +152,7 @@ impl<'s> Unrolling<'s> {
 
 /// A literal equivalent to "the state whose variables are `frame` satisfies `cnf`" (Tseitin
 /// encoding of the conjunction of the clauses, one auxiliary variable per clause).
-pub fn conjunction_literal(solver: &mut dyn Solver, cnf: &Cnf, frame: &[Lit]) -> Lit {
+pub fn conjunction_literal(solver: &mut dyn Solver, cnf: &Cnf, frame: impl Fn(Var) -> Lit) -> Lit {
     let g = solver.new_var().pos();
     let mut all = Vec::with_capacity(cnf.len() + 1);
     all.push(g);
@@ -162,7 +163,7 @@ pub fn conjunction_literal(solver: &mut dyn Solver, cnf: &Cnf, frame: &[Lit]) ->
         buf.clear();
         buf.push(!cj);
         for &l in c {
-            let fl = frame[l.var().index()].xor_sign(l.is_negated());
+            let fl = frame(l.var()).xor_sign(l.is_negated());
             buf.push(fl);
             solver.add_clause(&[cj, !fl]);
         }

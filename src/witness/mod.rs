@@ -141,7 +141,8 @@ pub fn check_invariant(
     if !unsat(&|s, un| {
         un.push_state(s);
         un.add_section(s, &sys.init, 0);
-        vec![!conjunction_literal(s, inv, un.frame(0))]
+        let f = un.frame(0);
+        vec![!conjunction_literal(s, inv, |v| f[v.index()])]
     })? {
         return Ok(Err(InvariantFailure::Initiation));
     }
@@ -150,7 +151,8 @@ pub fn check_invariant(
         un.push_state(s);
         un.add_section(s, inv, 0);
         un.push_state(s);
-        vec![!conjunction_literal(s, inv, un.frame(1))]
+        let f = un.frame(1);
+        vec![!conjunction_literal(s, inv, |v| f[v.index()])]
     })? {
         return Ok(Err(InvariantFailure::Consecution));
     }

@@ -97,6 +97,57 @@ impl ConeIndex {
     }
 }
 
+/// The solver literals of one state copy, each made when a clause or a query first needs it.
+///
+/// A solver decides every variable it knows, whether or not a clause mentions it, so a
+/// satisfiable query costs a decision per variable: allocating the copy's `n` variables up
+/// front made every query pay for the whole system however small the loaded cones were.
+/// Variables that no clause mentions are unconstrained, and read as false in a model.
+pub struct StateLits {
+    lits: Vec<Option<Lit>>,
+}
+
+impl StateLits {
+    /// A copy of `n` variables, none made yet.
+    pub fn lazy(n: usize) -> StateLits {
+        StateLits {
+            lits: vec![None; n],
+        }
+    }
+
+    /// A copy whose literals exist already.
+    pub fn made(lits: Vec<Lit>) -> StateLits {
+        StateLits {
+            lits: lits.into_iter().map(Some).collect(),
+        }
+    }
+
+    /// The copy's number of variables (0 for a solver without this copy).
+    pub fn len(&self) -> usize {
+        self.lits.len()
+    }
+
+    /// The solver literal of `l` over this copy, made on first use.
+    pub fn lit(&mut self, solver: &mut dyn Solver, l: Lit) -> Lit {
+        let slot = &mut self.lits[l.var().index()];
+        slot.get_or_insert_with(|| solver.new_var().pos())
+            .xor_sign(l.is_negated())
+    }
+
+    /// The solver literal of `l` if it was made.
+    pub fn get(&self, l: Lit) -> Option<Lit> {
+        self.lits[l.var().index()].map(|x| x.xor_sign(l.is_negated()))
+    }
+
+    /// The value of every variable in the solver's model (false for those never made).
+    pub fn values(&self, solver: &dyn Solver) -> Vec<bool> {
+        self.lits
+            .iter()
+            .map(|l| l.is_some_and(|l| solver.model_value(l)))
+            .collect()
+    }
+}
+
 /// What a solver has loaded of an index, over its current-state (`cur`) and next-state
 /// (`next`) literals.
 pub struct Loaded {
@@ -126,8 +177,8 @@ impl Loaded {
     pub fn new(
         index: std::sync::Arc<ConeIndex>,
         solver: &mut dyn Solver,
-        cur: &[Lit],
-        next: &[Lit],
+        cur: &mut StateLits,
+        next: &mut StateLits,
         step: Lit,
         units: Units,
         u_total: bool,
@@ -145,14 +196,15 @@ impl Loaded {
         for &c in &constraints {
             l.ensure(solver, cur, next, false, c.var());
             if units == Units::Enforced {
-                solver.add_clause(&[cur[c.var().index()].xor_sign(c.is_negated())]);
+                let lit = cur.lit(solver, c);
+                solver.add_clause(&[lit]);
             }
         }
-        if !next.is_empty() {
+        if next.len() > 0 {
             if units == Units::Enforced && !u_total {
                 for &c in &constraints {
                     l.ensure(solver, cur, next, true, c.var());
-                    let lit = next[c.var().index()].xor_sign(c.is_negated());
+                    let lit = next.lit(solver, c);
                     solver.add_clause(&[lit, !step]);
                 }
             }
@@ -176,8 +228,8 @@ impl Loaded {
     pub fn ensure(
         &mut self,
         solver: &mut dyn Solver,
-        cur: &[Lit],
-        next: &[Lit],
+        cur: &mut StateLits,
+        next: &mut StateLits,
         in_next: bool,
         v: Var,
     ) {
@@ -186,7 +238,7 @@ impl Loaded {
     }
 
     /// Loads what the stack asks for.
-    fn drain(&mut self, solver: &mut dyn Solver, cur: &[Lit], next: &[Lit]) {
+    fn drain(&mut self, solver: &mut dyn Solver, cur: &mut StateLits, next: &mut StateLits) {
         let index = std::sync::Arc::clone(&self.index);
         while let Some((nx, v)) = self.stack.pop() {
             let done = if nx {
@@ -198,14 +250,11 @@ impl Loaded {
                 continue;
             }
             done[v] = true;
-            let frame = if nx { next } else { cur };
+            let frame = if nx { &mut *next } else { &mut *cur };
             for &i in &index.u_defs[v] {
                 let c = index.u.clause(i as usize);
                 self.buf.clear();
-                self.buf.extend(
-                    c.iter()
-                        .map(|l| frame[l.var().index()].xor_sign(l.is_negated())),
-                );
+                self.buf.extend(c.iter().map(|&l| frame.lit(solver, l)));
                 solver.add_clause(&self.buf);
                 self.stack.extend(
                     c.iter()
@@ -226,8 +275,8 @@ impl Loaded {
         &mut self,
         index: &ConeIndex,
         solver: &mut dyn Solver,
-        cur: &[Lit],
-        next: &[Lit],
+        cur: &mut StateLits,
+        next: &mut StateLits,
         i: usize,
     ) {
         let n = index.n;
@@ -235,8 +284,12 @@ impl Loaded {
         self.buf.clear();
         for &l in c {
             let k = l.var().index();
-            let lit = if k < n { cur[k] } else { next[k - n] };
-            self.buf.push(lit.xor_sign(l.is_negated()));
+            let lit = if k < n {
+                cur.lit(solver, l)
+            } else {
+                next.lit(solver, Lit::new(Var((k - n) as u32), l.is_negated()))
+            };
+            self.buf.push(lit);
             if k < n {
                 self.stack.push((false, k));
             }

@@ -45,9 +45,6 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::time::{Duration, Instant};
 
-/// A frame solver is rebuilt once it holds this many temporary clauses.
-const RECYCLE_AFTER: usize = 20_000;
-
 /// A conjunction of literals over latches, sorted.
 pub type Cube = Vec<Lit>;
 
@@ -68,6 +65,10 @@ pub struct PdrOptions {
     /// Load `T` and `U` into the solvers cone by cone as queries need them ([`cone`]), when
     /// the system's structure allows it; otherwise each solver holds them whole.
     pub cones: bool,
+    /// Rebuild a frame's solver after this many queries that added a temporary clause (0:
+    /// never). A rebuilt solver drops its learnt and temporary clauses and the cones that
+    /// earlier queries loaded, which keeps queries cheap (ABC's `pdr` restarts after 300).
+    pub recycle: usize,
 }
 
 impl Default for PdrOptions {
@@ -79,6 +80,7 @@ impl Default for PdrOptions {
             lift: true,
             carry: true,
             cones: true,
+            recycle: 20_000,
         }
     }
 }
@@ -225,7 +227,7 @@ impl<'s> Pdr<'s> {
 
     fn relind(&mut self, cube: &[Lit], level: usize) -> Result<RelInd, Interrupted> {
         let t = Instant::now();
-        if self.solvers[level].retired() > RECYCLE_AFTER {
+        if self.opts.recycle > 0 && self.solvers[level].retired() >= self.opts.recycle {
             self.recycle(level);
         }
         let r = self.solvers[level].relind(cube, &self.latches, true, &mut self.sat);
@@ -341,6 +343,19 @@ impl<'s> Pdr<'s> {
             .iter()
             .map(|&v| Lit::new(v, !vals[v.index()]))
             .collect();
+        if self.opts.recycle > 0
+            && self
+                .lifter
+                .as_ref()
+                .is_some_and(|l| l.retired() >= self.opts.recycle)
+        {
+            let (b, i) = (
+                self.backend_opts.backend,
+                self.backend_opts.interrupter.clone(),
+            );
+            self.lifter = PairSolver::lifter(self.sys, b, &i, &self.load);
+            self.recycled += 1;
+        }
         match (&mut self.lifter, &self.lifting) {
             (Some(lifter), Some(lifting)) => {
                 lifter.lift(self.sys, &full, lifting, vals, target, &mut self.sat)
@@ -569,6 +584,17 @@ impl<'s> Pdr<'s> {
                     "{:.1}",
                     self.lemma_store.iter().map(|c| c.len()).sum::<usize>() as f64
                         / self.lemma_store.len().max(1) as f64
+                ),
+            ),
+            (
+                "variables per frame solver (mean)",
+                format!(
+                    "{:.0}",
+                    self.solvers
+                        .iter()
+                        .map(|s| s.num_vars() as f64)
+                        .sum::<f64>()
+                        / self.solvers.len().max(1) as f64
                 ),
             ),
             ("SAT calls", self.sat.calls.to_string()),

@@ -4,7 +4,7 @@
 //! Cubes are sorted vectors of literals over the system's current-state variables (latches).
 //! A lemma is the clause `¬cube`.
 
-use super::cone::{ConeIndex, Loaded, Units};
+use super::cone::{ConeIndex, Loaded, StateLits, Units};
 use super::Cube;
 use crate::engine::unroll::{conjunction_literal, Unrolling};
 use crate::sat::Backend;
@@ -36,8 +36,8 @@ pub struct SatStats {
 /// loading them on demand ([`Load`]).
 pub struct PairSolver {
     solver: Box<dyn Solver>,
-    cur: Vec<Lit>,
-    next: Vec<Lit>,
+    cur: StateLits,
+    next: StateLits,
     goal: Option<Lit>,
     /// Switches on `T(x, x') ∧ U(x')`: queries about a successor assume it, the bad-state
     /// query does not (a goal state need not have a successor).
@@ -144,25 +144,31 @@ impl PairSolver {
                 } else {
                     Vec::new()
                 };
-                (un.frame(0).to_vec(), next, step, None)
+                (
+                    StateLits::made(un.frame(0).to_vec()),
+                    StateLits::made(next),
+                    step,
+                    None,
+                )
             }
             Load::OnDemand(index) => {
                 let n = sys.n();
-                let cur: Vec<Lit> = (0..n).map(|_| solver.new_var().pos()).collect();
+                let mut cur = StateLits::lazy(n);
                 if with_init {
-                    sys.init.add_renamed(solver.as_mut(), |v| cur[v.index()]);
+                    let mut buf = Vec::new();
+                    for c in sys.init.iter() {
+                        buf.clear();
+                        buf.extend(c.iter().map(|&l| cur.lit(solver.as_mut(), l)));
+                        solver.add_clause(&buf);
+                    }
                 }
                 let step = solver.new_var().pos();
-                let next: Vec<Lit> = if with_step {
-                    (0..n).map(|_| solver.new_var().pos()).collect()
-                } else {
-                    Vec::new()
-                };
+                let mut next = StateLits::lazy(if with_step { n } else { 0 });
                 let loaded = Loaded::new(
                     Arc::clone(index),
                     solver.as_mut(),
-                    &cur,
-                    &next,
+                    &mut cur,
+                    &mut next,
                     step,
                     units,
                     sys.u_total,
@@ -194,8 +200,8 @@ impl PairSolver {
             for &x in lits {
                 l.ensure(
                     self.solver.as_mut(),
-                    &self.cur,
-                    &self.next,
+                    &mut self.cur,
+                    &mut self.next,
                     in_next,
                     x.var(),
                 );
@@ -203,12 +209,17 @@ impl PairSolver {
         }
     }
 
-    fn cur_lit(&self, l: Lit) -> Lit {
-        self.cur[l.var().index()].xor_sign(l.is_negated())
+    fn cur_lit(&mut self, l: Lit) -> Lit {
+        self.cur.lit(self.solver.as_mut(), l)
     }
 
-    fn next_lit(&self, l: Lit) -> Lit {
-        self.next[l.var().index()].xor_sign(l.is_negated())
+    fn next_lit(&mut self, l: Lit) -> Lit {
+        self.next.lit(self.solver.as_mut(), l)
+    }
+
+    /// How many variables the solver has made.
+    pub fn num_vars(&self) -> u32 {
+        self.solver.num_vars()
     }
 
     /// How many temporary clauses the solver holds (a reason to rebuild it).
@@ -229,7 +240,13 @@ impl PairSolver {
         }
         let vars: Vec<Lit> = sys.bad.iter().flatten().copied().collect();
         self.need(&vars, false);
-        let g = conjunction_literal(self.solver.as_mut(), &sys.bad, &self.cur);
+        for &l in &vars {
+            self.cur_lit(l);
+        }
+        let cur = &self.cur;
+        let g = conjunction_literal(self.solver.as_mut(), &sys.bad, |v| {
+            cur.get(v.pos()).expect("made above")
+        });
         self.goal = Some(g);
         g
     }
@@ -249,10 +266,7 @@ impl PairSolver {
     }
 
     fn cur_values(&self) -> Vec<bool> {
-        self.cur
-            .iter()
-            .map(|&l| self.solver.model_value(l))
-            .collect()
+        self.cur.values(self.solver.as_ref())
     }
 
     /// Relative induction of `cube`: `F ∧ ¬cube ∧ T ∧ cube'`. With `strengthen` false the
@@ -282,7 +296,8 @@ impl PairSolver {
             SolveResult::Unsat => {
                 let mut core = Vec::with_capacity(cube.len());
                 for &l in cube {
-                    if self.solver.failed(self.next_lit(l)).unwrap_or(true) {
+                    let x = self.next.get(l).expect("assumed");
+                    if self.solver.failed(x).unwrap_or(true) {
                         core.push(l);
                     }
                 }
@@ -356,13 +371,13 @@ impl PairSolver {
             .filter(|l| self.mentioned(l.var()))
             .collect();
         assumptions.extend(kept.iter().map(|&l| self.cur_lit(l)));
-        assumptions.extend(
-            lifting
-                .inputs
-                .iter()
-                .filter(|&&v| self.mentioned(v))
-                .map(|&v| self.cur_lit(Lit::new(v, !vals[v.index()]))),
-        );
+        let inputs: Vec<Lit> = lifting
+            .inputs
+            .iter()
+            .filter(|&&v| self.mentioned(v))
+            .map(|&v| Lit::new(v, !vals[v.index()]))
+            .collect();
+        assumptions.extend(inputs.into_iter().map(|l| self.cur_lit(l)));
         let a = self.solver.new_var().pos();
         clause.push(!a);
         self.solver.add_clause(&clause);
@@ -371,7 +386,10 @@ impl PairSolver {
         let out = match r {
             SolveResult::Unsat => Ok(kept
                 .into_iter()
-                .filter(|&l| self.solver.failed(self.cur_lit(l)).unwrap_or(true))
+                .filter(|&l| {
+                    let x = self.cur.get(l).expect("assumed");
+                    self.solver.failed(x).unwrap_or(true)
+                })
                 .collect()),
             SolveResult::Sat => Ok(state.to_vec()),
             SolveResult::Interrupted => Err(Interrupted),
