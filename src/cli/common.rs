@@ -126,12 +126,24 @@ pub fn progress_printer() -> impl FnMut(&Progress) {
 /// Options of the PDR engine.
 #[derive(Args, Debug, Clone)]
 pub struct PdrArgs {
+    /// PDR: keep a literal whose dropping fails (after its CTGs) instead of going on with the
+    /// candidate cut down to the refuting predecessor.
+    #[arg(long)]
+    pub no_down: bool,
     /// PDR: do not block counterexamples to generalisation while dropping literals.
     #[arg(long)]
     pub no_ctg: bool,
     /// PDR: the most counterexamples to generalisation blocked per literal-dropping attempt.
     #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_max)]
     pub ctg_max: usize,
+    /// PDR: let an obligation go down only once its cube has been blocked N times before
+    /// (0: always).
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().dynamic)]
+    pub dynamic: usize,
+    /// PDR: stop generalising a cube after this many literals in a row could not be dropped
+    /// (0 tries every literal).
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().mic_attempts)]
+    pub mic_attempts: usize,
     /// PDR: how many levels deep counterexamples to generalisation are handled recursively.
     #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_depth)]
     pub ctg_depth: usize,
@@ -154,7 +166,10 @@ pub struct PdrArgs {
 impl PdrArgs {
     pub fn options(&self) -> PdrOptions {
         PdrOptions {
+            down: !self.no_down,
             ctg: !self.no_ctg,
+            mic_attempts: self.mic_attempts,
+            dynamic: self.dynamic,
             ctg_max: self.ctg_max,
             ctg_depth: self.ctg_depth,
             lift: !self.no_lift,
@@ -176,7 +191,7 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
-    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N, recycle=N).
+    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical.
     #[arg(long = "member", value_name = "MEMBER")]
     pub members: Vec<String>,

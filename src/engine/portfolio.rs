@@ -41,8 +41,8 @@ impl FromStr for Member {
     type Err = String;
 
     /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`; backends: `cadical`
-    /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-ctg`, `no-lift`, `no-carry`,
-    /// `no-cones`, `ctg-max=N`, `ctg-depth=N`, `recycle=N`.
+    /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-down`, `no-ctg`, `no-lift`, `no-carry`,
+    /// `no-cones`, `ctg-max=N`, `ctg-depth=N`, `mic-attempts=N`, `dynamic=N`, `recycle=N`.
     fn from_str(s: &str) -> Result<Member, String> {
         let mut parts = s.split(':');
         let engine = match parts.next().unwrap_or("") {
@@ -72,12 +72,15 @@ impl FromStr for Member {
             };
             match key {
                 "no-ctg" => m.pdr.ctg = false,
+                "no-down" => m.pdr.down = false,
                 "no-lift" => m.pdr.lift = false,
                 "no-cones" => m.pdr.cones = false,
                 "no-carry" => m.pdr.carry = false,
                 "ctg-max" => m.pdr.ctg_max = num()?,
                 "ctg-depth" => m.pdr.ctg_depth = num()?,
                 "recycle" => m.pdr.recycle = num()?,
+                "mic-attempts" => m.pdr.mic_attempts = num()?,
+                "dynamic" => m.pdr.dynamic = num()?,
                 _ => return Err(format!("unknown option `{p}` in portfolio member `{s}`")),
             }
         }
@@ -90,6 +93,9 @@ impl fmt::Display for Member {
         write!(f, "{}:{}", self.engine.name(), self.backend)?;
         if self.engine == EngineKind::Pdr {
             let d = PdrOptions::default();
+            if !self.pdr.down {
+                write!(f, ":no-down")?;
+            }
             if !self.pdr.ctg {
                 write!(f, ":no-ctg")?;
             }
@@ -107,6 +113,12 @@ impl fmt::Display for Member {
             }
             if self.pdr.ctg_depth != d.ctg_depth {
                 write!(f, ":ctg-depth={}", self.pdr.ctg_depth)?;
+            }
+            if self.pdr.dynamic != d.dynamic {
+                write!(f, ":dynamic={}", self.pdr.dynamic)?;
+            }
+            if self.pdr.mic_attempts != d.mic_attempts {
+                write!(f, ":mic-attempts={}", self.pdr.mic_attempts)?;
             }
             if self.pdr.recycle != d.recycle {
                 write!(f, ":recycle={}", self.pdr.recycle)?;

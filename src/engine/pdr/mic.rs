@@ -8,6 +8,14 @@
 //! `F_{L-2}`; at most `ctg_max` times, recursing `ctg_depth` levels), or the candidate is
 //! intersected with `s` (which drops at least one literal, since `s` lies outside the
 //! candidate). The candidate fails once it meets an initial state or becomes empty.
+//!
+//! The intersection step (`down`) makes one literal cost many queries when most literals are
+//! needed. [`PdrOptions::down`](super::PdrOptions::down) turns it off (a literal whose CTGs
+//! do not make it droppable is kept), and [`PdrOptions::dynamic`](super::PdrOptions::dynamic)
+//! keeps it for obligations that come back, after the dynamic generalisation of rIC3;
+//! [`PdrOptions::mic_attempts`](super::PdrOptions::mic_attempts) stops after that many
+//! literals in a row were kept (Bradley's reference IC3). Without `down` and CTGs, each
+//! literal costs one query, as in ABC's `pdr`.
 
 use super::query::{Interrupted, RelInd};
 use super::{Cube, Pdr};
@@ -27,6 +35,7 @@ impl Pdr<'_> {
             self.activity[b.var().index()].total_cmp(&self.activity[a.var().index()])
         });
         let mut c = cube;
+        let mut failed = 0;
         for l in order {
             if c.len() <= 1 {
                 break;
@@ -38,6 +47,12 @@ impl Pdr<'_> {
             cand.remove(pos);
             if let Some(r) = self.down(cand, level, depth)? {
                 c = r;
+                failed = 0;
+            } else {
+                failed += 1;
+                if self.opts.mic_attempts > 0 && failed >= self.opts.mic_attempts {
+                    break;
+                }
             }
         }
         Ok(c)
@@ -78,6 +93,9 @@ impl Pdr<'_> {
                             self.push_and_add(g, level - 1)?;
                             continue;
                         }
+                    }
+                    if !(self.opts.down && self.may_go_down) {
+                        return Ok(None);
                     }
                     ctgs = 0;
                     c.retain(|l: &Lit| s.binary_search(l).is_ok());

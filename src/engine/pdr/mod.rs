@@ -51,8 +51,19 @@ pub type Cube = Vec<Lit>;
 /// Options of PDR.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdrOptions {
-    /// Use counterexamples to generalisation while dropping literals.
+    /// When dropping a literal fails (after blocking its CTGs, when `ctg`), go on with the
+    /// candidate intersected with the predecessor that refuted it (Bradley's `down`);
+    /// otherwise keep the literal.
+    pub down: bool,
+    /// Block counterexamples to generalisation while dropping literals (Hassan, Bradley,
+    /// Somenzi). Without `down` and `ctg`, each literal costs one query, as in ABC's `pdr`.
     pub ctg: bool,
+    /// Dynamic generalisation (after rIC3): an obligation goes `down` only once its cube has
+    /// been blocked this many times before (0: always, when `down` is set).
+    pub dynamic: usize,
+    /// Generalisation stops after this many literals in a row could not be dropped (0: every
+    /// literal is tried), as in Bradley's IC3 reference implementation.
+    pub mic_attempts: usize,
     /// The most CTGs handled for one literal-dropping attempt.
     pub ctg_max: usize,
     /// The recursion depth of CTG handling.
@@ -74,7 +85,10 @@ pub struct PdrOptions {
 impl Default for PdrOptions {
     fn default() -> Self {
         PdrOptions {
+            down: true,
             ctg: true,
+            mic_attempts: 0,
+            dynamic: 2,
             ctg_max: 3,
             ctg_depth: 1,
             lift: true,
@@ -99,6 +113,15 @@ struct Obligation {
     depth: usize,
     seq: usize,
     cube: Cube,
+    /// How often this cube was blocked before (at lower levels, or in earlier frames).
+    blocked: usize,
+}
+
+/// An obligation blocked at the top level, kept for the next frame.
+struct Carried {
+    cube: Cube,
+    depth: usize,
+    blocked: usize,
 }
 
 /// A running PDR instance.
@@ -118,7 +141,7 @@ pub(crate) struct Pdr<'s> {
     push_witness: HashMap<Cube, PushWitness>,
     pushes_skipped: u64,
     /// Obligations (cube, steps to a goal) blocked at the top level, for the next frame.
-    carried: Vec<(Cube, usize)>,
+    carried: Vec<Carried>,
     solvers: Vec<PairSolver>,
     init: PairSolver,
     lifter: Option<PairSolver>,
@@ -139,6 +162,9 @@ pub(crate) struct Pdr<'s> {
     relind_queries: u64,
     time_relind: Duration,
     generalisations: u64,
+    /// Whether the current generalisation may go down ([`PdrOptions::dynamic`]).
+    may_go_down: bool,
+    down_generalisations: u64,
     backend_opts: Options,
 }
 
@@ -205,6 +231,8 @@ impl<'s> Pdr<'s> {
             relind_queries: 0,
             time_relind: Duration::ZERO,
             generalisations: 0,
+            may_go_down: true,
+            down_generalisations: 0,
             time_propagate: Duration::ZERO,
             backend_opts: opts.clone(),
         }
@@ -366,17 +394,23 @@ impl<'s> Pdr<'s> {
 
     /// Block the obligations `(cube, steps to a goal)` at the top level. `Some(depth)` is a
     /// counterexample of that many steps.
-    fn block(&mut self, obligations: Vec<(Cube, usize)>) -> Result<Option<usize>, Interrupted> {
+    fn block(&mut self, obligations: Vec<Carried>) -> Result<Option<usize>, Interrupted> {
         let t = Instant::now();
         let mut seq = 0;
         let mut heap = BinaryHeap::new();
-        for (cube, depth) in obligations {
+        for Carried {
+            cube,
+            depth,
+            blocked,
+        } in obligations
+        {
             seq += 1;
             heap.push(Reverse(Obligation {
                 level: self.k(),
                 depth,
                 seq,
                 cube,
+                blocked,
             }));
         }
         while let Some(Reverse(ob)) = heap.pop() {
@@ -392,6 +426,8 @@ impl<'s> Pdr<'s> {
                 RelInd::Holds(core) => {
                     let core = self.core_or(core, &ob.cube)?;
                     let tg = Instant::now();
+                    self.may_go_down = self.opts.dynamic == 0 || ob.blocked >= self.opts.dynamic;
+                    self.down_generalisations += u64::from(self.may_go_down);
                     let g = self.mic(core, ob.level, self.opts.ctg_depth)?;
                     self.time_generalize += tg.elapsed();
                     self.generalisations += 1;
@@ -401,12 +437,17 @@ impl<'s> Pdr<'s> {
                         heap.push(Reverse(Obligation {
                             level: lvl + 1,
                             seq,
+                            blocked: ob.blocked + 1,
                             ..ob
                         }));
                     } else if self.opts.carry {
                         // Blocked at the top: the state may still reach a goal in more steps,
                         // so it is tried again at the next frame.
-                        self.carried.push((ob.cube, ob.depth));
+                        self.carried.push(Carried {
+                            cube: ob.cube,
+                            depth: ob.depth,
+                            blocked: ob.blocked + 1,
+                        });
                     }
                 }
                 RelInd::Pred(_, vals) => {
@@ -423,6 +464,7 @@ impl<'s> Pdr<'s> {
                         depth: ob.depth + 1,
                         seq,
                         cube: p,
+                        blocked: 0,
                     }));
                     heap.push(Reverse(ob));
                 }
@@ -500,7 +542,12 @@ impl<'s> Pdr<'s> {
                 self.solvers[k].bad_state(self.sys, &mut self.sat)?
             } {
                 let cube = self.state_cube(&vals, None)?;
-                if let Some(depth) = self.block(vec![(cube, 0)])? {
+                let ob = Carried {
+                    cube,
+                    depth: 0,
+                    blocked: 0,
+                };
+                if let Some(depth) = self.block(vec![ob])? {
                     return Ok(self.counterexample(depth));
                 }
             }
@@ -621,6 +668,10 @@ impl<'s> Pdr<'s> {
                 format!("{:.3} s", self.time_relind.as_secs_f64()),
             ),
             ("generalisations", self.generalisations.to_string()),
+            (
+                "generalisations allowed to go down",
+                self.down_generalisations.to_string(),
+            ),
             (
                 "time in SAT",
                 format!("{:.3} s", self.sat.time.as_secs_f64()),
