@@ -9,8 +9,9 @@
 //! The main loop blocks every goal state of `F_k` through a queue of proof obligations ordered
 //! by level; a predecessor found at level 0 is a counterexample of known depth, which bounded
 //! model checking then turns into a concrete plan. Blocked cubes are generalised ([`mic`]:
-//! literal dropping with counterexamples to generalisation, Hassan–Bradley–Somenzi) and pushed
-//! to the highest level where they are inductive. After each new frame the lemmas are
+//! literal dropping with counterexamples to generalisation, Hassan–Bradley–Somenzi, and
+//! Bradley's `down` for obligations that come back) and pushed to the highest level where they
+//! are inductive. After each new frame the lemmas are
 //! propagated; a level left without lemmas is a syntactic fixpoint, and the lemmas above it form
 //! an inductive invariant, returned as the certificate (and re-checked by the caller).
 //!
