@@ -1,9 +1,9 @@
 //! PDR on random circuit models (latches, inputs, invariant constraints over both, a bad
 //! literal), as C programs and AIGER files reach it: every combination of predecessor lifting
 //! (which must force the constraints under constraints over inputs) and on-demand loading of
-//! the transition relation (with state variables made lazily, and with solvers rebuilt every few
-//! queries) must agree with explicit-state search, and every verdict must pass the independent
-//! checks.
+//! the transition relation (with state variables made lazily), solvers rebuilt every few
+//! queries, and each way of generalising must agree with explicit-state search, and every
+//! verdict must pass the independent checks.
 
 use bitmc::aig::{Aig, AigLit};
 use bitmc::engine::pdr::{self, PdrOptions};
@@ -111,16 +111,48 @@ fn reachable(m: &Model) -> bool {
 }
 
 #[test]
-fn lifting_and_cones_agree_with_explicit_search() {
+fn every_configuration_agrees_with_explicit_search() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d, Vec::new());
-    // (lift, cones, recycle): the last variant rebuilds its solvers every few queries.
-    let default_recycle = PdrOptions::default().recycle;
-    let variants = [
-        (true, true, default_recycle),
-        (true, false, default_recycle),
-        (false, true, default_recycle),
-        (false, false, default_recycle),
-        (true, true, 3),
+    let d = PdrOptions::default;
+    let variants: Vec<(&str, PdrOptions)> = vec![
+        ("default", d()),
+        (
+            "whole",
+            PdrOptions {
+                cones: false,
+                ..d()
+            },
+        ),
+        ("no lifting", PdrOptions { lift: false, ..d() }),
+        (
+            "no lifting, whole",
+            PdrOptions {
+                lift: false,
+                cones: false,
+                ..d()
+            },
+        ),
+        (
+            "solvers rebuilt every 3 queries",
+            PdrOptions { recycle: 3, ..d() },
+        ),
+        ("down always", PdrOptions { dynamic: 0, ..d() }),
+        ("no down", PdrOptions { down: false, ..d() }),
+        (
+            "one query per literal",
+            PdrOptions {
+                down: false,
+                ctg: false,
+                ..d()
+            },
+        ),
+        (
+            "at most one literal kept",
+            PdrOptions {
+                mic_attempts: 1,
+                ..d()
+            },
+        ),
     ];
     let (mut safe, mut unsafe_, mut constrained) = (0, 0, 0);
     let mut failures = Vec::new();
@@ -129,24 +161,18 @@ fn lifting_and_cones_agree_with_explicit_search() {
         let expected = reachable(&m);
         let sys = m.to_system().sys;
         constrained += usize::from(!m.constraints.is_empty());
-        for (lift, cones, recycle) in variants {
-            let popts = PdrOptions {
-                lift,
-                cones,
-                recycle,
-                ..PdrOptions::default()
-            };
+        for (name, popts) in &variants {
             let opts = Options {
                 backend: Backend::Cadical,
                 ..Options::default()
             };
-            let (v, _) = pdr::run_with(&sys, &opts, popts, &mut |_| {});
+            let (v, _) = pdr::run_with(&sys, &opts, popts.clone(), &mut |_| {});
             let checked = witness::check_bit_level(&sys, v, Backend::Batsat, &opts);
             match (&checked.verdict, expected) {
                 (Verdict::Unsafe(_), true) => unsafe_ += 1,
                 (Verdict::Safe(_), false) => safe += 1,
                 (got, _) => failures.push(format!(
-                    "case {case} (lift {lift}, cones {cones}, recycle {recycle}): {got:?}, explicit search says \
+                    "case {case} ({name}): {got:?}, explicit search says \
                      reachable = {expected}\n{m:?}"
                 )),
             }

@@ -155,21 +155,25 @@ fn has_program(name: &str) -> bool {
 fn m32_works(cpp: &str) -> bool {
     static M32: OnceLock<bool> = OnceLock::new();
     *M32.get_or_init(|| {
-        use std::io::Write;
-        let child = Command::new(cpp)
-            .args(["-E", "-x", "c", "-m32", "-"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
-        let Ok(mut child) = child else {
-            return false;
-        };
-        if let Some(mut stdin) = child.stdin.take() {
-            let _ = stdin.write_all(b"#include <limits.h>\nint x;\n");
-        }
-        child.wait().map(|s| s.success()).unwrap_or(false)
+        let mut cmd = Command::new(cpp);
+        cmd.args(["-E", "-x", "c", "-m32", "-"]);
+        output_with_stdin(&mut cmd, b"#include <limits.h>\nint x;\n")
+            .map(|o| o.status.success())
+            .unwrap_or(false)
     })
+}
+
+/// Runs `cmd` with `text` on its standard input, collecting its output.
+fn output_with_stdin(cmd: &mut Command, text: &[u8]) -> std::io::Result<std::process::Output> {
+    use std::io::Write;
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(text)?;
+    }
+    child.wait_with_output()
 }
 
 /// The preprocessor command to use: `gcc`, else `cpp`.
@@ -203,17 +207,9 @@ pub fn preprocess_text(
     file_name: &str,
     dm: DataModel,
 ) -> Result<String, FrontendError> {
-    use std::io::Write;
     run_cpp(file_name, dm, |cmd| {
         cmd.arg("-");
-        cmd.stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let mut child = cmd.spawn()?;
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(text.as_bytes())?;
-        }
-        child.wait_with_output()
+        output_with_stdin(cmd, text.as_bytes())
     })
 }
 

@@ -469,7 +469,7 @@ impl Builder {
     fn lvalue(&mut self, sc: &Scope) -> (String, Ty) {
         loop {
             match self.g.rng.below(6) {
-                0 | 1 | 2 => {
+                0..=2 => {
                     let w = sc.writable_vars();
                     if !w.is_empty() {
                         let v = *self.g.pick(&w);

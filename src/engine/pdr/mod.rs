@@ -256,7 +256,7 @@ impl<'s> Pdr<'s> {
 
     fn relind(&mut self, cube: &[Lit], level: usize) -> Result<RelInd, Interrupted> {
         let t = Instant::now();
-        if self.opts.recycle > 0 && self.solvers[level].retired() >= self.opts.recycle {
+        if self.is_worn(&self.solvers[level]) {
             self.recycle(level);
         }
         let r = self.solvers[level].relind(cube, &self.latches, true, &mut self.sat);
@@ -265,14 +265,21 @@ impl<'s> Pdr<'s> {
         r
     }
 
+    /// A new frame solver (with `I` for level 0).
+    fn frame_solver(&self, with_init: bool) -> PairSolver {
+        let o = &self.backend_opts;
+        PairSolver::new(self.sys, o.backend, &o.interrupter, with_init, &self.load)
+    }
+
+    /// Whether a solver holds enough temporary clauses to be rebuilt ([`PdrOptions::recycle`]).
+    fn is_worn(&self, s: &PairSolver) -> bool {
+        self.opts.recycle > 0 && s.retired() >= self.opts.recycle
+    }
+
     /// Rebuild the solver of `level` from the system and the frame's lemmas, dropping the
     /// temporary clauses it accumulated.
     fn recycle(&mut self, level: usize) {
-        let (b, i) = (
-            self.backend_opts.backend,
-            self.backend_opts.interrupter.clone(),
-        );
-        let mut s = PairSolver::new(self.sys, b, &i, level == 0, &self.load);
+        let mut s = self.frame_solver(level == 0);
         if level > 0 {
             for cube in self.frames[level..].iter().flatten() {
                 s.add_lemma(cube);
@@ -372,17 +379,9 @@ impl<'s> Pdr<'s> {
             .iter()
             .map(|&v| Lit::new(v, !vals[v.index()]))
             .collect();
-        if self.opts.recycle > 0
-            && self
-                .lifter
-                .as_ref()
-                .is_some_and(|l| l.retired() >= self.opts.recycle)
-        {
-            let (b, i) = (
-                self.backend_opts.backend,
-                self.backend_opts.interrupter.clone(),
-            );
-            self.lifter = PairSolver::lifter(self.sys, b, &i, &self.load);
+        if self.lifter.as_ref().is_some_and(|l| self.is_worn(l)) {
+            let o = &self.backend_opts;
+            self.lifter = PairSolver::lifter(self.sys, o.backend, &o.interrupter, &self.load);
             self.recycled += 1;
         }
         match (&mut self.lifter, &self.lifting) {
@@ -572,12 +571,8 @@ impl<'s> Pdr<'s> {
                     self.k()
                 ))));
             }
-            let (b, i) = (
-                self.backend_opts.backend,
-                self.backend_opts.interrupter.clone(),
-            );
-            self.solvers
-                .push(PairSolver::new(self.sys, b, &i, false, &self.load));
+            let s = self.frame_solver(false);
+            self.solvers.push(s);
             self.frames.push(Vec::new());
             self.strengthened.push(Vec::new());
             if let Some(level) = self.propagate()? {
