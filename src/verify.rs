@@ -14,7 +14,7 @@
 
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
-use crate::engine::portfolio::{Strategy, Systems};
+use crate::engine::portfolio::{Program, Strategy, Systems};
 use crate::engine::EngineKind;
 use crate::engine::{Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{with_deadline, Interrupter};
@@ -184,6 +184,7 @@ fn run_phase(
             plain: &ps.sys,
             constrained: Some(&constrain),
             accelerated: Some(&accelerate),
+            program: Some(Program { cfa, ps }),
         };
         opts.strategy.run(&systems, &eopts, &check, progress)
     };
@@ -230,9 +231,20 @@ fn run_phase(
     );
     match verdict {
         Verdict::Safe(cert) => {
-            if let crate::engine::Certificate::Invariant(inv) = &cert {
+            match &cert {
                 // Invariant certificates come from PDR, which runs on the plain system.
-                out.invariant = Some(witness::invariant::c_invariants(cfa, &ps, inv));
+                crate::engine::Certificate::Invariant(inv) => {
+                    out.invariant = Some(witness::invariant::c_invariants(cfa, &ps, inv));
+                }
+                crate::engine::Certificate::Circuit(inv) => {
+                    out.invariant = Some(
+                        inv.text
+                            .iter()
+                            .map(|(l, t)| (crate::cfa::Loc(*l), t.clone()))
+                            .collect(),
+                    );
+                }
+                _ => {}
             }
             Phase::Safe
         }

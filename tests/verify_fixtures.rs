@@ -87,6 +87,7 @@ fn single(engine: EngineKind) -> Strategy {
         engine,
         backend: Backend::Cadical,
         pdr: Default::default(),
+        ic3cfa: Default::default(),
     })
 }
 

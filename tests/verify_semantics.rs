@@ -25,6 +25,7 @@ fn strategies() -> Vec<Strategy> {
                 engine,
                 backend: Backend::Cadical,
                 pdr: Default::default(),
+                ic3cfa: Default::default(),
             })
         })
         .collect();

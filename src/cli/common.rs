@@ -21,6 +21,9 @@ pub enum EngineArg {
     Kind,
     /// PDR / IC3 on the bit-level system.
     Pdr,
+    /// IC3CFA: IC3 over the program's control-flow automaton, with frames per location and
+    /// word-level cubes from weakest preconditions (C programs only).
+    Ic3cfa,
 }
 
 impl EngineArg {
@@ -30,6 +33,7 @@ impl EngineArg {
             EngineArg::Bmc => EngineKind::Bmc,
             EngineArg::Kind => EngineKind::Kind,
             EngineArg::Pdr => EngineKind::Pdr,
+            EngineArg::Ic3cfa => EngineKind::Ic3cfa,
         })
     }
 }
@@ -184,14 +188,16 @@ impl PdrArgs {
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
     /// The engine: portfolio races the members below; bmc finds counterexamples only; kind
-    /// (k-induction) and pdr (IC3) also prove.
+    /// (k-induction), pdr (IC3) and ic3cfa (IC3 over the control-flow automaton, C programs
+    /// only) also prove.
     #[arg(long, value_enum, default_value_t = EngineArg::Portfolio)]
     pub engine: EngineArg,
     /// The SAT solver of a single engine (portfolio members name their own).
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
-    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N).
+    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N;
+    /// IC3CFA options: no-push, no-carry, binary-above=N).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical.
     #[arg(long = "member", value_name = "MEMBER")]
     pub members: Vec<String>,
@@ -219,6 +225,7 @@ impl EngineArgs {
                     engine: kind,
                     backend: self.solver.backend(),
                     pdr,
+                    ic3cfa: Default::default(),
                 }))
             }
             None => {

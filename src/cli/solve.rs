@@ -92,6 +92,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
     };
     let strategy = args.engine.strategy()?;
+    let members = match &strategy {
+        bitmc::engine::portfolio::Strategy::Single(m) => std::slice::from_ref(m),
+        bitmc::engine::portfolio::Strategy::Portfolio { members, .. } => members.as_slice(),
+    };
+    if members.iter().any(|m| m.engine.needs_program()) {
+        anyhow::bail!("{}", bitmc::engine::NO_PROGRAM);
+    }
     let opts = Options {
         backend: bitmc::sat::Backend::Cadical,
         max_depth: args.engine.max_depth,

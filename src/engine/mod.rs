@@ -7,15 +7,18 @@
 pub mod bmc;
 pub mod graveyard;
 pub mod houdini;
+pub mod ic3cfa;
 pub mod kind;
 pub mod pdr;
 pub mod portfolio;
 pub mod unroll;
 
+use crate::aig::{Aig, AigLit};
 use crate::cnf::Cnf;
-use crate::sat::{Backend, Interrupter};
+use crate::sat::{Backend, Interrupter, Var};
 use crate::ts::{Plan, System};
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What an engine concluded.
@@ -150,7 +153,36 @@ pub enum Certificate {
     /// An inductive invariant: clauses over the current-state variables that hold initially,
     /// are preserved by every transition, and exclude every goal state.
     Invariant(Cnf),
+    /// An inductive invariant given as a circuit over the current-state variables (e.g.
+    /// IC3CFA's per-location word-level clauses, bit-blasted), with the same three conditions.
+    Circuit(Arc<CircuitInvariant>),
 }
+
+/// An invariant as a circuit: the literal `root` of `aig`, whose inputs stand for system
+/// variables, must hold initially, be preserved by every transition and exclude every goal
+/// state.
+#[derive(Clone, Debug)]
+pub struct CircuitInvariant {
+    pub aig: Aig,
+    pub root: AigLit,
+    /// Each input of `aig` (its AIG variable) and the system variable it stands for; every
+    /// input of the root's cone is listed.
+    pub inputs: Vec<(u32, Var)>,
+    /// What the invariant says, for people: a condition per location (its index), in the
+    /// syntax of the engine that found it.
+    pub text: Vec<(u32, String)>,
+}
+
+impl PartialEq for CircuitInvariant {
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root
+            && self.inputs == other.inputs
+            && self.text == other.text
+            && self.aig.nodes() == other.aig.nodes()
+    }
+}
+
+impl Eq for CircuitInvariant {}
 
 /// A run or a check stopped by its [`Interrupter`] before it had an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,6 +248,8 @@ pub enum EngineKind {
     Bmc,
     Kind,
     Pdr,
+    /// IC3 over a C program's control-flow automaton; needs the program, not only its system.
+    Ic3cfa,
 }
 
 impl EngineKind {
@@ -225,15 +259,45 @@ impl EngineKind {
             EngineKind::Bmc => "bmc",
             EngineKind::Kind => "kind",
             EngineKind::Pdr => "pdr",
+            EngineKind::Ic3cfa => "ic3cfa",
         }
     }
 
-    /// Run this engine on `sys`.
+    /// Whether the engine works on a program's control-flow automaton rather than on a
+    /// bit-level system alone.
+    pub fn needs_program(self) -> bool {
+        self == EngineKind::Ic3cfa
+    }
+
+    /// Run this engine on `sys`. An engine that [needs a program](EngineKind::needs_program)
+    /// answers UNKNOWN: run it through [`portfolio::Member::run_on`] with the program.
     pub fn run(self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
         match self {
             EngineKind::Bmc => bmc::run(sys, opts, progress),
             EngineKind::Kind => kind::run(sys, opts, progress),
             EngineKind::Pdr => pdr::run(sys, opts, progress),
+            EngineKind::Ic3cfa => (
+                Verdict::Unknown(Unknown::incomplete(NO_PROGRAM)),
+                Vec::new(),
+            ),
         }
+    }
+}
+
+/// Why an engine that needs a program cannot run on a system alone.
+pub const NO_PROGRAM: &str =
+    "ic3cfa works on a C program's control-flow automaton, and DimSpec and AIGER inputs have none";
+
+impl EngineKind {
+    /// The engines, by name.
+    pub fn from_name(s: &str) -> Option<EngineKind> {
+        [
+            EngineKind::Bmc,
+            EngineKind::Kind,
+            EngineKind::Pdr,
+            EngineKind::Ic3cfa,
+        ]
+        .into_iter()
+        .find(|e| e.name() == s)
     }
 }

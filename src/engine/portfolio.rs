@@ -14,9 +14,12 @@
 //!   forwarded to it, and a win raises it. Members run on at most `jobs` threads; with fewer
 //!   threads than members, the first `jobs` members run.
 
+use super::ic3cfa::{self, Ic3cfaOptions};
 use super::pdr::{self, PdrOptions};
 use super::{Cause, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
+use crate::cfa::Cfa;
 use crate::sat::{Backend, Interrupter};
+use crate::ts::program::ProgramSystem;
 use crate::ts::System;
 use crossbeam_channel::{unbounded, RecvTimeoutError};
 use std::fmt;
@@ -31,6 +34,8 @@ pub struct Member {
     pub backend: Backend,
     /// PDR's options (ignored by the other engines).
     pub pdr: PdrOptions,
+    /// IC3CFA's options (ignored by the other engines).
+    pub ic3cfa: Ic3cfaOptions,
 }
 
 /// The default members, chosen for a machine with two cores: BMC for deep counterexamples,
@@ -40,25 +45,21 @@ pub const DEFAULT_MEMBERS: [&str; 3] = ["bmc:cadical", "kind:cadical", "pdr:cadi
 impl FromStr for Member {
     type Err = String;
 
-    /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`; backends: `cadical`
-    /// (default), `batsat`, `varisat`, `splr`; PDR options: `no-down`, `no-ctg`, `no-lift`, `no-carry`,
-    /// `no-cones`, `ctg-max=N`, `ctg-depth=N`, `mic-attempts=N`, `dynamic=N`, `recycle=N`.
+    /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`, `ic3cfa`; backends:
+    /// `cadical` (default), `batsat`, `varisat`, `splr`; PDR options: `no-down`, `no-ctg`,
+    /// `no-lift`, `no-carry`, `no-cones`, `ctg-max=N`, `ctg-depth=N`, `mic-attempts=N`,
+    /// `dynamic=N`, `recycle=N`; IC3CFA options: `no-push`, `no-carry`, `binary-above=N`.
     fn from_str(s: &str) -> Result<Member, String> {
         let mut parts = s.split(':');
-        let engine = match parts.next().unwrap_or("") {
-            "bmc" => EngineKind::Bmc,
-            "kind" => EngineKind::Kind,
-            "pdr" => EngineKind::Pdr,
-            e => {
-                return Err(format!(
-                    "unknown engine `{e}` in portfolio member `{s}` (bmc, kind, pdr)"
-                ))
-            }
-        };
+        let e = parts.next().unwrap_or("");
+        let engine = EngineKind::from_name(e).ok_or_else(|| {
+            format!("unknown engine `{e}` in portfolio member `{s}` (bmc, kind, pdr, ic3cfa)")
+        })?;
         let mut m = Member {
             engine,
             backend: Backend::Cadical,
             pdr: PdrOptions::default(),
+            ic3cfa: Ic3cfaOptions::default(),
         };
         for p in parts {
             if let Some(b) = Backend::from_name(p) {
@@ -70,6 +71,15 @@ impl FromStr for Member {
                 val.parse::<usize>()
                     .map_err(|_| format!("`{p}` needs a number in `{s}`"))
             };
+            if engine == EngineKind::Ic3cfa {
+                match key {
+                    "no-push" => m.ic3cfa.push = false,
+                    "no-carry" => m.ic3cfa.carry = false,
+                    "binary-above" => m.ic3cfa.binary_above = num()?,
+                    _ => return Err(format!("unknown option `{p}` in portfolio member `{s}`")),
+                }
+                continue;
+            }
             match key {
                 "no-ctg" => m.pdr.ctg = false,
                 "no-down" => m.pdr.down = false,
@@ -124,6 +134,18 @@ impl fmt::Display for Member {
                 write!(f, ":recycle={}", self.pdr.recycle)?;
             }
         }
+        if self.engine == EngineKind::Ic3cfa {
+            let d = Ic3cfaOptions::default();
+            if !self.ic3cfa.push {
+                write!(f, ":no-push")?;
+            }
+            if !self.ic3cfa.carry {
+                write!(f, ":no-carry")?;
+            }
+            if self.ic3cfa.binary_above != d.binary_above {
+                write!(f, ":binary-above={}", self.ic3cfa.binary_above)?;
+            }
+        }
         Ok(())
     }
 }
@@ -140,6 +162,35 @@ impl Member {
             e => e.run(sys, &opts, progress),
         }
     }
+
+    /// Run this member alone on `sys`, the system [`Systems::for_member`] chose for it, or,
+    /// for an engine that needs one, on the program of `systems`.
+    pub fn run_on(
+        &self,
+        systems: &Systems<'_>,
+        sys: &System,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
+        match (self.engine, systems.program) {
+            (EngineKind::Ic3cfa, Some(p)) => {
+                let opts = Options {
+                    backend: self.backend,
+                    ..opts.clone()
+                };
+                ic3cfa::run(p.cfa, p.ps, &opts, self.ic3cfa.clone(), progress)
+            }
+            _ => self.run(sys, opts, progress),
+        }
+    }
+}
+
+/// A C program as engines that work on its control-flow automaton see it: the CFA and its
+/// system (whose variables their verdicts are about).
+#[derive(Clone, Copy)]
+pub struct Program<'a> {
+    pub cfa: &'a Cfa,
+    pub ps: &'a ProgramSystem,
 }
 
 /// The systems members run on: k-induction on the one constrained by proved invariants when
@@ -158,6 +209,8 @@ pub struct Systems<'a> {
     /// Makes the system of the program with accelerated loops, for BMC (its steps may jump
     /// over many iterations, so counterexamples millions of iterations deep become short).
     pub accelerated: Option<&'a Constrain<'a>>,
+    /// The program `plain` encodes, for engines that work on its control-flow automaton.
+    pub program: Option<Program<'a>>,
 }
 
 /// Makes the constrained (or accelerated) system, given the member's interrupter; `None` when
@@ -171,6 +224,7 @@ impl<'a> Systems<'a> {
             plain: sys,
             constrained: None,
             accelerated: None,
+            program: None,
         }
     }
 
@@ -195,6 +249,7 @@ const PDR_HEAD_START: Duration = Duration::from_secs(1);
 /// it.
 fn run_deferred(
     m: &Member,
+    systems: &Systems<'_>,
     sys: &System,
     opts: &Options,
     search_over: &AtomicBool,
@@ -206,7 +261,7 @@ fn run_deferred(
             interrupter: intr.clone(),
             ..opts.clone()
         };
-        m.run(sys, &o, &mut *progress).0
+        m.run_on(systems, sys, &o, &mut *progress).0
     });
     if conclusive(&first) || stop.is_interrupted() {
         return first;
@@ -217,7 +272,7 @@ fn run_deferred(
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    m.run(sys, opts, progress).0
+    m.run_on(systems, sys, opts, progress).0
 }
 
 /// The default members.
@@ -293,9 +348,9 @@ pub fn run(
                     let _ = ptx.send(p.clone());
                 };
                 let v = if defer && m.engine == EngineKind::Pdr {
-                    run_deferred(m, sys, &mopts, search_over, &mut forward)
+                    run_deferred(m, systems, sys, &mopts, search_over, &mut forward)
                 } else {
-                    m.run(sys, &mopts, &mut forward).0
+                    m.run_on(systems, sys, &mopts, &mut forward).0
                 };
                 let v = if conclusive(&v) {
                     check(sys, v, m.backend, &mopts)
@@ -465,7 +520,7 @@ impl Strategy {
                     ..opts.clone()
                 };
                 let sys = systems.for_member(m, &opts.interrupter);
-                let (v, stats) = m.run(sys, &mopts, progress);
+                let (v, stats) = m.run_on(systems, sys, &mopts, progress);
                 let v = if conclusive(&v) {
                     check(sys, v, m.backend, &mopts)
                 } else {

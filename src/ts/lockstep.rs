@@ -224,6 +224,27 @@ impl<'a> ProgramLockstep<'a> {
         Ok((compared, run))
     }
 
+    /// The run of the system from the initial state whose program variables are 0 with the
+    /// slots `slots[i]` in step `i` (the last state's slots 0): how a path known as the nondet
+    /// values of each step (e.g. IC3CFA's counterexample) becomes a plan of the system.
+    pub fn run_slots(&self, slots: &[Vec<u128>]) -> Result<SystemRun, Mismatch> {
+        let mut latches = self.initial_latches(&mut |_, _| 0);
+        let mut run = SystemRun {
+            states: Vec::with_capacity(slots.len() + 1),
+            slots: Vec::with_capacity(slots.len() + 1),
+        };
+        for i in 0..=slots.len() {
+            let values = slots.get(i).cloned().unwrap_or_default();
+            let st = self.complete(i, &latches, &values)?;
+            if i < slots.len() {
+                latches = self.next(i, &st)?;
+            }
+            run.states.push(st);
+            run.slots.push(values);
+        }
+        Ok(run)
+    }
+
     /// System → CFA, first half: steps the system from an initial state whose program
     /// variables `draw` gives values, with slot values from `draw` (called with the width), for
     /// at most `step_limit` steps, until the program counter is at `DONE` (that state left out).

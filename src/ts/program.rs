@@ -127,6 +127,13 @@ pub struct ProgramSystem {
     pub goal: Goal,
     /// When each edge is taken (over state and inputs).
     pub taken: Vec<TermId>,
+    /// When each edge is taken once the program counter is at its source: its guard, and no
+    /// earlier edge's there (over program variables and slots).
+    pub enabled: Vec<TermId>,
+    /// The symbolic execution of each edge, its havocs reading the slots: the one reading of
+    /// an edge that the system, IC3CFA's transition relations and its weakest preconditions
+    /// share.
+    pub execs: Vec<Exec>,
     /// The input slots, by position.
     pub slots: Vec<Slot>,
 }
@@ -223,6 +230,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     };
     // Taken edges, in the interpreter's order at each location.
     let mut taken = vec![tm.fals(); cfa.edges.len()];
+    let mut enabled = vec![tm.fals(); cfa.edges.len()];
     for out in cfa.out_edges() {
         let mut earlier = tm.fals();
         for e in out {
@@ -231,6 +239,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
             let can = tm.and(from, x.guard);
             let ne = tm.not(earlier);
             taken[e.index()] = tm.and(can, ne);
+            enabled[e.index()] = tm.and(x.guard, ne);
             earlier = tm.or(earlier, x.guard);
         }
     }
@@ -403,6 +412,8 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         pc: opts.pc,
         goal: opts.goal,
         taken,
+        enabled,
+        execs: edges,
         slots,
     }
 }

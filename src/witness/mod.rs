@@ -14,7 +14,9 @@ pub mod trace;
 
 use crate::cnf::Cnf;
 use crate::engine::unroll::{conjunction_literal, Unrolling};
-use crate::engine::{kind, Cause, Certificate, Interrupted, Options, Unknown, Verdict};
+use crate::engine::{
+    kind, Cause, Certificate, CircuitInvariant, Interrupted, Options, Unknown, Verdict,
+};
 use crate::sat::{Backend, SolveResult};
 use crate::ts::System;
 
@@ -61,6 +63,9 @@ pub fn check_bit_level(
                 Certificate::Invariant(inv) => {
                     check_invariant(sys, inv, checker, &copts).map(|r| r.is_ok())
                 }
+                Certificate::Circuit(inv) => {
+                    check_circuit_invariant(sys, inv, checker, &copts).map(|r| r.is_ok())
+                }
             };
             match holds {
                 Ok(true) => Checked {
@@ -102,6 +107,11 @@ fn describe(cert: &Certificate) -> String {
             format!("every path from an initial state repeats a state within {k} steps")
         }
         Certificate::Invariant(inv) => format!("inductive invariant of {} clauses", inv.len()),
+        Certificate::Circuit(inv) => format!(
+            "inductive invariant of {} locations, {} AND gates",
+            inv.text.len(),
+            inv.aig.cone(&[inv.root]).len()
+        ),
     }
 }
 
@@ -162,6 +172,73 @@ pub fn check_invariant(
         un.add_section(s, inv, 0);
         un.add_section(s, &sys.bad, 0);
         Vec::new()
+    })? {
+        return Ok(Err(InvariantFailure::Safety));
+    }
+    Ok(Ok(()))
+}
+
+/// [`check_invariant`] for an invariant given as a circuit: its inputs are bound to the
+/// variables of the state they stand for, so the same circuit is encoded afresh in each state.
+/// An input of the root's cone that stands for no variable of the system fails the check.
+pub fn check_circuit_invariant(
+    sys: &System,
+    inv: &CircuitInvariant,
+    backend: Backend,
+    opts: &Options,
+) -> Result<Result<(), InvariantFailure>, Interrupted> {
+    let n = sys.num_vars;
+    let bound: std::collections::HashMap<u32, crate::sat::Var> =
+        inv.inputs.iter().copied().collect();
+    let cone_ok = inv.aig.cone(&[inv.root]).iter().all(|&v| {
+        !matches!(inv.aig.node(v), crate::aig::AigNode::Input)
+            || bound.get(&v).is_some_and(|x| x.0 < n)
+    });
+    if !cone_ok {
+        return Ok(Err(InvariantFailure::Safety));
+    }
+    // The invariant's literal in state `k` of an unrolling.
+    let at = |s: &mut dyn crate::sat::Solver, un: &Unrolling<'_>, k: usize| {
+        let f = un.frame(k);
+        let mut enc = crate::cnf::Tseitin::new();
+        for (&a, &v) in &bound {
+            enc.bind(a, f[v.index()]);
+        }
+        enc.encode(&inv.aig, s, inv.root)
+    };
+    let unsat = |setup: &dyn Fn(
+        &mut dyn crate::sat::Solver,
+        &mut Unrolling<'_>,
+    ) -> Vec<crate::sat::Lit>| {
+        let mut s = backend.create(&opts.interrupter);
+        let mut un = Unrolling::new(sys);
+        let assumptions = setup(s.as_mut(), &mut un);
+        match s.solve(&assumptions) {
+            SolveResult::Unsat => Ok(true),
+            SolveResult::Sat => Ok(false),
+            SolveResult::Interrupted => Err(Interrupted),
+        }
+    };
+    if !unsat(&|s, un| {
+        un.push_state(s);
+        un.add_section(s, &sys.init, 0);
+        vec![!at(s, un, 0)]
+    })? {
+        return Ok(Err(InvariantFailure::Initiation));
+    }
+    if !unsat(&|s, un| {
+        un.push_state(s);
+        let now = at(s, un, 0);
+        un.push_state(s);
+        let next = at(s, un, 1);
+        vec![now, !next]
+    })? {
+        return Ok(Err(InvariantFailure::Consecution));
+    }
+    if !unsat(&|s, un| {
+        un.push_state(s);
+        un.add_section(s, &sys.bad, 0);
+        vec![at(s, un, 0)]
     })? {
         return Ok(Err(InvariantFailure::Safety));
     }

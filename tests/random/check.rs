@@ -163,6 +163,7 @@ pub fn strategies() -> Vec<Strategy> {
                 engine,
                 backend: Backend::Cadical,
                 pdr: Default::default(),
+                ic3cfa: Default::default(),
             })
         })
         .collect();
