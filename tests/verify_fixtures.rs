@@ -188,6 +188,11 @@ fn check(
 /// out-of-bounds accesses under `unreach-call`, count as unsolved).
 const PDR_UNKNOWN: f64 = 0.25;
 
+/// The share of the tasks IC3CFA may leave unsolved within 2 s each (measured: 72 of 807 when
+/// the test runs alone; deep counters, whose exact predecessors grow by a literal a step, are
+/// most of them).
+const IC3CFA_UNKNOWN: f64 = 0.15;
+
 /// The share of the tasks the portfolio may leave unsolved within 2 s each (measured: 84 to 87
 /// of 764, two tasks at a time on two cores; 82 within 3 s).
 const PORTFOLIO_UNKNOWN: f64 = 0.2;
@@ -256,6 +261,15 @@ fn pdr_gives_the_expected_verdicts() {
     let tasks = all_tasks();
     let t = check(&single(EngineKind::Pdr), &tasks, secs(2.0), None);
     at_most_unknown("PDR", &t, tasks.len(), PDR_UNKNOWN);
+}
+
+/// IC3CFA on the control-flow automaton: every SAFE answer's per-location invariant was
+/// re-checked on the bit-level system by another backend, and every counterexample replayed.
+#[test]
+fn ic3cfa_gives_the_expected_verdicts() {
+    let tasks = all_tasks();
+    let t = check(&single(EngineKind::Ic3cfa), &tasks, secs(2.0), None);
+    at_most_unknown("IC3CFA", &t, tasks.len(), IC3CFA_UNKNOWN);
 }
 
 /// The default portfolio, with the candidate-invariant search of k-induction (a third of the

@@ -18,7 +18,12 @@ use std::time::Duration;
 
 /// The engines alone and the portfolio.
 fn strategies() -> Vec<Strategy> {
-    let mut s: Vec<Strategy> = [EngineKind::Bmc, EngineKind::Kind, EngineKind::Pdr]
+    let mut s: Vec<Strategy> = [
+        EngineKind::Bmc,
+        EngineKind::Kind,
+        EngineKind::Pdr,
+        EngineKind::Ic3cfa,
+    ]
         .into_iter()
         .map(|engine| {
             Strategy::Single(Member {

@@ -156,7 +156,12 @@ impl Figures {
 
 /// The engines alone (CaDiCaL) and the portfolio.
 pub fn strategies() -> Vec<Strategy> {
-    let mut s: Vec<Strategy> = [EngineKind::Bmc, EngineKind::Kind, EngineKind::Pdr]
+    let mut s: Vec<Strategy> = [
+        EngineKind::Bmc,
+        EngineKind::Kind,
+        EngineKind::Pdr,
+        EngineKind::Ic3cfa,
+    ]
         .into_iter()
         .map(|engine| {
             Strategy::Single(Member {

@@ -38,6 +38,8 @@
 //! backend; the per-location text says the same in SMT-LIB syntax.
 
 mod solver;
+#[cfg(test)]
+mod tests;
 pub mod wp;
 
 use super::{
@@ -150,6 +152,8 @@ struct Ic3cfa<'a> {
     lemmas: Vec<Vec<Lemma>>,
     solvers: Vec<Option<LocSolver>>,
     obligations: Vec<Obligation>,
+    /// The level `i` with `F(i) = F(i+1)`, once found.
+    fixpoint: Option<usize>,
     n: Counters,
 }
 
@@ -202,6 +206,7 @@ impl<'a> Ic3cfa<'a> {
             lemmas: vec![Vec::new(); nl],
             solvers: (0..nl).map(|_| None).collect(),
             obligations: Vec::new(),
+            fixpoint: None,
             n: Counters::default(),
         }
     }
@@ -594,6 +599,16 @@ impl<'a> Ic3cfa<'a> {
 
     /// The invariant `F(level + 1)` as a circuit over the system's variables.
     fn certificate(&mut self, level: usize) -> Result<CircuitInvariant, String> {
+        self.certificate_of(level, &|_, _| true)
+    }
+
+    /// [`Ic3cfa::certificate`] with only the lemmas that `keep` keeps (for the tests that
+    /// weaken an invariant and see the check reject it).
+    fn certificate_of(
+        &mut self,
+        level: usize,
+        keep: &dyn Fn(Loc, &Lemma) -> bool,
+    ) -> Result<CircuitInvariant, String> {
         let ps = self.ps;
         if !ps.keeps_pc() {
             return Err("the system leaves out part of the program counter".into());
@@ -606,7 +621,7 @@ impl<'a> Ic3cfa<'a> {
             } else {
                 let clauses: Vec<TermId> = self.lemmas[l]
                     .iter()
-                    .filter(|m| m.level > level)
+                    .filter(|m| m.level > level && keep(Loc(l as u32), m))
                     .map(|m| {
                         let c = self.tm.and_all(m.cube.iter().copied());
                         self.tm.not(c)
@@ -709,6 +724,7 @@ impl<'a> Ic3cfa<'a> {
                 Blocked::Done => {}
             }
             if let Some(level) = self.push(k)? {
+                self.fixpoint = Some(level);
                 return Ok(self.safe(level));
             }
             k += 1;
