@@ -10,6 +10,18 @@ use super::{value, Node, Op, Sort, TermId, TermManager};
 impl TermManager {
     /// Local rewrites that are valid over bit-vectors. Arguments of commutative operators are
     /// already sorted by id; at most one argument is constant here only if not all are.
+    /// `(t, c)` when `x` is `t + c` with a constant `c`.
+    fn plus_constant(&self, x: TermId) -> Option<(TermId, u128)> {
+        match self.node(x) {
+            Node::App(Op::Add, [p, q, _]) => match (self.const_value(p), self.const_value(q)) {
+                (Some(c), None) => Some((q, c)),
+                (None, Some(c)) => Some((p, c)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     pub(super) fn simplify(&mut self, op: Op, a: [TermId; 3], sort: Sort) -> Option<TermId> {
         let w = sort.width();
         let ones = value::mask(w);
@@ -63,6 +75,13 @@ impl TermManager {
                 }
                 if c1 == Some(0) {
                     return Some(a[0]);
+                }
+                // (t + c) + d = t + (c + d), modulo 2^w.
+                for (c, other) in [(c0, a[1]), (c1, a[0])] {
+                    if let (Some(d), Some((t, e))) = (c, self.plus_constant(other)) {
+                        let sum = self.constant(d.wrapping_add(e) & ones, sort);
+                        return Some(self.app(Op::Add, &[t, sum]));
+                    }
                 }
             }
             Op::Sub => {
@@ -171,6 +190,15 @@ impl TermManager {
                     return Some(self.fals());
                 }
                 if !self.sort(a[0]).is_bool() {
+                    // t + c = d  ⟺  t = d − c (addition of a constant is a bijection mod 2^w).
+                    let m = value::mask(self.width(a[0]));
+                    for (c, other) in [(c0, a[1]), (c1, a[0])] {
+                        if let (Some(d), Some((t, e))) = (c, self.plus_constant(other)) {
+                            let sort = self.sort(t);
+                            let k = self.constant(d.wrapping_sub(e) & m, sort);
+                            return Some(self.app(Op::Eq, &[t, k]));
+                        }
+                    }
                     return self.narrow_comparison(op, a[0], a[1]);
                 }
             }

@@ -73,6 +73,10 @@ pub struct Ic3cfaOptions {
     pub push: bool,
     /// Retry obligations blocked below the top level one level up.
     pub carry: bool,
+    /// Bit-level fallback: a generalised cube keeping `t == c` at a location that already has
+    /// this many lemmas with `t == c′` for other constants `c′` is generalised again with the
+    /// equality split into its bits (0: never).
+    pub bits_after: usize,
 }
 
 impl Default for Ic3cfaOptions {
@@ -81,6 +85,7 @@ impl Default for Ic3cfaOptions {
             binary_above: 4,
             push: true,
             carry: true,
+            bits_after: 2,
         }
     }
 }
@@ -114,6 +119,7 @@ struct Counters {
     sat_push: usize,
     sat_time: Duration,
     pushed: usize,
+    bit_splits: usize,
 }
 
 /// The kind of a query, for the statistics.
@@ -379,6 +385,77 @@ impl<'a> Ic3cfa<'a> {
         Ok(support)
     }
 
+    /// `t == c` when `lit` is an equality of a word term with a constant.
+    fn word_equality(&self, lit: TermId) -> Option<(TermId, u128)> {
+        let [a, b] = match self.tm.node(lit) {
+            crate::bv::Node::App(crate::bv::Op::Eq, [a, b, _]) => [a, b],
+            _ => return None,
+        };
+        if self.tm.sort(a).is_bool() || self.tm.width(a) < 2 {
+            return None;
+        }
+        match (self.tm.const_value(a), self.tm.const_value(b)) {
+            (None, Some(c)) => Some((a, c)),
+            (Some(c), None) => Some((b, c)),
+            _ => None,
+        }
+    }
+
+    /// When `g` keeps an equality `t == c` whose term the lemmas of `loc` already exclude
+    /// for [`Ic3cfaOptions::bits_after`] other constants (word-level generalisation is
+    /// enumerating values), `g` with that equality split into one literal per bit.
+    fn enumerating(&mut self, loc: Loc, g: &[TermId]) -> Option<Cube> {
+        if self.io.bits_after == 0 {
+            return None;
+        }
+        for &lit in g {
+            let Some((t, c)) = self.word_equality(lit) else {
+                continue;
+            };
+            let others = self.lemmas[loc.index()]
+                .iter()
+                .filter(|m| {
+                    m.cube.iter().any(|&x| {
+                        self.word_equality(x)
+                            .is_some_and(|(u, d)| u == t && d != c)
+                    })
+                })
+                .count();
+            if others < self.io.bits_after {
+                continue;
+            }
+            let w = self.tm.width(t);
+            let mut out: Cube = g.iter().copied().filter(|&x| x != lit).collect();
+            for i in 0..w {
+                let bit = self.tm.extract(t, i, i);
+                let v = self.tm.bv_const((c >> i) & 1, 1);
+                out.push(self.tm.eq(bit, v));
+            }
+            out.sort();
+            out.dedup();
+            return Some(out);
+        }
+        None
+    }
+
+    /// Generalises `cube` (which every incoming edge refutes at `level`) again from scratch;
+    /// `None` if some edge does not refute it after all.
+    fn regeneralise(
+        &mut self,
+        loc: Loc,
+        level: usize,
+        cube: &[TermId],
+    ) -> Result<Option<Cube>, Stopped> {
+        let mut cores = Vec::new();
+        for e in self.incoming[loc.index()].clone() {
+            match self.passes(e, level, cube)? {
+                Some(core) => cores.push((e, core)),
+                None => return Ok(None),
+            }
+        }
+        self.generalise(level, cores).map(Some)
+    }
+
     /// Whether a lemma at `level` or above already excludes `cube` at `loc`.
     fn excluded(&self, loc: Loc, level: usize, cube: &[TermId]) -> bool {
         level < self.dist[loc.index()]
@@ -525,7 +602,13 @@ impl<'a> Ic3cfa<'a> {
                 continue;
             }
             self.n.literals_before += cube.len();
-            let g = self.generalise(level, cores)?;
+            let mut g = self.generalise(level, cores)?;
+            if let Some(bits) = self.enumerating(loc, &g) {
+                if let Some(finer) = self.regeneralise(loc, level, &bits)? {
+                    self.n.bit_splits += 1;
+                    g = finer;
+                }
+            }
             self.n.literals_after += g.len();
             self.add_lemma(loc, level, g);
             if self.io.carry && level < k {
