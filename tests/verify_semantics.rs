@@ -24,16 +24,16 @@ fn strategies() -> Vec<Strategy> {
         EngineKind::Pdr,
         EngineKind::Ic3cfa,
     ]
-        .into_iter()
-        .map(|engine| {
-            Strategy::Single(Member {
-                engine,
-                backend: Backend::Cadical,
-                pdr: Default::default(),
-                ic3cfa: Default::default(),
-            })
+    .into_iter()
+    .map(|engine| {
+        Strategy::Single(Member {
+            engine,
+            backend: Backend::Cadical,
+            pdr: Default::default(),
+            ic3cfa: Default::default(),
         })
-        .collect();
+    })
+    .collect();
     s.push(Strategy::Portfolio {
         members: default_members(),
         jobs: 2,

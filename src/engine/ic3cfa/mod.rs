@@ -118,6 +118,9 @@ struct Counters {
     sat_gen: usize,
     sat_push: usize,
     sat_time: Duration,
+    relind_time: Duration,
+    generalisations: usize,
+    gen_time: Duration,
     pushed: usize,
     bit_splits: usize,
 }
@@ -300,7 +303,11 @@ impl<'a> Ic3cfa<'a> {
         self.solver(to);
         let s = self.solvers[to.index()].as_mut().expect("made above");
         let a = s.query(&self.circuit, from, level - 1, !is_init, trans, &next);
-        self.n.sat_time += start.elapsed();
+        let took = start.elapsed();
+        self.n.sat_time += took;
+        if let Kind::RelInd = kind {
+            self.n.relind_time += took;
+        }
         a
     }
 
@@ -415,10 +422,9 @@ impl<'a> Ic3cfa<'a> {
             let others = self.lemmas[loc.index()]
                 .iter()
                 .filter(|m| {
-                    m.cube.iter().any(|&x| {
-                        self.word_equality(x)
-                            .is_some_and(|(u, d)| u == t && d != c)
-                    })
+                    m.cube
+                        .iter()
+                        .any(|&x| self.word_equality(x).is_some_and(|(u, d)| u == t && d != c))
                 })
                 .count();
             if others < self.io.bits_after {
@@ -602,6 +608,7 @@ impl<'a> Ic3cfa<'a> {
                 continue;
             }
             self.n.literals_before += cube.len();
+            let started = Instant::now();
             let mut g = self.generalise(level, cores)?;
             if let Some(bits) = self.enumerating(loc, &g) {
                 if let Some(finer) = self.regeneralise(loc, level, &bits)? {
@@ -610,6 +617,8 @@ impl<'a> Ic3cfa<'a> {
                 }
             }
             self.n.literals_after += g.len();
+            self.n.generalisations += 1;
+            self.n.gen_time += started.elapsed();
             self.add_lemma(loc, level, g);
             if self.io.carry && level < k {
                 queue.push(Reverse((level + 1, Reverse(i))));
@@ -870,6 +879,19 @@ impl<'a> Ic3cfa<'a> {
             (
                 "ic3cfa time in SAT",
                 format!("{:.3} s", n.sat_time.as_secs_f64()),
+            ),
+            (
+                "ic3cfa time in relative induction",
+                format!("{:.6} s", n.relind_time.as_secs_f64()),
+            ),
+            ("ic3cfa generalisations", n.generalisations.to_string()),
+            (
+                "ic3cfa time generalising",
+                format!("{:.6} s", n.gen_time.as_secs_f64()),
+            ),
+            (
+                "ic3cfa equalities split into bits",
+                n.bit_splits.to_string(),
             ),
             ("ic3cfa solvers (mean variables)", {
                 let made: Vec<u32> = self

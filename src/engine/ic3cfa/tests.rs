@@ -16,7 +16,8 @@ const DECLS: &str = "extern void reach_error(void); extern int __VERIFIER_nondet
 extern void __VERIFIER_assume(int);\n";
 
 /// The thesis' `P_true`: the lemma `¬(y > x)` at the loop head proves it.
-const P_TRUE: &str = "int main(void) { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int();
+const P_TRUE: &str =
+    "int main(void) { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int();
   __VERIFIER_assume(y <= x); __VERIFIER_assume(y > -1000);
   while (1) { if (!(y <= x || (x != 1 && x != 2))) reach_error(); y--; if (y < -1000) break; }
   return 0; }";
@@ -39,8 +40,15 @@ fn the_invariant_passes_and_weakened_ones_fail() {
     );
     let opts = Options::default();
     let mut e = Ic3cfa::new(&cfa, &ps, &opts, Ic3cfaOptions::default());
-    let v = e.run(&mut |_| {}, Instant::now()).ok().expect("not interrupted");
-    assert!(matches!(v, Verdict::Safe(Certificate::Circuit(_))), "{}", v.word());
+    let v = e
+        .run(&mut |_| {}, Instant::now())
+        .ok()
+        .expect("not interrupted");
+    assert!(
+        matches!(v, Verdict::Safe(Certificate::Circuit(_))),
+        "{}",
+        v.word()
+    );
     let level = e.fixpoint.expect("a fixpoint");
     let full = e.certificate(level).expect("an invariant");
     assert_eq!(check(&ps.sys, &full), Ok(()));
@@ -52,7 +60,9 @@ fn the_invariant_passes_and_weakened_ones_fail() {
     assert!(!with_lemmas.is_empty());
     let mut rejected = 0;
     for &l in &with_lemmas {
-        let weak = e.certificate_of(level, &|at, _| at != l).expect("an invariant");
+        let weak = e
+            .certificate_of(level, &|at, _| at != l)
+            .expect("an invariant");
         let r = check(&ps.sys, &weak);
         if cfa.locations[l.index()].kind == LocKind::Error {
             // Without the error location's empty lemma, the invariant admits the goal.
@@ -78,7 +88,13 @@ fn a_counterexample_is_a_plan_of_the_system() {
             goal: Goal::Error,
         },
     );
-    let (v, _) = run(&cfa, &ps, &Options::default(), Ic3cfaOptions::default(), &mut |_| {});
+    let (v, _) = run(
+        &cfa,
+        &ps,
+        &Options::default(),
+        Ic3cfaOptions::default(),
+        &mut |_| {},
+    );
     let Verdict::Unsafe(plan) = v else {
         panic!("expected UNSAFE, got {}", v.word())
     };
