@@ -181,6 +181,7 @@ fn a_win_cancels_the_search_for_the_constrained_system() {
         plain: &sys,
         constrained: Some(&search),
         accelerated: None,
+        program: None,
     };
     let members: Vec<Member> = ["bmc:cadical", "kind:cadical"]
         .iter()

@@ -76,7 +76,7 @@ pub struct VerifyArgs {
     pub engine: EngineArgs,
     /// On TRUE, write the inductive invariant to FILE: one line per location with a C
     /// expression over the program variables (only when the winning engine proved the program
-    /// with an invariant, i.e. PDR; k-induction proofs have none).
+    /// with an invariant, i.e. PDR or IC3CFA; k-induction proofs have none).
     #[arg(long, value_name = "FILE")]
     pub invariant: Option<PathBuf>,
     /// k-induction first searches this many seconds at most for candidate invariants per
@@ -293,7 +293,7 @@ fn write_invariant(
 ) -> anyhow::Result<()> {
     let Some(inv) = inv else {
         eprintln!(
-            "note: the proof has no inductive invariant (it is not by PDR); {} not written",
+            "note: the proof has no inductive invariant (it is not by PDR or IC3CFA); {} not written",
             path.display()
         );
         return Ok(());

@@ -42,6 +42,7 @@ mod solver;
 mod tests;
 pub mod wp;
 
+use super::cube::{is_subset, union};
 use super::{
     Certificate, CircuitInvariant, Options, Progress, ProgressFn, Stats, Unknown, Verdict,
 };
@@ -467,13 +468,12 @@ impl<'a> Ic3cfa<'a> {
         level < self.dist[loc.index()]
             || self.lemmas[loc.index()]
                 .iter()
-                .any(|m| m.level >= level && m.cube.iter().all(|t| cube.contains(t)))
+                .any(|m| m.level >= level && is_subset(&m.cube, cube))
     }
 
     /// Adds lemma `¬cube` at `loc` and `level`, removing the lemmas it subsumes.
     fn add_lemma(&mut self, loc: Loc, level: usize, cube: Cube) {
-        self.lemmas[loc.index()]
-            .retain(|m| !(m.level <= level && cube.iter().all(|t| m.cube.contains(t))));
+        self.lemmas[loc.index()].retain(|m| !(m.level <= level && is_subset(&cube, &m.cube)));
         self.install(loc, level, &cube);
         self.lemmas[loc.index()].push(Lemma { cube, level });
         self.n.lemmas += 1;
@@ -905,14 +905,6 @@ impl<'a> Ic3cfa<'a> {
             }),
         ]
     }
-}
-
-/// The union of two cubes, sorted.
-fn union(a: &[TermId], b: &[TermId]) -> Cube {
-    let mut u: Cube = a.iter().chain(b).copied().collect();
-    u.sort();
-    u.dedup();
-    u
 }
 
 /// Runs IC3CFA on `cfa` and its system `ps`; a verdict is about `ps.sys` (a plan of it, or an

@@ -36,6 +36,7 @@ mod cone;
 mod mic;
 mod query;
 
+use super::cube::is_subset;
 use super::unroll::too_large;
 use super::{bmc, Cause, Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
@@ -167,21 +168,6 @@ pub(crate) struct Pdr<'s> {
     may_go_down: bool,
     down_generalisations: u64,
     backend_opts: Options,
-}
-
-fn is_subset(a: &[Lit], b: &[Lit]) -> bool {
-    // Both sorted: every literal of a occurs in b.
-    let mut j = 0;
-    for &x in a {
-        while j < b.len() && b[j] < x {
-            j += 1;
-        }
-        if j == b.len() || b[j] != x {
-            return false;
-        }
-        j += 1;
-    }
-    true
 }
 
 impl<'s> Pdr<'s> {
