@@ -11,6 +11,7 @@
 //! - Constructors check sorts; an ill-sorted construction is a bug in the caller and panics.
 //! - Normalisations are valid over bit-vectors (no rewriting that assumes unbounded integers).
 
+pub mod cprint;
 mod eval;
 mod narrow;
 mod print;

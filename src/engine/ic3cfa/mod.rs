@@ -35,7 +35,7 @@
 //! distance has no lemma anywhere, `F(i) = F(i+1)` and the lemmas above `i` are an inductive
 //! invariant per location. It is returned as a circuit over the system's variables,
 //! `⋀_l (pc = l → Inv_l)`, which the caller re-checks on the bit-level system with another
-//! backend; the per-location text says the same in SMT-LIB syntax.
+//! backend; the per-location text says the same in C ([`crate::bv::cprint`]).
 
 mod solver;
 #[cfg(test)]
@@ -51,6 +51,7 @@ use crate::bv::{TermId, TermManager};
 use crate::cfa::symex;
 use crate::cfa::{Cfa, Loc, LocKind};
 use crate::sat::Interrupter;
+use crate::ts::invariants::c_name;
 use crate::ts::lockstep::ProgramLockstep;
 use crate::ts::program::{PcEncoding, ProgramSystem};
 use crate::ts::Plan;
@@ -725,7 +726,9 @@ impl<'a> Ic3cfa<'a> {
                 continue;
             }
             if !matches!(info.kind, LocKind::Error | LocKind::Sink(_)) {
-                text.push((l as u32, self.tm.display(inv).to_string()));
+                let tm = &self.tm;
+                let name = |v: crate::bv::VarId| c_name(&tm.var_info(v).name);
+                text.push((l as u32, crate::bv::cprint::c_expr(tm, inv, &name)));
             }
             let at = match ps.pc {
                 PcEncoding::Binary => {
