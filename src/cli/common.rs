@@ -197,7 +197,7 @@ pub struct EngineArgs {
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
     /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N;
-    /// IC3CFA options: no-push, no-carry, binary-above=N, bits-after=N).
+    /// IC3CFA options: no-push, carry, binary-above=N, bits-after=N).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical.
     #[arg(long = "member", value_name = "MEMBER")]
     pub members: Vec<String>,

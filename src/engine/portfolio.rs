@@ -48,7 +48,7 @@ impl FromStr for Member {
     /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`, `ic3cfa`; backends:
     /// `cadical` (default), `batsat`, `varisat`, `splr`; PDR options: `no-down`, `no-ctg`,
     /// `no-lift`, `no-carry`, `no-cones`, `ctg-max=N`, `ctg-depth=N`, `mic-attempts=N`,
-    /// `dynamic=N`, `recycle=N`; IC3CFA options: `no-push`, `no-carry`, `binary-above=N`,
+    /// `dynamic=N`, `recycle=N`; IC3CFA options: `no-push`, `carry`, `binary-above=N`,
     /// `bits-after=N`.
     fn from_str(s: &str) -> Result<Member, String> {
         let mut parts = s.split(':');
@@ -75,7 +75,7 @@ impl FromStr for Member {
             if engine == EngineKind::Ic3cfa {
                 match key {
                     "no-push" => m.ic3cfa.push = false,
-                    "no-carry" => m.ic3cfa.carry = false,
+                    "carry" => m.ic3cfa.carry = true,
                     "binary-above" => m.ic3cfa.binary_above = num()?,
                     "bits-after" => m.ic3cfa.bits_after = num()?,
                     _ => return Err(format!("unknown option `{p}` in portfolio member `{s}`")),
@@ -141,8 +141,8 @@ impl fmt::Display for Member {
             if !self.ic3cfa.push {
                 write!(f, ":no-push")?;
             }
-            if !self.ic3cfa.carry {
-                write!(f, ":no-carry")?;
+            if self.ic3cfa.carry {
+                write!(f, ":carry")?;
             }
             if self.ic3cfa.binary_above != d.binary_above {
                 write!(f, ":binary-above={}", self.ic3cfa.binary_above)?;

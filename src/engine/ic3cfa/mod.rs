@@ -26,8 +26,11 @@
 //! the union of the per-edge generalisations (each edge's generalisation keeps the literals the
 //! earlier edges needed, T000-15): the query's failed assumptions first, then literal dropping,
 //! one query per literal (`genMic`), or Bradley and Manna's binary search for cubes above a
-//! threshold (`genBinary`, T000-6). Blocked obligations are retried one level up while below the
-//! top level.
+//! threshold (`genBinary`, T000-6). Word-level atoms cannot say some lemmas (Jain1 needs
+//! `y[0] == 1` where its cubes say `y == c`): when a generalised cube keeps an equality whose
+//! term the location already excludes at other constants, its low bits are tried in its place
+//! (the bit-level fallback, [`Ic3cfa::bit_fallback`]). Blocked obligations can be retried one
+//! level up within the round ([`Ic3cfaOptions::carry`], off by default).
 //!
 //! **Termination.** After each level, lemmas are pushed to the next level where every incoming
 //! edge still refutes them (an option; the thesis has none, and a lemma then moves up only when
@@ -73,7 +76,9 @@ pub struct Ic3cfaOptions {
     pub binary_above: usize,
     /// Push lemmas to the next level after each level.
     pub push: bool,
-    /// Retry obligations blocked below the top level one level up.
+    /// Retry obligations blocked below the top level one level up, within the same round (off
+    /// by default: through a self-loop it lets a round enumerate values without bound, as a
+    /// counter's overflow check shows).
     pub carry: bool,
     /// Bit-level fallback: a generalised cube keeping `t == c` at a location that already has
     /// this many lemmas with `t == c′` for other constants `c′` is generalised again with the
@@ -86,7 +91,7 @@ impl Default for Ic3cfaOptions {
         Ic3cfaOptions {
             binary_above: 4,
             push: true,
-            carry: true,
+            carry: false,
             bits_after: 2,
         }
     }
@@ -410,17 +415,15 @@ impl<'a> Ic3cfa<'a> {
         }
     }
 
-    /// When `g` keeps an equality `t == c` whose term the lemmas of `loc` already exclude
-    /// for [`Ic3cfaOptions::bits_after`] other constants (word-level generalisation is
-    /// enumerating values), `g` with that equality split into one literal per bit.
-    fn enumerating(&mut self, loc: Loc, g: &[TermId]) -> Option<Cube> {
+    /// The equality `t == c` of `g` whose term the lemmas of `loc` already exclude for
+    /// [`Ic3cfaOptions::bits_after`] other constants (word-level generalisation may be
+    /// enumerating values), if there is one.
+    fn enumerated(&self, loc: Loc, g: &[TermId]) -> Option<(TermId, TermId, u128)> {
         if self.io.bits_after == 0 {
             return None;
         }
-        for &lit in g {
-            let Some((t, c)) = self.word_equality(lit) else {
-                continue;
-            };
+        g.iter().find_map(|&lit| {
+            let (t, c) = self.word_equality(lit)?;
             let others = self.lemmas[loc.index()]
                 .iter()
                 .filter(|m| {
@@ -429,21 +432,43 @@ impl<'a> Ic3cfa<'a> {
                         .any(|&x| self.word_equality(x).is_some_and(|(u, d)| u == t && d != c))
                 })
                 .count();
-            if others < self.io.bits_after {
-                continue;
+            (others >= self.io.bits_after).then_some((lit, t, c))
+        })
+    }
+
+    /// The bit-level fallback for a generalised cube `g` at `loc` and `level` that keeps an
+    /// enumerated equality `t == c` ([`Ic3cfa::enumerated`]): the equality is replaced by its
+    /// lowest `j` bits for `j = 1, 2, 4, …` below the width, and the first such cube that every
+    /// incoming edge refutes is generalised again (Jain1's `y == 0` becomes `y[0] == 0`). At
+    /// most one query per `j` and edge before giving up, so state machines, whose state
+    /// equalities rarely weaken to low bits, pay little.
+    fn bit_fallback(
+        &mut self,
+        loc: Loc,
+        level: usize,
+        g: &[TermId],
+    ) -> Result<Option<Cube>, Stopped> {
+        let Some((lit, t, c)) = self.enumerated(loc, g) else {
+            return Ok(None);
+        };
+        let rest: Cube = g.iter().copied().filter(|&x| x != lit).collect();
+        let w = self.tm.width(t);
+        let mut j = 1;
+        while j < w {
+            let low: Cube = (0..j)
+                .map(|i| {
+                    let bit = self.tm.extract(t, i, i);
+                    let v = self.tm.bv_const((c >> i) & 1, 1);
+                    self.tm.eq(bit, v)
+                })
+                .collect();
+            let cube = union(&rest, &low);
+            if let Some(finer) = self.regeneralise(loc, level, &cube)? {
+                return Ok(Some(finer));
             }
-            let w = self.tm.width(t);
-            let mut out: Cube = g.iter().copied().filter(|&x| x != lit).collect();
-            for i in 0..w {
-                let bit = self.tm.extract(t, i, i);
-                let v = self.tm.bv_const((c >> i) & 1, 1);
-                out.push(self.tm.eq(bit, v));
-            }
-            out.sort();
-            out.dedup();
-            return Some(out);
+            j *= 2;
         }
-        None
+        Ok(None)
     }
 
     /// Generalises `cube` (which every incoming edge refutes at `level`) again from scratch;
@@ -611,11 +636,9 @@ impl<'a> Ic3cfa<'a> {
             self.n.literals_before += cube.len();
             let started = Instant::now();
             let mut g = self.generalise(level, cores)?;
-            if let Some(bits) = self.enumerating(loc, &g) {
-                if let Some(finer) = self.regeneralise(loc, level, &bits)? {
-                    self.n.bit_splits += 1;
-                    g = finer;
-                }
+            if let Some(finer) = self.bit_fallback(loc, level, &g)? {
+                self.n.bit_splits += 1;
+                g = finer;
             }
             self.n.literals_after += g.len();
             self.n.generalisations += 1;
