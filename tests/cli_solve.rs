@@ -186,6 +186,21 @@ fn malformed_inputs_give_one_line_errors() {
     assert_eq!(r.code, ERROR);
 }
 
+/// IC3CFA needs a control-flow automaton: alone or as a portfolio member, `solve` refuses it
+/// in one line before doing anything.
+#[test]
+fn ic3cfa_needs_a_program() {
+    for extra in [
+        &["--engine", "ic3cfa"][..],
+        &["--member", "pdr", "--member", "ic3cfa:batsat"][..],
+    ] {
+        let r = solve("examples/counter.cnf", extra);
+        assert_eq!(r.code, ERROR, "{extra:?}: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains("control-flow automaton"), "{}", r.stderr);
+    }
+}
+
 #[test]
 fn timeout_gives_unknown() {
     let Some(dir) = bench_dir("dimspec") else {
