@@ -17,7 +17,7 @@ use crate::engine::unroll::{conjunction_literal, Unrolling};
 use crate::engine::{
     kind, Cause, Certificate, CircuitInvariant, Interrupted, Options, Unknown, Verdict,
 };
-use crate::sat::{Backend, SolveResult};
+use crate::sat::{Backend, Lit, SolveResult, Solver};
 use crate::ts::System;
 
 /// The outcome of checking a verdict.
@@ -134,48 +134,10 @@ pub fn check_invariant(
     backend: Backend,
     opts: &Options,
 ) -> Result<Result<(), InvariantFailure>, Interrupted> {
-    let unsat = |setup: &dyn Fn(
-        &mut dyn crate::sat::Solver,
-        &mut Unrolling<'_>,
-    ) -> Vec<crate::sat::Lit>| {
-        let mut s = backend.create(&opts.interrupter);
-        let mut un = Unrolling::new(sys);
-        let assumptions = setup(s.as_mut(), &mut un);
-        match s.solve(&assumptions) {
-            SolveResult::Unsat => Ok(true),
-            SolveResult::Sat => Ok(false),
-            SolveResult::Interrupted => Err(Interrupted),
-        }
-    };
-    // Initiation: I ∧ U ∧ ¬Inv is UNSAT.
-    if !unsat(&|s, un| {
-        un.push_state(s);
-        un.add_section(s, &sys.init, 0);
-        let f = un.frame(0);
-        vec![!conjunction_literal(s, inv, |v| f[v.index()])]
-    })? {
-        return Ok(Err(InvariantFailure::Initiation));
-    }
-    // Consecution: Inv ∧ U ∧ T ∧ U' ∧ ¬Inv' is UNSAT.
-    if !unsat(&|s, un| {
-        un.push_state(s);
-        un.add_section(s, inv, 0);
-        un.push_state(s);
-        let f = un.frame(1);
-        vec![!conjunction_literal(s, inv, |v| f[v.index()])]
-    })? {
-        return Ok(Err(InvariantFailure::Consecution));
-    }
-    // Safety: Inv ∧ U ∧ G is UNSAT.
-    if !unsat(&|s, un| {
-        un.push_state(s);
-        un.add_section(s, inv, 0);
-        un.add_section(s, &sys.bad, 0);
-        Vec::new()
-    })? {
-        return Ok(Err(InvariantFailure::Safety));
-    }
-    Ok(Ok(()))
+    check_conditions(sys, backend, opts, &|s, un, k| {
+        let f = un.frame(k);
+        conjunction_literal(s, inv, |v| f[v.index()])
+    })
 }
 
 /// [`check_invariant`] for an invariant given as a circuit: its inputs are bound to the
@@ -197,19 +159,27 @@ pub fn check_circuit_invariant(
     if !cone_ok {
         return Ok(Err(InvariantFailure::Safety));
     }
-    // The invariant's literal in state `k` of an unrolling.
-    let at = |s: &mut dyn crate::sat::Solver, un: &Unrolling<'_>, k: usize| {
+    check_conditions(sys, backend, opts, &|s, un, k| {
         let f = un.frame(k);
         let mut enc = crate::cnf::Tseitin::new();
         for (&a, &v) in &bound {
             enc.bind(a, f[v.index()]);
         }
         enc.encode(&inv.aig, s, inv.root)
-    };
-    let unsat = |setup: &dyn Fn(
-        &mut dyn crate::sat::Solver,
-        &mut Unrolling<'_>,
-    ) -> Vec<crate::sat::Lit>| {
+    })
+}
+
+/// The literal that says an invariant holds in state `k` of an unrolling (encoding it there).
+type InvariantAt<'a> = dyn Fn(&mut dyn Solver, &Unrolling<'_>, usize) -> Lit + 'a;
+
+/// The three conditions of an inductive invariant, each checked by a fresh solver.
+fn check_conditions(
+    sys: &System,
+    backend: Backend,
+    opts: &Options,
+    at: &InvariantAt<'_>,
+) -> Result<Result<(), InvariantFailure>, Interrupted> {
+    let unsat = |setup: &dyn Fn(&mut dyn Solver, &mut Unrolling<'_>) -> Vec<Lit>| {
         let mut s = backend.create(&opts.interrupter);
         let mut un = Unrolling::new(sys);
         let assumptions = setup(s.as_mut(), &mut un);
@@ -219,6 +189,7 @@ pub fn check_circuit_invariant(
             SolveResult::Interrupted => Err(Interrupted),
         }
     };
+    // Initiation: I ∧ U ∧ ¬Inv is UNSAT.
     if !unsat(&|s, un| {
         un.push_state(s);
         un.add_section(s, &sys.init, 0);
@@ -226,15 +197,16 @@ pub fn check_circuit_invariant(
     })? {
         return Ok(Err(InvariantFailure::Initiation));
     }
+    // Consecution: Inv ∧ U ∧ T ∧ U' ∧ ¬Inv' is UNSAT.
     if !unsat(&|s, un| {
         un.push_state(s);
         let now = at(s, un, 0);
         un.push_state(s);
-        let next = at(s, un, 1);
-        vec![now, !next]
+        vec![now, !at(s, un, 1)]
     })? {
         return Ok(Err(InvariantFailure::Consecution));
     }
+    // Safety: Inv ∧ U ∧ G is UNSAT.
     if !unsat(&|s, un| {
         un.push_state(s);
         un.add_section(s, &sys.bad, 0);
