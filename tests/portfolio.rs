@@ -80,7 +80,7 @@ fn verdicts_agree_with_the_members() {
     let opts = Options::default();
     let r = portfolio::run(
         &portfolio::Systems::plain(&sys),
-        &portfolio::default_members(),
+        &portfolio::default_system_members(),
         3,
         &opts,
         &check,

@@ -1,7 +1,9 @@
 //! Pieces shared by the subcommands: engine and solver names, the timeout timer, progress.
 
 use bitmc::engine::pdr::PdrOptions;
-use bitmc::engine::portfolio::{default_members, Member, Strategy, DEFAULT_MEMBERS};
+use bitmc::engine::portfolio::{
+    default_members, default_system_members, Member, Strategy, DEFAULT_MEMBERS,
+};
 use bitmc::engine::{Cause, EngineKind, Progress, Unknown};
 use bitmc::sat::{Backend, Interrupter};
 use clap::{Args, ValueEnum};
@@ -198,7 +200,8 @@ pub struct EngineArgs {
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
     /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N;
     /// IC3CFA options: no-push, carry, binary-above=N, bits-after=N).
-    /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical.
+    /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical,
+    /// ic3cfa:cadical (without ic3cfa for DimSpec and AIGER inputs).
     #[arg(long = "member", value_name = "MEMBER")]
     pub members: Vec<String>,
     /// The most threads the portfolio uses (the first members run when there are fewer
@@ -216,8 +219,9 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// The strategy these arguments describe.
-    pub fn strategy(&self) -> anyhow::Result<Strategy> {
+    /// The strategy these arguments describe; without a `program` (DimSpec and AIGER inputs)
+    /// the default portfolio leaves out the members that need one.
+    pub fn strategy(&self, program: bool) -> anyhow::Result<Strategy> {
         match self.engine.kind() {
             Some(kind) => {
                 let pdr = self.pdr.options();
@@ -229,8 +233,10 @@ impl EngineArgs {
                 }))
             }
             None => {
-                let members: Vec<Member> = if self.members.is_empty() {
+                let members: Vec<Member> = if self.members.is_empty() && program {
                     default_members()
+                } else if self.members.is_empty() {
+                    default_system_members()
                 } else {
                     self.members
                         .iter()

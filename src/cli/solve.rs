@@ -91,7 +91,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
             &a.sys
         }
     };
-    let strategy = args.engine.strategy()?;
+    let strategy = args.engine.strategy(false)?;
     let members = match &strategy {
         bitmc::engine::portfolio::Strategy::Single(m) => std::slice::from_ref(m),
         bitmc::engine::portfolio::Strategy::Portfolio { members, .. } => members.as_slice(),

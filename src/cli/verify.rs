@@ -214,7 +214,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         .map(|t| common::Timer::start(t, interrupter.clone()));
     let (r, cfa) = lower(&args.program)?;
     let property = r.options.property;
-    let strategy = args.engine.strategy()?;
+    let strategy = args.engine.strategy(true)?;
     let opts = VerifyOptions {
         strategy: strategy.clone(),
         max_depth: args.engine.max_depth,
