@@ -55,9 +55,9 @@ impl Gen {
             2 => mask(w),
             3 => signed_min(w),
             4 => signed_max(w),
-            5 => signed_min(w) + 1,
+            5 => signed_min(w).wrapping_add(1),
             6 => self.below(8) as u128,
-            7 => mask(w) - self.below(4) as u128,
+            7 => mask(w).wrapping_sub(self.below(4) as u128),
             _ => self.u128(),
         };
         v & mask(w)
