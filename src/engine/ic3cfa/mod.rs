@@ -65,6 +65,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wp::{Splitter, Values};
 
+/// How many obligations are handled between two checks of the memory left.
+const MEMORY_CHECK_EVERY: usize = 64;
+
+/// The memory an IC3CFA run keeps free beyond [`crate::sat::memory::RESERVE`]: below it the run
+/// stops with UNKNOWN (memory) instead of failing an allocation that would end the process.
+const MEMORY_MARGIN: usize = 64 << 20;
+
 /// A conjunction of `bool` terms over program variables (the current state), sorted.
 pub type Cube = Vec<TermId>;
 
@@ -170,6 +177,8 @@ struct Ic3cfa<'a> {
     obligations: Vec<Obligation>,
     /// The level `i` with `F(i) = F(i+1)`, once found.
     fixpoint: Option<usize>,
+    /// Whether the run stopped because memory ran short.
+    short_of_memory: bool,
     n: Counters,
 }
 
@@ -223,6 +232,7 @@ impl<'a> Ic3cfa<'a> {
             solvers: (0..nl).map(|_| None).collect(),
             obligations: Vec::new(),
             fixpoint: None,
+            short_of_memory: false,
             n: Counters::default(),
         }
     }
@@ -597,6 +607,12 @@ impl<'a> Ic3cfa<'a> {
         }
         while let Some(Reverse((level, Reverse(i)))) = queue.pop() {
             self.n.obligations += 1;
+            if self.n.obligations % MEMORY_CHECK_EVERY == 0
+                && !crate::sat::memory::room_for(MEMORY_MARGIN)
+            {
+                self.short_of_memory = true;
+                return Err(Stopped);
+            }
             let loc = self.obligations[i].loc;
             let cube = self.obligations[i].cube.clone();
             if self.excluded(loc, level, &cube) {
@@ -944,9 +960,13 @@ pub fn run(
 ) -> (Verdict, Stats) {
     let start = Instant::now();
     let mut e = Ic3cfa::new(cfa, ps, opts, io);
-    let v = e
-        .run(progress, start)
-        .unwrap_or_else(|Stopped| super::stopped(opts));
+    let v = match e.run(progress, start) {
+        Ok(v) => v,
+        Err(Stopped) if e.short_of_memory => Verdict::Unknown(Unknown::memory(
+            "ic3cfa stopped: less than 64 MiB left for its solvers",
+        )),
+        Err(Stopped) => super::stopped(opts),
+    };
     let stats = e.stats();
     for s in std::mem::take(&mut e.solvers).into_iter().flatten() {
         s.retire();
