@@ -128,7 +128,14 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
             ..jump
         };
         let cmd = jump.edge(&out.vars, &mut out.tm, n, origin);
-        out.edges[i].cmd = cmd;
+        let plain = std::mem::replace(&mut out.edges[i].cmd, cmd);
+        // The jump's condition reads the loop's variables as the first iteration leaves them; a
+        // variable that iteration writes on some paths only (a havoc in one alternative) would
+        // be read unwritten on the others, which the CFA's invariant forbids: no jump then.
+        if !super::uninitialized_reads(&out).is_empty() {
+            out.edges[i].cmd = plain;
+            continue;
+        }
         loops.push(e.from);
     }
     (!loops.is_empty() || !folded.is_empty()).then_some(Accelerated {
