@@ -40,24 +40,21 @@
 //! `⋀_l (pc = l → Inv_l)`, which the caller re-checks on the bit-level system with another
 //! backend; the per-location text says the same in C ([`crate::bv::cprint`]).
 
+mod evidence;
+mod gen;
 mod solver;
 #[cfg(test)]
 mod tests;
 pub mod wp;
 
-use super::cube::{is_subset, union};
-use super::{
-    Certificate, CircuitInvariant, Options, Progress, ProgressFn, Stats, Unknown, Verdict,
-};
+use super::cube::is_subset;
+use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::aig::AigLit;
 use crate::bv::{TermId, TermManager};
 use crate::cfa::symex;
-use crate::cfa::{Cfa, Loc, LocKind};
+use crate::cfa::{Cfa, Loc};
 use crate::sat::Interrupter;
-use crate::ts::invariants::c_name;
-use crate::ts::lockstep::ProgramLockstep;
-use crate::ts::program::{PcEncoding, ProgramSystem};
-use crate::ts::Plan;
+use crate::ts::program::ProgramSystem;
 use solver::{Answer, Circuit, LocSolver};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -337,168 +334,6 @@ impl<'a> Ic3cfa<'a> {
         }
     }
 
-    /// `genMic`: drops the literals of `free` one at a time while `support ∪ rest` passes.
-    fn gen_mic(
-        &mut self,
-        e: usize,
-        level: usize,
-        free: Cube,
-        support: &[TermId],
-    ) -> Result<Cube, Stopped> {
-        let mut res = free.clone();
-        for p in free {
-            if !res.contains(&p) {
-                continue;
-            }
-            let tmp: Cube = res.iter().copied().filter(|&q| q != p).collect();
-            if let Some(core) = self.passes(e, level, &union(support, &tmp))? {
-                res = tmp.into_iter().filter(|t| core.contains(t)).collect();
-            }
-        }
-        Ok(res)
-    }
-
-    /// `genBinary` (Bradley and Manna, as cleaned in T000-6): a subset `r` of `c` such that
-    /// `support ∪ r` passes and no literal of `r` can be dropped; `support ∪ c` passes.
-    fn gen_binary(
-        &mut self,
-        e: usize,
-        level: usize,
-        c: Cube,
-        support: &[TermId],
-    ) -> Result<Cube, Stopped> {
-        if c.len() <= 1 {
-            return Ok(
-                if c.is_empty() || self.passes(e, level, support)?.is_some() {
-                    Vec::new()
-                } else {
-                    c
-                },
-            );
-        }
-        let (l, r) = c.split_at(c.len() / 2);
-        let (l, r) = (l.to_vec(), r.to_vec());
-        if self.passes(e, level, &union(support, &l))?.is_some() {
-            return self.gen_binary(e, level, l, support);
-        }
-        if self.passes(e, level, &union(support, &r))?.is_some() {
-            return self.gen_binary(e, level, r, support);
-        }
-        let l2 = self.gen_binary(e, level, l, &union(support, &r))?;
-        let r2 = self.gen_binary(e, level, r, &union(support, &l2))?;
-        Ok(union(&l2, &r2))
-    }
-
-    /// The location-level generalisation of a blocked cube: the union of the edges'
-    /// generalisations, each starting from its query's failed literals and keeping what the
-    /// earlier edges needed.
-    fn generalise(&mut self, level: usize, cores: Vec<(usize, Cube)>) -> Result<Cube, Stopped> {
-        let mut support: Cube = Vec::new();
-        for (e, core) in cores {
-            let free: Cube = core.into_iter().filter(|t| !support.contains(t)).collect();
-            if free.is_empty() {
-                continue;
-            }
-            let r = if free.len() > self.io.binary_above {
-                self.gen_binary(e, level, free, &support)?
-            } else {
-                self.gen_mic(e, level, free, &support)?
-            };
-            support = union(&support, &r);
-        }
-        Ok(support)
-    }
-
-    /// `t == c` when `lit` is an equality of a word term with a constant.
-    fn word_equality(&self, lit: TermId) -> Option<(TermId, u128)> {
-        let [a, b] = match self.tm.node(lit) {
-            crate::bv::Node::App(crate::bv::Op::Eq, [a, b, _]) => [a, b],
-            _ => return None,
-        };
-        if self.tm.sort(a).is_bool() || self.tm.width(a) < 2 {
-            return None;
-        }
-        match (self.tm.const_value(a), self.tm.const_value(b)) {
-            (None, Some(c)) => Some((a, c)),
-            (Some(c), None) => Some((b, c)),
-            _ => None,
-        }
-    }
-
-    /// The equality `t == c` of `g` whose term the lemmas of `loc` already exclude for
-    /// [`Ic3cfaOptions::bits_after`] other constants (word-level generalisation may be
-    /// enumerating values), if there is one.
-    fn enumerated(&self, loc: Loc, g: &[TermId]) -> Option<(TermId, TermId, u128)> {
-        if self.io.bits_after == 0 {
-            return None;
-        }
-        g.iter().find_map(|&lit| {
-            let (t, c) = self.word_equality(lit)?;
-            let others = self.lemmas[loc.index()]
-                .iter()
-                .filter(|m| {
-                    m.cube
-                        .iter()
-                        .any(|&x| self.word_equality(x).is_some_and(|(u, d)| u == t && d != c))
-                })
-                .count();
-            (others >= self.io.bits_after).then_some((lit, t, c))
-        })
-    }
-
-    /// The bit-level fallback for a generalised cube `g` at `loc` and `level` that keeps an
-    /// enumerated equality `t == c` ([`Ic3cfa::enumerated`]): the equality is replaced by its
-    /// lowest `j` bits for `j = 1, 2, 4, …` below the width, and the first such cube that every
-    /// incoming edge refutes is generalised again (Jain1's `y == 0` becomes `y[0] == 0`). At
-    /// most one query per `j` and edge before giving up, so state machines, whose state
-    /// equalities rarely weaken to low bits, pay little.
-    fn bit_fallback(
-        &mut self,
-        loc: Loc,
-        level: usize,
-        g: &[TermId],
-    ) -> Result<Option<Cube>, Stopped> {
-        let Some((lit, t, c)) = self.enumerated(loc, g) else {
-            return Ok(None);
-        };
-        let rest: Cube = g.iter().copied().filter(|&x| x != lit).collect();
-        let w = self.tm.width(t);
-        let mut j = 1;
-        while j < w {
-            let low: Cube = (0..j)
-                .map(|i| {
-                    let bit = self.tm.extract(t, i, i);
-                    let v = self.tm.bv_const((c >> i) & 1, 1);
-                    self.tm.eq(bit, v)
-                })
-                .collect();
-            let cube = union(&rest, &low);
-            if let Some(finer) = self.regeneralise(loc, level, &cube)? {
-                return Ok(Some(finer));
-            }
-            j *= 2;
-        }
-        Ok(None)
-    }
-
-    /// Generalises `cube` (which every incoming edge refutes at `level`) again from scratch;
-    /// `None` if some edge does not refute it after all.
-    fn regeneralise(
-        &mut self,
-        loc: Loc,
-        level: usize,
-        cube: &[TermId],
-    ) -> Result<Option<Cube>, Stopped> {
-        let mut cores = Vec::new();
-        for e in self.incoming[loc.index()].clone() {
-            match self.passes(e, level, cube)? {
-                Some(core) => cores.push((e, core)),
-                None => return Ok(None),
-            }
-        }
-        self.generalise(level, cores).map(Some)
-    }
-
     /// Whether a lemma at `level` or above already excludes `cube` at `loc`.
     fn excluded(&self, loc: Loc, level: usize, cube: &[TermId]) -> bool {
         level < self.dist[loc.index()]
@@ -727,107 +562,6 @@ impl<'a> Ic3cfa<'a> {
             }
         }
         Ok(None)
-    }
-
-    /// The invariant `F(level + 1)` as a circuit over the system's variables.
-    fn certificate(&mut self, level: usize) -> Result<CircuitInvariant, String> {
-        self.certificate_of(level, &|_, _| true)
-    }
-
-    /// [`Ic3cfa::certificate`] with only the lemmas that `keep` keeps (for the tests that
-    /// weaken an invariant and see the check reject it).
-    fn certificate_of(
-        &mut self,
-        level: usize,
-        keep: &dyn Fn(Loc, &Lemma) -> bool,
-    ) -> Result<CircuitInvariant, String> {
-        let ps = self.ps;
-        if !ps.keeps_pc() {
-            return Err("the system leaves out part of the program counter".into());
-        }
-        let mut parts = Vec::new();
-        let mut text = Vec::new();
-        for (l, info) in self.cfa.locations.iter().enumerate() {
-            let inv = if self.dist[l] == usize::MAX {
-                self.tm.fals()
-            } else {
-                let clauses: Vec<TermId> = self.lemmas[l]
-                    .iter()
-                    .filter(|m| m.level > level && keep(Loc(l as u32), m))
-                    .map(|m| {
-                        let c = self.tm.and_all(m.cube.iter().copied());
-                        self.tm.not(c)
-                    })
-                    .collect();
-                self.tm.and_all(clauses)
-            };
-            if self.tm.is_true(inv) {
-                continue;
-            }
-            if !matches!(info.kind, LocKind::Error | LocKind::Sink(_)) {
-                let tm = &self.tm;
-                let name = |v: crate::bv::VarId| c_name(&tm.var_info(v).name);
-                text.push((l as u32, crate::bv::cprint::c_expr(tm, inv, &name)));
-            }
-            let at = match ps.pc {
-                PcEncoding::Binary => {
-                    let pc = ps.pc_terms[0];
-                    let code = self.tm.bv_const(l as u128, self.tm.width(pc));
-                    self.tm.eq(pc, code)
-                }
-                PcEncoding::OneHot => ps.pc_terms[l],
-            };
-            parts.push(self.tm.implies(at, inv));
-        }
-        let root_term = self.tm.and_all(parts);
-        let mut aig = crate::aig::Aig::new();
-        let mut bl = crate::aig::blast::Blaster::new();
-        let mut inputs = Vec::new();
-        let mut bind = |var: crate::bv::VarId, latches: &[usize], tm: &TermManager| {
-            let bits = bl.var_bits_or_fresh(tm, &mut aig, var);
-            for (b, &j) in latches.iter().enumerate() {
-                if let (Some(lit), Some(v)) = (bits.get(b), ps.latch_var[j]) {
-                    inputs.push((lit.var(), v));
-                }
-            }
-        };
-        for (v, latches) in &ps.state {
-            bind(v.var_id(), latches, &self.tm);
-        }
-        match ps.pc {
-            PcEncoding::Binary => {
-                let pc = self.tm.as_var(ps.pc_terms[0]).ok_or("pc is no variable")?;
-                bind(pc, &ps.pc_latches, &self.tm);
-            }
-            PcEncoding::OneHot => {
-                for (k, &t) in ps.pc_terms.iter().enumerate() {
-                    let v = self.tm.as_var(t).ok_or("pc bit is no variable")?;
-                    bind(v, &ps.pc_latches[k..=k], &self.tm);
-                }
-            }
-        }
-        let root = bl.blast_bool(&self.tm, &mut aig, root_term);
-        Ok(CircuitInvariant {
-            aig,
-            root,
-            inputs,
-            text,
-        })
-    }
-
-    /// The plan of the system that a counterexample's slots give.
-    fn plan(&self, steps: &[Vec<u128>]) -> Result<Plan, String> {
-        let lock = ProgramLockstep::new(self.cfa, self.ps);
-        let run = lock.run_slots(steps).map_err(|e| e.to_string())?;
-        let plan = Plan { states: run.states };
-        let last = plan.states.last().ok_or("an empty plan")?;
-        if !lock.stepper().is_bad(last) {
-            return Err(format!(
-                "the counterexample of {} steps does not end in a target",
-                steps.len()
-            ));
-        }
-        Ok(plan)
     }
 
     fn run(&mut self, progress: ProgressFn<'_>, start: Instant) -> Result<Verdict, Stopped> {

@@ -2,8 +2,11 @@
 //! invariants with one location's lemmas left out do not.
 
 use super::*;
+use crate::cfa::LocKind;
+use crate::engine::CircuitInvariant;
 use crate::frontend::{lower_source, FrontendOptions};
 use crate::sat::Backend;
+use crate::ts::program::PcEncoding;
 use crate::ts::program::{encode, EncodeOptions, Goal};
 use crate::witness::{check_circuit_invariant, InvariantFailure};
 

@@ -1,0 +1,115 @@
+//! What an IC3CFA run hands its caller: the invariant at the fixpoint as a circuit over the
+//! system's variables (with its text in C per location), and a counterexample as a plan of
+//! the system.
+
+use super::{Ic3cfa, Lemma};
+use crate::bv::{TermId, TermManager};
+use crate::cfa::{Loc, LocKind};
+use crate::engine::CircuitInvariant;
+use crate::ts::invariants::c_name;
+use crate::ts::lockstep::ProgramLockstep;
+use crate::ts::program::PcEncoding;
+use crate::ts::Plan;
+
+impl Ic3cfa<'_> {
+    /// The invariant `F(level + 1)` as a circuit over the system's variables.
+    pub(super) fn certificate(&mut self, level: usize) -> Result<CircuitInvariant, String> {
+        self.certificate_of(level, &|_, _| true)
+    }
+
+    /// [`Ic3cfa::certificate`] with only the lemmas that `keep` keeps (for the tests that
+    /// weaken an invariant and see the check reject it).
+    pub(super) fn certificate_of(
+        &mut self,
+        level: usize,
+        keep: &dyn Fn(Loc, &Lemma) -> bool,
+    ) -> Result<CircuitInvariant, String> {
+        let ps = self.ps;
+        if !ps.keeps_pc() {
+            return Err("the system leaves out part of the program counter".into());
+        }
+        let mut parts = Vec::new();
+        let mut text = Vec::new();
+        for (l, info) in self.cfa.locations.iter().enumerate() {
+            let inv = if self.dist[l] == usize::MAX {
+                self.tm.fals()
+            } else {
+                let clauses: Vec<TermId> = self.lemmas[l]
+                    .iter()
+                    .filter(|m| m.level > level && keep(Loc(l as u32), m))
+                    .map(|m| {
+                        let c = self.tm.and_all(m.cube.iter().copied());
+                        self.tm.not(c)
+                    })
+                    .collect();
+                self.tm.and_all(clauses)
+            };
+            if self.tm.is_true(inv) {
+                continue;
+            }
+            if !matches!(info.kind, LocKind::Error | LocKind::Sink(_)) {
+                let tm = &self.tm;
+                let name = |v: crate::bv::VarId| c_name(&tm.var_info(v).name);
+                text.push((l as u32, crate::bv::cprint::c_expr(tm, inv, &name)));
+            }
+            let at = match ps.pc {
+                PcEncoding::Binary => {
+                    let pc = ps.pc_terms[0];
+                    let code = self.tm.bv_const(l as u128, self.tm.width(pc));
+                    self.tm.eq(pc, code)
+                }
+                PcEncoding::OneHot => ps.pc_terms[l],
+            };
+            parts.push(self.tm.implies(at, inv));
+        }
+        let root_term = self.tm.and_all(parts);
+        let mut aig = crate::aig::Aig::new();
+        let mut bl = crate::aig::blast::Blaster::new();
+        let mut inputs = Vec::new();
+        let mut bind = |var: crate::bv::VarId, latches: &[usize], tm: &TermManager| {
+            let bits = bl.var_bits_or_fresh(tm, &mut aig, var);
+            for (b, &j) in latches.iter().enumerate() {
+                if let (Some(lit), Some(v)) = (bits.get(b), ps.latch_var[j]) {
+                    inputs.push((lit.var(), v));
+                }
+            }
+        };
+        for (v, latches) in &ps.state {
+            bind(v.var_id(), latches, &self.tm);
+        }
+        match ps.pc {
+            PcEncoding::Binary => {
+                let pc = self.tm.as_var(ps.pc_terms[0]).ok_or("pc is no variable")?;
+                bind(pc, &ps.pc_latches, &self.tm);
+            }
+            PcEncoding::OneHot => {
+                for (k, &t) in ps.pc_terms.iter().enumerate() {
+                    let v = self.tm.as_var(t).ok_or("pc bit is no variable")?;
+                    bind(v, &ps.pc_latches[k..=k], &self.tm);
+                }
+            }
+        }
+        let root = bl.blast_bool(&self.tm, &mut aig, root_term);
+        Ok(CircuitInvariant {
+            aig,
+            root,
+            inputs,
+            text,
+        })
+    }
+
+    /// The plan of the system that a counterexample's slots give.
+    pub(super) fn plan(&self, steps: &[Vec<u128>]) -> Result<Plan, String> {
+        let lock = ProgramLockstep::new(self.cfa, self.ps);
+        let run = lock.run_slots(steps).map_err(|e| e.to_string())?;
+        let plan = Plan { states: run.states };
+        let last = plan.states.last().ok_or("an empty plan")?;
+        if !lock.stepper().is_bad(last) {
+            return Err(format!(
+                "the counterexample of {} steps does not end in a target",
+                steps.len()
+            ));
+        }
+        Ok(plan)
+    }
+}
