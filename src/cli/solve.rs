@@ -92,11 +92,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
     };
     let strategy = args.engine.strategy(false)?;
-    let members = match &strategy {
-        bitmc::engine::portfolio::Strategy::Single(m) => std::slice::from_ref(m),
-        bitmc::engine::portfolio::Strategy::Portfolio { members, .. } => members.as_slice(),
-    };
-    if members.iter().any(|m| m.engine.needs_program()) {
+    if strategy.members().iter().any(|m| m.engine.needs_program()) {
         anyhow::bail!("{}", bitmc::engine::NO_PROGRAM);
     }
     let opts = Options {

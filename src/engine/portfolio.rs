@@ -517,6 +517,14 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// The members it runs (one for a single engine).
+    pub fn members(&self) -> &[Member] {
+        match self {
+            Strategy::Single(m) => std::slice::from_ref(m),
+            Strategy::Portfolio { members, .. } => members,
+        }
+    }
+
     /// A short description (the member, or `portfolio`).
     pub fn name(&self) -> String {
         match self {

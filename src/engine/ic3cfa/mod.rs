@@ -112,8 +112,8 @@ struct Lemma {
 struct Obligation {
     loc: Loc,
     cube: Cube,
-    /// The obligation these states lead to, the edge taken and its slots' values.
-    next: Option<(usize, usize, Vec<u128>)>,
+    /// The obligation these states lead to, and the slots' values of the step there.
+    next: Option<(usize, Vec<u128>)>,
 }
 
 /// Counters for `-v`.
@@ -166,6 +166,8 @@ struct Ic3cfa<'a> {
     /// Edge literals `T_e`, made on first use.
     trans: Vec<Option<AigLit>>,
     incoming: Vec<Vec<usize>>,
+    /// The locations each location has an edge to, without repetitions.
+    successors: Vec<Vec<Loc>>,
     /// Distance of each location from the initial one (`usize::MAX`: unreachable).
     dist: Vec<usize>,
     targets: Vec<Loc>,
@@ -197,6 +199,10 @@ impl<'a> Ic3cfa<'a> {
             incoming[e.to.index()].push(i);
             out[e.from.index()].push(e.to);
         }
+        for succ in &mut out {
+            succ.sort();
+            succ.dedup();
+        }
         let mut dist = vec![usize::MAX; nl];
         dist[cfa.init.index()] = 0;
         let mut queue = VecDeque::from([cfa.init]);
@@ -223,6 +229,7 @@ impl<'a> Ic3cfa<'a> {
             primed: HashMap::new(),
             trans: vec![None; cfa.edges.len()],
             incoming,
+            successors: out,
             dist,
             targets,
             lemmas: vec![Vec::new(); nl],
@@ -356,16 +363,7 @@ impl<'a> Ic3cfa<'a> {
             .iter()
             .map(|&t| self.circuit.lit(&self.tm, t))
             .collect();
-        let mut succ: Vec<Loc> = self
-            .cfa
-            .edges
-            .iter()
-            .filter(|e| e.from == loc)
-            .map(|e| e.to)
-            .collect();
-        succ.sort();
-        succ.dedup();
-        for to in succ {
+        for &to in &self.successors[loc.index()] {
             if let Some(s) = self.solvers[to.index()].as_mut() {
                 s.add_lemma(loc, level, &lits, &self.circuit);
             }
@@ -471,7 +469,7 @@ impl<'a> Ic3cfa<'a> {
                         self.obligations.push(Obligation {
                             loc: from,
                             cube: pred,
-                            next: Some((i, e, slots)),
+                            next: Some((i, slots)),
                         });
                         let j = self.obligations.len() - 1;
                         queue.push(Reverse((level - 1, Reverse(j))));
@@ -506,7 +504,7 @@ impl<'a> Ic3cfa<'a> {
     /// location and goes on through obligation `i` and its successors.
     fn chain(&self, first: Vec<u128>, mut i: usize) -> Vec<Vec<u128>> {
         let mut steps = vec![first];
-        while let Some((j, _, slots)) = &self.obligations[i].next {
+        while let Some((j, slots)) = &self.obligations[i].next {
             steps.push(slots.clone());
             i = *j;
         }

@@ -22,7 +22,6 @@ use std::collections::{BTreeMap, HashMap};
 pub struct Circuit {
     pub aig: Aig,
     pub bl: Blaster,
-    bits: HashMap<TermId, AigLit>,
 }
 
 impl Circuit {
@@ -30,18 +29,15 @@ impl Circuit {
         Circuit {
             aig: Aig::new(),
             bl: Blaster::new(),
-            bits: HashMap::new(),
         }
     }
 
     /// The AIG literal of a `bool` term.
     pub fn lit(&mut self, tm: &TermManager, t: TermId) -> AigLit {
-        if let Some(&l) = self.bits.get(&t) {
-            return l;
+        match self.bl.cached(t) {
+            Some(bits) => bits[0],
+            None => self.bl.blast_bool(tm, &mut self.aig, t),
         }
-        let l = self.bl.blast_bool(tm, &mut self.aig, t);
-        self.bits.insert(t, l);
-        l
     }
 }
 
