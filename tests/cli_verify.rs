@@ -2,7 +2,8 @@
 //! it (0 `TRUE`, 10 `FALSE(p)`, 20 `UNKNOWN`, 1 input error, 2 usage error, 3 internal error);
 //! an internal error exits with 3 in either phase of a run (the error location with the
 //! UNKNOWN sinks, then the error location alone), whatever the reason text says; and a run
-//! under a memory limit ends with `UNKNOWN (memory)`, not a signal.
+//! under a memory limit ends with `UNKNOWN (memory)`, not a signal; one ended by `SIGTERM` with
+//! `UNKNOWN (interrupted)` and its statistics.
 
 mod support;
 
@@ -228,4 +229,37 @@ fn a_run_out_of_memory_answers_unknown_memory() {
         r.stdout,
         r.stderr
     );
+}
+
+/// `SIGTERM` (what `timeout` and benchmark runners send) or Ctrl-C stops a run that would go on
+/// for ever: it answers `UNKNOWN (interrupted)` with exit code 20 and its statistics under `-v`,
+/// instead of dying without a word.
+#[test]
+fn a_terminated_run_answers_unknown_with_its_statistics() {
+    let f = program("terminated", SAFE_LOOP);
+    let child = Command::new(env!("CARGO_BIN_EXE_bitmc"))
+        .args(["verify", "--engine", "bmc", "-v"])
+        .arg(&f)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bitmc runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: sending a signal to a child we own.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().expect("bitmc ends");
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert_exit(&r, UNKNOWN, "UNKNOWN");
+    assert!(
+        r.stdout.starts_with("UNKNOWN (interrupted)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stderr.contains("SAT calls"), "{}", r.stderr);
 }

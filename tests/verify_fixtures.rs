@@ -272,6 +272,22 @@ fn ic3cfa_gives_the_expected_verdicts() {
     at_most_unknown("IC3CFA", &t, tasks.len(), IC3CFA_UNKNOWN);
 }
 
+/// IC3CFA with every technique of the IC3CFA papers on (predecessor cubes, assumed literals,
+/// generalisation contexts, obligation reuse and skipping, CTGs, pushing): none may turn a
+/// verdict wrong, and together they may not leave more programs unsolved.
+#[test]
+fn ic3cfa_with_every_technique_gives_the_expected_verdicts() {
+    let tasks = all_tasks();
+    let member: Member = "ic3cfa:cadical:all".parse().expect("a member");
+    let t = check(&Strategy::Single(member), &tasks, secs(2.0), None);
+    at_most_unknown(
+        "IC3CFA with every technique",
+        &t,
+        tasks.len(),
+        IC3CFA_UNKNOWN,
+    );
+}
+
 /// The default portfolio, with the candidate-invariant search of k-induction (a third of the
 /// limit, as `bitmc verify` does).
 #[test]

@@ -8,6 +8,8 @@ use bitmc::engine::{Cause, EngineKind, Progress, Unknown};
 use bitmc::sat::{Backend, Interrupter};
 use clap::{Args, ValueEnum};
 use crossbeam_channel::{bounded, Sender};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Engines selectable on the command line.
@@ -79,6 +81,35 @@ impl Timer {
             }
         });
         Timer { _stop: tx }
+    }
+}
+
+/// The flag of the run's interrupter, which the handler of `SIGINT` and `SIGTERM` raises.
+static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    if let Some(flag) = INTERRUPT.get() {
+        flag.store(true, Ordering::SeqCst);
+    }
+    // SAFETY: `signal` is async-signal-safe; a second signal then ends the process at once.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+    }
+}
+
+/// Raises `intr` on `SIGINT` (Ctrl-C) or `SIGTERM`, so that the run stops and reports UNKNOWN
+/// (interrupted), with its statistics under `-v`; a second signal ends the process at once.
+/// The handler only stores to the interrupter's atomic flag (no thread: a run under a tight
+/// address-space limit has none to spare).
+pub fn interrupt_on_signals(intr: &Interrupter) {
+    if INTERRUPT.set(intr.flag().clone()).is_err() {
+        return;
+    }
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores to an atomic and restores the default disposition.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
     }
 }
 
@@ -198,8 +229,15 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
-    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry, no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N;
-    /// IC3CFA options: no-push, carry, binary-above=N, bits-after=N).
+    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry,
+    /// no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N; IC3CFA options,
+    /// each technique a switch NAME or no-NAME: push (lemmas to the next level after each
+    /// level), carry (blocked obligations retried one level up), precubes (queries answered by
+    /// a lemma made of the literals' preconditions), assumed (literals implied by the edge's
+    /// assumptions dropped), reuse (a round's obligations start the next), skip (reused
+    /// obligations blocked again without a query where that still holds), ctg (counterexamples
+    /// to generalisation blocked first); contexts=N (earlier generalisations kept as bounds),
+    /// ctg-max=N, binary-above=N, bits-after=N; baseline turns every technique off, all on).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical,
     /// ic3cfa:cadical (without ic3cfa for DimSpec and AIGER inputs).
     #[arg(long = "member", value_name = "MEMBER")]

@@ -74,6 +74,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     // The time limit covers the whole run, reading the input included.
     let interrupter = bitmc::sat::Interrupter::new();
+    common::interrupt_on_signals(&interrupter);
     let _timer = args
         .engine
         .timeout

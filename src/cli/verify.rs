@@ -208,6 +208,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     // The time limit covers the whole run, parsing and encoding included.
     let interrupter = bitmc::sat::Interrupter::new();
+    common::interrupt_on_signals(&interrupter);
     let _timer = args
         .engine
         .timeout

@@ -5,9 +5,9 @@
 //! progress through a callback, and returns a [`Verdict`]. Engines never print.
 
 pub mod bmc;
-pub mod cube;
 pub mod graveyard;
 pub mod houdini;
+pub mod ic3;
 pub mod ic3cfa;
 pub mod kind;
 pub mod pdr;

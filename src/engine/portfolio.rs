@@ -55,8 +55,7 @@ impl FromStr for Member {
     /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`, `ic3cfa`; backends:
     /// `cadical` (default), `batsat`, `varisat`, `splr`; PDR options: `no-down`, `no-ctg`,
     /// `no-lift`, `no-carry`, `no-cones`, `ctg-max=N`, `ctg-depth=N`, `mic-attempts=N`,
-    /// `dynamic=N`, `recycle=N`; IC3CFA options: `no-push`, `carry`, `binary-above=N`,
-    /// `bits-after=N`.
+    /// `dynamic=N`, `recycle=N`; IC3CFA options: [`Ic3cfaOptions::SPELLING`].
     fn from_str(s: &str) -> Result<Member, String> {
         let mut parts = s.split(':');
         let e = parts.next().unwrap_or("");
@@ -80,13 +79,9 @@ impl FromStr for Member {
                     .map_err(|_| format!("`{p}` needs a number in `{s}`"))
             };
             if engine == EngineKind::Ic3cfa {
-                match key {
-                    "no-push" => m.ic3cfa.push = false,
-                    "carry" => m.ic3cfa.carry = true,
-                    "binary-above" => m.ic3cfa.binary_above = num()?,
-                    "bits-after" => m.ic3cfa.bits_after = num()?,
-                    _ => return Err(format!("unknown option `{p}` in portfolio member `{s}`")),
-                }
+                m.ic3cfa
+                    .set(p)
+                    .map_err(|e| format!("{e} in portfolio member `{s}`"))?;
                 continue;
             }
             match key {
@@ -144,19 +139,7 @@ impl fmt::Display for Member {
             }
         }
         if self.engine == EngineKind::Ic3cfa {
-            let d = Ic3cfaOptions::default();
-            if !self.ic3cfa.push {
-                write!(f, ":no-push")?;
-            }
-            if self.ic3cfa.carry {
-                write!(f, ":carry")?;
-            }
-            if self.ic3cfa.binary_above != d.binary_above {
-                write!(f, ":binary-above={}", self.ic3cfa.binary_above)?;
-            }
-            if self.ic3cfa.bits_after != d.bits_after {
-                write!(f, ":bits-after={}", self.ic3cfa.bits_after)?;
-            }
+            write!(f, "{}", self.ic3cfa)?;
         }
         Ok(())
     }
@@ -368,11 +351,22 @@ pub fn run(
                 let mut forward = |p: &Progress| {
                     let _ = ptx.send(p.clone());
                 };
-                let v = if defer && m.engine == EngineKind::Pdr {
-                    run_deferred(m, systems, sys, &mopts, search_over, &mut forward)
-                } else {
-                    m.run_on(systems, sys, &mopts, &mut forward).0
-                };
+                // A member that fails with a panic (a bug) answers UNKNOWN; the others go on.
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    if defer && m.engine == EngineKind::Pdr {
+                        run_deferred(m, systems, sys, &mopts, search_over, &mut forward)
+                    } else {
+                        m.run_on(systems, sys, &mopts, &mut forward).0
+                    }
+                }));
+                let v = run.unwrap_or_else(|panic| {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Verdict::Unknown(Unknown::internal(format!("{m} failed: {what}")))
+                });
                 let v = if conclusive(&v) {
                     check(sys, v, m.backend, &mopts)
                 } else {

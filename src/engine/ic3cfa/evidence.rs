@@ -2,7 +2,7 @@
 //! system's variables (with its text in C per location), and a counterexample as a plan of
 //! the system.
 
-use super::{Ic3cfa, Lemma};
+use super::Ic3cfa;
 use crate::bv::{TermId, TermManager};
 use crate::cfa::{Loc, LocKind};
 use crate::engine::CircuitInvariant;
@@ -22,7 +22,7 @@ impl Ic3cfa<'_> {
     pub(super) fn certificate_of(
         &mut self,
         level: usize,
-        keep: &dyn Fn(Loc, &Lemma) -> bool,
+        keep: &dyn Fn(Loc, &[TermId]) -> bool,
     ) -> Result<CircuitInvariant, String> {
         let ps = self.ps;
         if !ps.keeps_pc() {
@@ -34,11 +34,16 @@ impl Ic3cfa<'_> {
             let inv = if self.dist[l] == usize::MAX {
                 self.tm.fals()
             } else {
-                let clauses: Vec<TermId> = self.lemmas[l]
-                    .iter()
-                    .filter(|m| m.level > level && keep(Loc(l as u32), m))
-                    .map(|m| {
-                        let c = self.tm.and_all(m.cube.iter().copied());
+                let cubes: Vec<&[TermId]> = self
+                    .lemmas
+                    .from(l, level + 1)
+                    .map(|(_, cube)| cube)
+                    .filter(|cube| keep(Loc(l as u32), cube))
+                    .collect();
+                let clauses: Vec<TermId> = cubes
+                    .into_iter()
+                    .map(|cube| {
+                        let c = self.tm.and_all(cube.iter().copied());
                         self.tm.not(c)
                     })
                     .collect();

@@ -1,14 +1,19 @@
-//! Generalisation of blocked cubes: per edge by literal dropping (`genMic`) or binary search
-//! (`genBinary`), united over the incoming edges, and the bit-level fallback for equalities that
-//! word-level generalisation keeps enumerating.
+//! Generalisation of blocked cubes: per edge by literal dropping (`genMic`, with CTGs as an
+//! option) or binary search (`genBinary`), after the generalisation contexts and the literals
+//! the edge assumes (as options), united over the incoming edges; and the bit-level fallback for
+//! equalities that word-level generalisation keeps enumerating.
 
-use super::{Cube, Ic3cfa, Stopped};
+use super::{Cube, Ic3cfa, Kind, Rel, Stopped};
 use crate::bv::TermId;
 use crate::cfa::Loc;
-use crate::engine::cube::union;
+use crate::engine::ic3::cube::union;
+use crate::engine::ic3::{binary, drop_literals};
 
 impl Ic3cfa<'_> {
-    /// `genMic`: drops the literals of `free` one at a time while `support ∪ rest` passes.
+    /// `genMic`: drops the literals of `free` one at a time while `support ∪ rest` passes,
+    /// blocking counterexamples to generalisation first when [`Ic3cfaOptions::ctg`] is on.
+    ///
+    /// [`Ic3cfaOptions::ctg`]: super::Ic3cfaOptions::ctg
     pub(super) fn gen_mic(
         &mut self,
         e: usize,
@@ -16,21 +21,54 @@ impl Ic3cfa<'_> {
         free: Cube,
         support: &[TermId],
     ) -> Result<Cube, Stopped> {
-        let mut res = free.clone();
-        for p in free {
-            if !res.contains(&p) {
-                continue;
+        let order = free.clone();
+        drop_literals(free, &order, 0, 0, |rest| {
+            let candidate = union(support, &rest);
+            let mut ctgs = 0;
+            loop {
+                match self.relind(e, level, &candidate, Kind::Gen)? {
+                    Rel::Holds(core, _) => {
+                        return Ok(Some(
+                            rest.into_iter().filter(|t| core.contains(t)).collect(),
+                        ))
+                    }
+                    Rel::Fails => {
+                        if ctgs >= self.io.ctg_max || !self.block_ctg(e, level, &candidate)? {
+                            return Ok(None);
+                        }
+                        ctgs += 1;
+                    }
+                }
             }
-            let tmp: Cube = res.iter().copied().filter(|&q| q != p).collect();
-            if let Some(core) = self.passes(e, level, &union(support, &tmp))? {
-                res = tmp.into_iter().filter(|t| core.contains(t)).collect();
-            }
-        }
-        Ok(res)
+        })
     }
 
-    /// `genBinary` (Bradley and Manna, as cleaned in T000-6): a subset `r` of `c` such that
-    /// `support ∪ r` passes and no literal of `r` can be dropped; `support ∪ c` passes.
+    /// After `candidate` failed along `e` at `level`: blocks the model's predecessor state at
+    /// `e`'s source one level lower, if every edge into it refutes it there (IC3CFA thesis,
+    /// T000-17, after Hassan, Bradley and Somenzi). CTGs are not blocked while one is.
+    fn block_ctg(&mut self, e: usize, level: usize, candidate: &[TermId]) -> Result<bool, Stopped> {
+        let from = self.cfa.edges[e].from;
+        if !self.io.ctg || self.in_ctg || level < 2 || from == self.cfa.init {
+            return Ok(false);
+        }
+        let (p, _) = self.predecessor(e, candidate);
+        let mut cores = Vec::new();
+        for e2 in self.incoming[from.index()].clone() {
+            match self.relind(e2, level - 1, &p, Kind::Gen)? {
+                Rel::Holds(core, exact) => cores.push((e2, core, exact)),
+                Rel::Fails => return Ok(false),
+            }
+        }
+        self.in_ctg = true;
+        let g = self.generalise(level - 1, &p, cores);
+        self.in_ctg = false;
+        self.add_lemma(from, level - 1, g?);
+        self.n.ctgs += 1;
+        Ok(true)
+    }
+
+    /// `genBinary`: a subset `r` of `c` such that `support ∪ r` passes and no literal of `r`
+    /// can be dropped; `support ∪ c` passes.
     pub(super) fn gen_binary(
         &mut self,
         e: usize,
@@ -38,50 +76,89 @@ impl Ic3cfa<'_> {
         c: Cube,
         support: &[TermId],
     ) -> Result<Cube, Stopped> {
-        if c.len() <= 1 {
-            return Ok(
-                if c.is_empty() || self.passes(e, level, support)?.is_some() {
-                    Vec::new()
-                } else {
-                    c
-                },
-            );
-        }
-        let (l, r) = c.split_at(c.len() / 2);
-        let (l, r) = (l.to_vec(), r.to_vec());
-        if self.passes(e, level, &union(support, &l))?.is_some() {
-            return self.gen_binary(e, level, l, support);
-        }
-        if self.passes(e, level, &union(support, &r))?.is_some() {
-            return self.gen_binary(e, level, r, support);
-        }
-        let l2 = self.gen_binary(e, level, l, &union(support, &r))?;
-        let r2 = self.gen_binary(e, level, r, &union(support, &l2))?;
-        Ok(union(&l2, &r2))
+        binary(c, support, &mut |cube: &[TermId]| {
+            Ok(self.passes(e, level, cube)?.is_some())
+        })
     }
 
-    /// The location-level generalisation of a blocked cube: the union of the edges'
-    /// generalisations, each starting from its query's failed literals and keeping what the
-    /// earlier edges needed.
+    /// The location-level generalisation of a blocked `cube`: the union of the edges'
+    /// generalisations, each keeping what the earlier edges needed (T000-15). `cores` has, per
+    /// incoming edge, the literals its relative induction needed, and whether they are already
+    /// the edge's generalisation (a predecessor cube's).
     pub(super) fn generalise(
         &mut self,
         level: usize,
-        cores: Vec<(usize, Cube)>,
+        cube: &[TermId],
+        cores: Vec<(usize, Cube, bool)>,
     ) -> Result<Cube, Stopped> {
         let mut support: Cube = Vec::new();
-        for (e, core) in cores {
-            let free: Cube = core.into_iter().filter(|t| !support.contains(t)).collect();
-            if free.is_empty() {
-                continue;
-            }
-            let r = if free.len() > self.io.binary_above {
-                self.gen_binary(e, level, free, &support)?
+        for (e, core, exact) in cores {
+            let r = if exact {
+                core
             } else {
-                self.gen_mic(e, level, free, &support)?
+                self.gen_edge(e, level, cube, core, &support)?
             };
             support = union(&support, &r);
         }
         Ok(support)
+    }
+
+    /// One edge's generalisation of `cube`, whose relative induction needed `core`, keeping
+    /// `support`: an upper bound from the contexts if there is one, else literal dropping from
+    /// `core` with the contexts' lower bound kept and the literals the edge assumes dropped.
+    fn gen_edge(
+        &mut self,
+        e: usize,
+        level: usize,
+        cube: &[TermId],
+        core: Cube,
+        support: &[TermId],
+    ) -> Result<Cube, Stopped> {
+        let from = self.cfa.edges[e].from.index();
+        let contexts = self.io.contexts > 0;
+        if contexts {
+            if let Some(g) = self.contexts.upper(e, level, cube) {
+                self.n.upper_hits += 1;
+                return Ok(g);
+            }
+        }
+        let mut necessary = support.to_vec();
+        if contexts {
+            if let Some(low) = self.contexts.lower(e, level, cube, self.stamps[from]) {
+                self.n.lower_hits += 1;
+                necessary = union(&necessary, &low);
+            }
+        }
+        let mut free: Cube = core
+            .into_iter()
+            .filter(|t| necessary.binary_search(t).is_err())
+            .collect();
+        if self.io.assumed {
+            let before = free.len();
+            let mut kept = Vec::with_capacity(before);
+            for t in free {
+                if !self.assumed(e, t) {
+                    kept.push(t);
+                }
+            }
+            self.n.assumed_dropped += before - kept.len();
+            free = kept;
+        }
+        let r = if free.is_empty() {
+            free
+        } else if free.len() > self.io.binary_above {
+            self.gen_binary(e, level, free, &necessary)?
+        } else {
+            self.gen_mic(e, level, free, &necessary)?
+        };
+        let g = union(&necessary, &r);
+        if contexts {
+            let stamp = self.stamps[from];
+            let minimal = support.is_empty();
+            self.contexts
+                .record(e, level, cube.to_vec(), g.clone(), minimal, stamp);
+        }
+        Ok(g)
     }
 
     /// `t == c` when `lit` is an equality of a word term with a constant.
@@ -109,11 +186,11 @@ impl Ic3cfa<'_> {
         }
         g.iter().find_map(|&lit| {
             let (t, c) = self.word_equality(lit)?;
-            let others = self.lemmas[loc.index()]
-                .iter()
-                .filter(|m| {
-                    m.cube
-                        .iter()
+            let others = self
+                .lemmas
+                .from(loc.index(), 0)
+                .filter(|(_, cube)| {
+                    cube.iter()
                         .any(|&x| self.word_equality(x).is_some_and(|(u, d)| u == t && d != c))
                 })
                 .count();
@@ -166,11 +243,11 @@ impl Ic3cfa<'_> {
     ) -> Result<Option<Cube>, Stopped> {
         let mut cores = Vec::new();
         for e in self.incoming[loc.index()].clone() {
-            match self.passes(e, level, cube)? {
-                Some(core) => cores.push((e, core)),
-                None => return Ok(None),
+            match self.relind(e, level, cube, Kind::Gen)? {
+                Rel::Holds(core, exact) => cores.push((e, core, exact)),
+                Rel::Fails => return Ok(None),
             }
         }
-        self.generalise(level, cores).map(Some)
+        self.generalise(level, cube, cores).map(Some)
     }
 }

@@ -8,7 +8,8 @@
 //! distance from `l_init` in the graph (shortest-path initialisation, T000-7). Above that, a
 //! frame is a set of lemmas `¬cube` stored delta-encoded: a lemma at level `j` holds in every
 //! `F(i, l)` with `i ≤ j`, each kept once at its highest level, and a new lemma removes those it
-//! subsumes. A lemma's literals are word-level atoms over program variables (`x < y`,
+//! subsumes ([`Frames`](super::ic3::Frames), shared with PDR, with a place per location). A
+//! lemma's literals are word-level atoms over program variables (`x < y`,
 //! `s == 8464`, or their negations), bit-blasted once ([`solver::Circuit`]).
 //!
 //! **Relative induction** is form (1) only, for every edge `e = (l, cmd, l′)` into the
@@ -29,7 +30,9 @@
 //! threshold (`genBinary`, T000-6). Word-level atoms cannot say some lemmas (Jain1 needs
 //! `y[0] == 1` where its cubes say `y == c`): when a generalised cube keeps an equality whose
 //! term the location already excludes at other constants, its low bits are tried in its place
-//! (the bit-level fallback, [`Ic3cfa::bit_fallback`]). Blocked obligations can be retried one
+//! (the bit-level fallback, [`Ic3cfa::bit_fallback`]). Obligations wait in PDR's queue
+//! ([`Queue`](super::ic3::Queue)), lowest level first and, within a level, the newest first
+//! (a depth-first search toward the initial location). Blocked obligations can be retried one
 //! level up within the round ([`Ic3cfaOptions::carry`], off by default).
 //!
 //! **Termination.** After each level, lemmas are pushed to the next level where every incoming
@@ -40,14 +43,18 @@
 //! `⋀_l (pc = l → Inv_l)`, which the caller re-checks on the bit-level system with another
 //! backend; the per-location text says the same in C ([`crate::bv::cprint`]).
 
+mod block;
+mod context;
 mod evidence;
 mod gen;
+mod options;
+mod pre;
 mod solver;
 #[cfg(test)]
 mod tests;
 pub mod wp;
 
-use super::cube::is_subset;
+use super::ic3::{Frames, ObId, Queue};
 use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::aig::AigLit;
 use crate::bv::{TermId, TermManager};
@@ -55,9 +62,10 @@ use crate::cfa::symex;
 use crate::cfa::{Cfa, Loc};
 use crate::sat::Interrupter;
 use crate::ts::program::ProgramSystem;
+use context::Contexts;
+pub use options::Ic3cfaOptions;
 use solver::{Answer, Circuit, LocSolver};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wp::{Splitter, Values};
@@ -72,48 +80,17 @@ const MEMORY_MARGIN: usize = 64 << 20;
 /// A conjunction of `bool` terms over program variables (the current state), sorted.
 pub type Cube = Vec<TermId>;
 
-/// Options of IC3CFA.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ic3cfaOptions {
-    /// Cubes with more literals than this are generalised by binary search (`genBinary`),
-    /// smaller ones one literal at a time (`genMic`); `usize::MAX` never searches.
-    pub binary_above: usize,
-    /// Push lemmas to the next level after each level.
-    pub push: bool,
-    /// Retry obligations blocked below the top level one level up, within the same round (off
-    /// by default: through a self-loop it lets a round enumerate values without bound, as a
-    /// counter's overflow check shows).
-    pub carry: bool,
-    /// Bit-level fallback: a generalised cube keeping `t == c` at a location that already has
-    /// this many lemmas with `t == c′` for other constants `c′` is generalised again with the
-    /// equality split into its bits (0: never).
-    pub bits_after: usize,
-}
-
-impl Default for Ic3cfaOptions {
-    fn default() -> Self {
-        Ic3cfaOptions {
-            binary_above: 4,
-            push: true,
-            carry: false,
-            bits_after: 2,
-        }
-    }
-}
-
-/// A lemma `¬cube` of a location, holding up to `level`.
-#[derive(Clone, Debug)]
-struct Lemma {
-    cube: Cube,
-    level: usize,
-}
-
 /// A proof obligation: states at `loc` that reach a target (its level is in the queue).
+#[derive(Clone)]
 struct Obligation {
     loc: Loc,
     cube: Cube,
     /// The obligation these states lead to, and the slots' values of the step there.
-    next: Option<(usize, Vec<u128>)>,
+    next: Option<(ObId, Vec<u128>)>,
+    /// Whether it was checked (not found excluded) in its round.
+    handled: bool,
+    /// The level it was last blocked at and the lemma's cube.
+    blocked: Option<(usize, Cube)>,
 }
 
 /// Counters for `-v`.
@@ -133,7 +110,15 @@ struct Counters {
     generalisations: usize,
     gen_time: Duration,
     pushed: usize,
+    push_tried: usize,
     bit_splits: usize,
+    precube_hits: usize,
+    assumed_dropped: usize,
+    upper_hits: usize,
+    lower_hits: usize,
+    reused: usize,
+    skipped: usize,
+    ctgs: usize,
 }
 
 /// The kind of a query, for the statistics.
@@ -142,6 +127,15 @@ enum Kind {
     RelInd,
     Gen,
     Push,
+}
+
+/// Relative induction along one edge.
+enum Rel {
+    /// It holds; the literals it needs (a query's failed assumptions, or the edge's final
+    /// generalisation when `exact`: read off a predecessor cube).
+    Holds(Cube, bool),
+    /// It fails: the last query's model has a predecessor.
+    Fails,
 }
 
 /// The result of blocking at one level.
@@ -171,9 +165,18 @@ struct Ic3cfa<'a> {
     /// Distance of each location from the initial one (`usize::MAX`: unreachable).
     dist: Vec<usize>,
     targets: Vec<Loc>,
-    lemmas: Vec<Vec<Lemma>>,
+    /// The lemmas, with one place per location.
+    lemmas: Frames<TermId>,
+    /// How many lemmas each location has gained (for the contexts' lower bounds).
+    stamps: Vec<u64>,
+    /// The syntactic view of each edge, made on first use.
+    wps: Vec<Option<pre::EdgeWp>>,
+    contexts: Contexts<TermId>,
+    /// The obligations of the last round, for [`Ic3cfaOptions::reuse`].
+    last_round: Option<Queue<Obligation>>,
+    /// Whether a CTG is being blocked (CTGs do not nest).
+    in_ctg: bool,
     solvers: Vec<Option<LocSolver>>,
-    obligations: Vec<Obligation>,
     /// The level `i` with `F(i) = F(i+1)`, once found.
     fixpoint: Option<usize>,
     /// Whether the run stopped because memory ran short.
@@ -222,7 +225,6 @@ impl<'a> Ic3cfa<'a> {
             cfa,
             ps,
             opts,
-            io,
             tm,
             circuit: Circuit::new(),
             prime,
@@ -232,12 +234,17 @@ impl<'a> Ic3cfa<'a> {
             successors: out,
             dist,
             targets,
-            lemmas: vec![Vec::new(); nl],
+            lemmas: Frames::new(nl),
+            stamps: vec![0; nl],
+            wps: (0..cfa.edges.len()).map(|_| None).collect(),
+            contexts: Contexts::new(io.contexts),
+            last_round: None,
+            in_ctg: false,
             solvers: (0..nl).map(|_| None).collect(),
-            obligations: Vec::new(),
             fixpoint: None,
             short_of_memory: false,
             n: Counters::default(),
+            io,
         }
     }
 
@@ -287,13 +294,17 @@ impl<'a> Ic3cfa<'a> {
             sources.sort();
             sources.dedup();
             for from in sources {
-                for lem in self.lemmas[from.index()].clone() {
-                    let lits: Vec<AigLit> = lem
-                        .cube
+                let lemmas: Vec<(usize, Cube)> = self
+                    .lemmas
+                    .from(from.index(), 0)
+                    .map(|(j, c)| (j, c.to_vec()))
+                    .collect();
+                for (level, cube) in lemmas {
+                    let lits: Vec<AigLit> = cube
                         .iter()
                         .map(|&t| self.circuit.lit(&self.tm, t))
                         .collect();
-                    s.add_lemma(from, lem.level, &lits, &self.circuit);
+                    s.add_lemma(from, level, &lits, &self.circuit);
                 }
             }
             self.solvers[l.index()] = Some(s);
@@ -332,28 +343,46 @@ impl<'a> Ic3cfa<'a> {
         a
     }
 
-    /// Whether `cube` passes along `e` at `level`.
-    fn passes(&mut self, e: usize, level: usize, cube: &[TermId]) -> Result<Option<Cube>, Stopped> {
-        match self.query(e, level, cube, Kind::Gen) {
-            Answer::Unsat(core) => Ok(Some(core)),
-            Answer::Sat => Ok(None),
+    /// Relative induction of `cube` along `e` at `level`: by a predecessor cube when
+    /// [`Ic3cfaOptions::precubes`] is on and one is found, else by a query.
+    fn relind(
+        &mut self,
+        e: usize,
+        level: usize,
+        cube: &[TermId],
+        kind: Kind,
+    ) -> Result<Rel, Stopped> {
+        if self.io.precubes {
+            if let Some(g) = self.precube(e, level, cube) {
+                self.n.precube_hits += 1;
+                return Ok(Rel::Holds(g, true));
+            }
+        }
+        match self.query(e, level, cube, kind) {
+            Answer::Unsat(core) => Ok(Rel::Holds(core, false)),
+            Answer::Sat => Ok(Rel::Fails),
             Answer::Interrupted => Err(Stopped),
         }
     }
 
+    /// Whether `cube` passes along `e` at `level`, with the literals it needs.
+    fn passes(&mut self, e: usize, level: usize, cube: &[TermId]) -> Result<Option<Cube>, Stopped> {
+        Ok(match self.relind(e, level, cube, Kind::Gen)? {
+            Rel::Holds(core, _) => Some(core),
+            Rel::Fails => None,
+        })
+    }
+
     /// Whether a lemma at `level` or above already excludes `cube` at `loc`.
     fn excluded(&self, loc: Loc, level: usize, cube: &[TermId]) -> bool {
-        level < self.dist[loc.index()]
-            || self.lemmas[loc.index()]
-                .iter()
-                .any(|m| m.level >= level && is_subset(&m.cube, cube))
+        level < self.dist[loc.index()] || self.lemmas.excludes(loc.index(), level, cube)
     }
 
     /// Adds lemma `¬cube` at `loc` and `level`, removing the lemmas it subsumes.
     fn add_lemma(&mut self, loc: Loc, level: usize, cube: Cube) {
-        self.lemmas[loc.index()].retain(|m| !(m.level <= level && is_subset(&cube, &m.cube)));
         self.install(loc, level, &cube);
-        self.lemmas[loc.index()].push(Lemma { cube, level });
+        self.lemmas.add(loc.index(), level, cube);
+        self.stamps[loc.index()] += 1;
         self.n.lemmas += 1;
     }
 
@@ -403,14 +432,17 @@ impl<'a> Ic3cfa<'a> {
             fixed.insert(slot.term, c);
         }
         // x ↦ val_x with the slots fixed.
-        let ex = &self.ps.execs[e];
-        let mut after: HashMap<TermId, TermId> = HashMap::new();
-        for (v, _) in &self.ps.state {
-            let t = self.cfa.var(*v).term;
-            let val = symex::value(&self.cfa.vars, &ex.env, *v);
-            let val = self.tm.substitute(val, &fixed);
-            after.insert(t, val);
-        }
+        let values: Vec<(TermId, TermId)> = self
+            .edge_wp(e)
+            .after
+            .iter()
+            .map(|(&t, &v)| (t, v))
+            .collect();
+        let mut images = HashMap::new();
+        let after: HashMap<TermId, TermId> = values
+            .into_iter()
+            .map(|(t, v)| (t, self.tm.substitute_cached(v, &fixed, &mut images)))
+            .collect();
         let enabled = self.tm.substitute(self.ps.enabled[e], &fixed);
         let mut values = Values::new(vars);
         let mut sp = Splitter::new(&mut values);
@@ -423,143 +455,6 @@ impl<'a> Ic3cfa<'a> {
         self.n.predecessors += 1;
         self.n.predecessor_literals += pred.len();
         (pred, slots)
-    }
-
-    /// Blocks every target at level `k`.
-    fn block(&mut self, k: usize) -> Result<Blocked, Stopped> {
-        let mut queue: BinaryHeap<Reverse<(usize, Reverse<usize>)>> = BinaryHeap::new();
-        for g in self.targets.clone() {
-            if !self.excluded(g, k, &[]) {
-                self.obligations.push(Obligation {
-                    loc: g,
-                    cube: Vec::new(),
-                    next: None,
-                });
-                queue.push(Reverse((k, Reverse(self.obligations.len() - 1))));
-            }
-        }
-        while let Some(Reverse((level, Reverse(i)))) = queue.pop() {
-            self.n.obligations += 1;
-            if self.n.obligations % MEMORY_CHECK_EVERY == 0
-                && !crate::sat::memory::room_for(MEMORY_MARGIN)
-            {
-                self.short_of_memory = true;
-                return Err(Stopped);
-            }
-            let loc = self.obligations[i].loc;
-            let cube = self.obligations[i].cube.clone();
-            if self.excluded(loc, level, &cube) {
-                if self.io.carry && level < k {
-                    queue.push(Reverse((level + 1, Reverse(i))));
-                }
-                continue;
-            }
-            let mut cores = Vec::new();
-            let mut refuted = false;
-            for e in self.incoming[loc.index()].clone() {
-                match self.query(e, level, &cube, Kind::RelInd) {
-                    Answer::Interrupted => return Err(Stopped),
-                    Answer::Unsat(core) => cores.push((e, core)),
-                    Answer::Sat => {
-                        let (pred, slots) = self.predecessor(e, &cube);
-                        let from = self.cfa.edges[e].from;
-                        if from == self.cfa.init {
-                            return Ok(Blocked::Counterexample(self.chain(slots, i)));
-                        }
-                        self.obligations.push(Obligation {
-                            loc: from,
-                            cube: pred,
-                            next: Some((i, slots)),
-                        });
-                        let j = self.obligations.len() - 1;
-                        queue.push(Reverse((level - 1, Reverse(j))));
-                        queue.push(Reverse((level, Reverse(i))));
-                        refuted = true;
-                        break;
-                    }
-                }
-            }
-            if refuted {
-                continue;
-            }
-            self.n.literals_before += cube.len();
-            let started = Instant::now();
-            let mut g = self.generalise(level, cores)?;
-            if let Some(finer) = self.bit_fallback(loc, level, &g)? {
-                self.n.bit_splits += 1;
-                g = finer;
-            }
-            self.n.literals_after += g.len();
-            self.n.generalisations += 1;
-            self.n.gen_time += started.elapsed();
-            self.add_lemma(loc, level, g);
-            if self.io.carry && level < k {
-                queue.push(Reverse((level + 1, Reverse(i))));
-            }
-        }
-        Ok(Blocked::Done)
-    }
-
-    /// The slots of every step of the counterexample that starts with `first` at the initial
-    /// location and goes on through obligation `i` and its successors.
-    fn chain(&self, first: Vec<u128>, mut i: usize) -> Vec<Vec<u128>> {
-        let mut steps = vec![first];
-        while let Some((j, slots)) = &self.obligations[i].next {
-            steps.push(slots.clone());
-            i = *j;
-        }
-        steps
-    }
-
-    /// Pushes the lemmas below `k + 1` one level up where every incoming edge refutes them;
-    /// returns a level `i` with `F(i) = F(i+1)` when there is one.
-    fn push(&mut self, k: usize) -> Result<Option<usize>, Stopped> {
-        let reach = self
-            .dist
-            .iter()
-            .copied()
-            .filter(|&d| d != usize::MAX)
-            .max()
-            .unwrap_or(0)
-            .max(1);
-        for level in 1..=k {
-            if self.io.push {
-                for l in 0..self.lemmas.len() {
-                    let loc = Loc(l as u32);
-                    let here: Vec<Cube> = self.lemmas[l]
-                        .iter()
-                        .filter(|m| m.level == level)
-                        .map(|m| m.cube.clone())
-                        .collect();
-                    for cube in here {
-                        let mut holds = true;
-                        for e in self.incoming[l].clone() {
-                            match self.query(e, level + 1, &cube, Kind::Push) {
-                                Answer::Unsat(_) => {}
-                                Answer::Sat => {
-                                    holds = false;
-                                    break;
-                                }
-                                Answer::Interrupted => return Err(Stopped),
-                            }
-                        }
-                        if holds {
-                            self.n.pushed += 1;
-                            self.add_lemma(loc, level + 1, cube);
-                        }
-                    }
-                }
-            }
-            if level >= reach
-                && self
-                    .lemmas
-                    .iter()
-                    .all(|ls| ls.iter().all(|m| m.level != level))
-            {
-                return Ok(Some(level));
-            }
-        }
-        Ok(None)
     }
 
     fn run(&mut self, progress: ProgressFn<'_>, start: Instant) -> Result<Verdict, Stopped> {
@@ -616,7 +511,7 @@ impl<'a> Ic3cfa<'a> {
                 format!("{:.2}", a as f64 / b as f64)
             }
         };
-        let lemmas_now: usize = self.lemmas.iter().map(|l| l.len()).sum();
+        let lemmas_now = self.lemmas.len();
         let blocked = self.n.lemmas - self.n.pushed;
         vec![
             ("ic3cfa obligations handled", n.obligations.to_string()),
@@ -667,6 +562,29 @@ impl<'a> Ic3cfa<'a> {
                 "ic3cfa equalities split into bits",
                 n.bit_splits.to_string(),
             ),
+            (
+                "ic3cfa pushes (tried, succeeded)",
+                format!("{}, {}", n.push_tried, n.pushed),
+            ),
+            ("ic3cfa predecessor-cube hits", n.precube_hits.to_string()),
+            (
+                "ic3cfa literals dropped as assumed by the edge",
+                n.assumed_dropped.to_string(),
+            ),
+            (
+                "ic3cfa context hits (upper bounds, lower bounds; contexts kept)",
+                format!(
+                    "{}, {}; {}",
+                    n.upper_hits,
+                    n.lower_hits,
+                    self.contexts.len()
+                ),
+            ),
+            (
+                "ic3cfa obligations (reused, skipped)",
+                format!("{}, {}", n.reused, n.skipped),
+            ),
+            ("ic3cfa CTGs blocked", n.ctgs.to_string()),
             ("ic3cfa solvers (mean variables)", {
                 let made: Vec<u32> = self
                     .solvers

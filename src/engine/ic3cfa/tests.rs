@@ -58,7 +58,7 @@ fn the_invariant_passes_and_weakened_ones_fail() {
     // Every location with lemmas above the fixpoint, its lemmas left out in turn.
     let with_lemmas: Vec<Loc> = (0..cfa.locations.len())
         .map(|l| Loc(l as u32))
-        .filter(|l| e.lemmas[l.index()].iter().any(|m| m.level > level))
+        .filter(|l| e.lemmas.from(l.index(), level + 1).next().is_some())
         .collect();
     assert!(!with_lemmas.is_empty());
     let mut rejected = 0;

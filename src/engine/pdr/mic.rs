@@ -1,13 +1,14 @@
 //! Generalisation of blocked cubes: literal dropping (MIC) with counterexamples to
 //! generalisation (Hassan, Bradley, Somenzi: "Better generalization in IC3", FMCAD 2013).
 //!
-//! `mic(c, L)` shrinks a cube whose negation is inductive relative to `F_{L-1}`. For each
-//! literal it tries `down(c \ {l})`: while the candidate is not inductive, a predecessor `s`
-//! (lifted toward the candidate when the system allows it and the lifted cube excludes the
-//! initial states) is either blocked one level lower as a CTG (when it is inductive relative to
-//! `F_{L-2}`; at most `ctg_max` times, recursing `ctg_depth` levels), or the candidate is
-//! intersected with `s` (which drops at least one literal, since `s` lies outside the
-//! candidate). The candidate fails once it meets an initial state or becomes empty.
+//! `mic(c, L)` shrinks a cube whose negation is inductive relative to `F_{L-1}`
+//! ([`drop_literals`] with PDR's query). For each literal it tries `down(c \ {l})`: while the
+//! candidate is not inductive, a predecessor `s` (lifted toward the candidate when the system
+//! allows it and the lifted cube excludes the initial states) is either blocked one level lower
+//! as a CTG (when it is inductive relative to `F_{L-2}`; at most `ctg_max` times, recursing
+//! `ctg_depth` levels), or the candidate is intersected with `s` (which drops at least one
+//! literal, since `s` lies outside the candidate). The candidate fails once it meets an initial
+//! state or becomes empty.
 //!
 //! The intersection step (`down`) makes one literal cost many queries when most literals are
 //! needed. [`PdrOptions::down`](super::PdrOptions::down) turns it off (a literal whose CTGs
@@ -19,6 +20,7 @@
 
 use super::query::{Interrupted, RelInd};
 use super::{Cube, Pdr};
+use crate::engine::ic3::drop_literals;
 use crate::sat::Lit;
 
 impl Pdr<'_> {
@@ -34,28 +36,9 @@ impl Pdr<'_> {
         order.sort_by(|a, b| {
             self.activity[b.var().index()].total_cmp(&self.activity[a.var().index()])
         });
-        let mut c = cube;
-        let mut failed = 0;
-        for l in order {
-            if c.len() <= 1 {
-                break;
-            }
-            let Ok(pos) = c.binary_search(&l) else {
-                continue;
-            };
-            let mut cand = c.clone();
-            cand.remove(pos);
-            if let Some(r) = self.down(cand, level, depth)? {
-                c = r;
-                failed = 0;
-            } else {
-                failed += 1;
-                if self.opts.mic_attempts > 0 && failed >= self.opts.mic_attempts {
-                    break;
-                }
-            }
-        }
-        Ok(c)
+        drop_literals(cube, &order, 1, self.opts.mic_attempts, |candidate| {
+            self.down(candidate, level, depth)
+        })
     }
 
     fn down(

@@ -1,13 +1,13 @@
 //! PDR (IC3) on the bit-level [`System`].
 //!
-//! Frames `F_0 = I, F_1, …, F_k` are delta-encoded: `frames[i]` holds the lemmas (clauses
-//! `¬cube` over latches) that hold up to level `i`, so `F_j` is `U` plus every lemma of level
-//! `≥ j`. Each level has its own solver over `U(x) ∧ T(x, x') ∧ U(x')` with the lemmas of `F_j`
+//! Frames `F_0 = I, F_1, …, F_k` are delta-encoded ([`ic3::Frames`](super::ic3::Frames) with
+//! one place): a lemma (a clause `¬cube` over latches) is stored at the highest level `i` it
+//! holds up to, so `F_j` is `U` plus every lemma of level `≥ j`. Each level has its own solver over `U(x) ∧ T(x, x') ∧ U(x')` with the lemmas of `F_j`
 //! (the transition part switched on by an activation literal, so a goal state without a
 //! successor is still found).
 //!
 //! The main loop blocks every goal state of `F_k` through a queue of proof obligations ordered
-//! by level; a predecessor found at level 0 is a counterexample of known depth, which bounded
+//! by level, then by distance to a goal ([`ic3::Queue`](super::ic3::Queue)); a predecessor found at level 0 is a counterexample of known depth, which bounded
 //! model checking then turns into a concrete plan. Blocked cubes are generalised ([`mic`]:
 //! literal dropping with counterexamples to generalisation, Hassan–Bradley–Somenzi, and
 //! Bradley's `down` for obligations that come back) and pushed to the highest level where they
@@ -36,15 +36,15 @@ mod cone;
 mod mic;
 mod query;
 
-use super::cube::is_subset;
+use super::ic3::cube::is_subset;
+use super::ic3::{Frames, Order, Queue};
 use super::unroll::too_large;
 use super::{bmc, Cause, Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};
 use crate::ts::{Lifting, System};
 use query::{Interrupted, Load, PairSolver, RelInd, SatStats};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// A conjunction of literals over latches, sorted.
@@ -109,11 +109,8 @@ struct PushWitness {
     since: usize,
 }
 
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
+/// A proof obligation: latch states that reach a goal (its level and depth are in the queue).
 struct Obligation {
-    level: usize,
-    depth: usize,
-    seq: usize,
     cube: Cube,
     /// How often this cube was blocked before (at lower levels, or in earlier frames).
     blocked: usize,
@@ -134,7 +131,7 @@ pub(crate) struct Pdr<'s> {
     lifting: Option<Lifting>,
     /// `init_unit[v]`: the value `I` fixes for latch `v` by a unit clause.
     init_unit: Vec<Option<bool>>,
-    frames: Vec<Vec<Cube>>,
+    frames: Frames<Lit>,
     /// Every lemma added, in order; `strengthened[j]` lists (by position in `lemma_store`) the
     /// lemmas that entered `F_j`, in order (for [`Pdr::witness_stands`]).
     lemma_store: Vec<Cube>,
@@ -194,7 +191,7 @@ impl<'s> Pdr<'s> {
             lifting,
             opts: popts,
             init_unit,
-            frames: vec![Vec::new(), Vec::new()],
+            frames: Frames::new(1),
             carried: Vec::new(),
             lemma_store: Vec::new(),
             strengthened: vec![Vec::new(), Vec::new()],
@@ -267,7 +264,7 @@ impl<'s> Pdr<'s> {
     fn recycle(&mut self, level: usize) {
         let mut s = self.frame_solver(level == 0);
         if level > 0 {
-            for cube in self.frames[level..].iter().flatten() {
+            for (_, cube) in self.frames.from(0, level) {
                 s.add_lemma(cube);
             }
         }
@@ -312,9 +309,6 @@ impl<'s> Pdr<'s> {
     /// Add the lemma `¬cube` at `level`, dropping the lemmas of lower or equal levels it
     /// subsumes; `from` is the lowest level whose solver does not have it yet.
     fn add_lemma(&mut self, cube: Cube, level: usize, from: usize) {
-        for j in 1..=level {
-            self.frames[j].retain(|old| !is_subset(&cube, old));
-        }
         for j in from.max(1)..=level.min(self.k()) {
             self.solvers[j].add_lemma(&cube);
         }
@@ -324,7 +318,7 @@ impl<'s> Pdr<'s> {
             self.strengthened[j].push(id);
         }
         self.lemma_store.push(cube.clone());
-        self.frames[level].push(cube);
+        self.frames.add(0, level, cube);
         self.lemmas += 1;
     }
 
@@ -352,10 +346,7 @@ impl<'s> Pdr<'s> {
 
     /// Whether a lemma of level `≥ level` already excludes `cube`.
     fn is_blocked(&self, cube: &[Lit], level: usize) -> bool {
-        self.frames[level..]
-            .iter()
-            .flatten()
-            .any(|l| is_subset(l, cube))
+        self.frames.excludes(0, level, cube)
     }
 
     /// The latch cube of a state, lifted toward `target` (or the goal) when possible.
@@ -382,81 +373,71 @@ impl<'s> Pdr<'s> {
     /// counterexample of that many steps.
     fn block(&mut self, obligations: Vec<Carried>) -> Result<Option<usize>, Interrupted> {
         let t = Instant::now();
-        let mut seq = 0;
-        let mut heap = BinaryHeap::new();
+        let mut queue = Queue::new(Order::Shallowest);
         for Carried {
             cube,
             depth,
             blocked,
         } in obligations
         {
-            seq += 1;
-            heap.push(Reverse(Obligation {
-                level: self.k(),
-                depth,
-                seq,
-                cube,
-                blocked,
-            }));
+            queue.add(Obligation { cube, blocked }, self.k(), depth);
         }
-        while let Some(Reverse(ob)) = heap.pop() {
+        let found = self.block_queue(&mut queue);
+        self.time_block += t.elapsed();
+        found
+    }
+
+    fn block_queue(&mut self, queue: &mut Queue<Obligation>) -> Result<Option<usize>, Interrupted> {
+        while let Some((id, level)) = queue.pop() {
             self.obligations += 1;
-            if ob.level == 0 {
-                self.time_block += t.elapsed();
-                return Ok(Some(ob.depth));
+            let depth = queue.depth(id);
+            if level == 0 {
+                return Ok(Some(depth));
             }
-            if self.is_blocked(&ob.cube, ob.level) {
+            let cube = queue.get(id).cube.clone();
+            if self.is_blocked(&cube, level) {
                 continue;
             }
-            match self.relind(&ob.cube, ob.level - 1)? {
+            match self.relind(&cube, level - 1)? {
                 RelInd::Holds(core) => {
-                    let core = self.core_or(core, &ob.cube)?;
+                    let blocked = queue.get(id).blocked;
+                    let core = self.core_or(core, &cube)?;
                     let tg = Instant::now();
-                    self.may_go_down = self.opts.dynamic == 0 || ob.blocked >= self.opts.dynamic;
+                    self.may_go_down = self.opts.dynamic == 0 || blocked >= self.opts.dynamic;
                     self.down_generalisations += u64::from(self.may_go_down);
-                    let g = self.mic(core, ob.level, self.opts.ctg_depth)?;
+                    let g = self.mic(core, level, self.opts.ctg_depth)?;
                     self.time_generalize += tg.elapsed();
                     self.generalisations += 1;
-                    let lvl = self.push_and_add(g, ob.level)?;
+                    let lvl = self.push_and_add(g, level)?;
+                    queue.get_mut(id).blocked += 1;
                     if lvl < self.k() {
-                        seq += 1;
-                        heap.push(Reverse(Obligation {
-                            level: lvl + 1,
-                            seq,
-                            blocked: ob.blocked + 1,
-                            ..ob
-                        }));
+                        queue.schedule(id, lvl + 1);
                     } else if self.opts.carry {
                         // Blocked at the top: the state may still reach a goal in more steps,
                         // so it is tried again at the next frame.
                         self.carried.push(Carried {
-                            cube: ob.cube,
-                            depth: ob.depth,
-                            blocked: ob.blocked + 1,
+                            cube,
+                            depth,
+                            blocked: blocked + 1,
                         });
                     }
                 }
                 RelInd::Pred(_, vals) => {
-                    let p = self.state_cube(&vals, Some(&ob.cube))?;
+                    let p = self.state_cube(&vals, Some(&cube))?;
                     if self.intersects_init(&p)? {
                         // Every state of a lifted cube reaches the obligation, so an initial
                         // one is the start of a counterexample.
-                        self.time_block += t.elapsed();
-                        return Ok(Some(ob.depth + 1));
+                        return Ok(Some(depth + 1));
                     }
-                    seq += 1;
-                    heap.push(Reverse(Obligation {
-                        level: ob.level - 1,
-                        depth: ob.depth + 1,
-                        seq,
+                    let pred = Obligation {
                         cube: p,
                         blocked: 0,
-                    }));
-                    heap.push(Reverse(ob));
+                    };
+                    queue.add(pred, level - 1, depth + 1);
+                    queue.schedule(id, level);
                 }
             }
         }
-        self.time_block += t.elapsed();
         Ok(None)
     }
 
@@ -464,9 +445,9 @@ impl<'s> Pdr<'s> {
     fn propagate(&mut self) -> Result<Option<usize>, Interrupted> {
         let t = Instant::now();
         for i in 1..self.k() {
-            let snapshot = self.frames[i].clone();
+            let snapshot = self.frames.at(0, i).to_vec();
             for c in snapshot {
-                if !self.frames[i].contains(&c) {
+                if !self.frames.contains(0, i, &c) {
                     continue;
                 }
                 if let Some(w) = self.push_witness.get(&c) {
@@ -478,8 +459,8 @@ impl<'s> Pdr<'s> {
                 match self.relind(&c, i)? {
                     RelInd::Holds(core) => {
                         self.push_witness.remove(&c);
+                        // `g ⊆ c`: adding it at `i + 1` removes `c` from level `i`.
                         let g = self.core_or(core, &c)?;
-                        self.frames[i].retain(|x| x != &c);
                         let from = if g == c { i + 1 } else { 1 };
                         self.add_lemma(g, i + 1, from);
                     }
@@ -494,7 +475,7 @@ impl<'s> Pdr<'s> {
                     }
                 }
             }
-            if self.frames[i].is_empty() {
+            if self.frames.at(0, i).is_empty() {
                 self.time_propagate += t.elapsed();
                 return Ok(Some(i));
             }
@@ -506,7 +487,7 @@ impl<'s> Pdr<'s> {
     fn invariant(&self, above: usize) -> Cnf {
         let mut inv = Cnf::new();
         inv.reserve_vars(self.sys.num_vars);
-        for cube in self.frames[above..].iter().flatten() {
+        for (_, cube) in self.frames.from(0, above) {
             let clause: Vec<Lit> = cube.iter().map(|&l| !l).collect();
             inv.push(&clause);
         }
@@ -559,7 +540,6 @@ impl<'s> Pdr<'s> {
             }
             let s = self.frame_solver(false);
             self.solvers.push(s);
-            self.frames.push(Vec::new());
             self.strengthened.push(Vec::new());
             if let Some(level) = self.propagate()? {
                 return Ok(Verdict::Safe(Certificate::Invariant(
@@ -592,14 +572,7 @@ impl<'s> Pdr<'s> {
         vec![
             ("frames", self.k().to_string()),
             ("lemmas", self.lemmas.to_string()),
-            (
-                "lemmas in the last frames",
-                self.frames
-                    .iter()
-                    .map(|f| f.len())
-                    .sum::<usize>()
-                    .to_string(),
-            ),
+            ("lemmas in the last frames", self.frames.len().to_string()),
             ("proof obligations", self.obligations.to_string()),
             ("CTGs blocked", self.ctgs.to_string()),
             (
@@ -688,7 +661,7 @@ pub fn run_with(
         .unwrap_or_else(|Interrupted| super::stopped(opts));
     let stats = pdr.stats();
     super::graveyard::keep(std::mem::take(&mut pdr.solvers));
-    super::graveyard::keep(std::mem::take(&mut pdr.frames));
+    super::graveyard::keep(std::mem::replace(&mut pdr.frames, Frames::new(1)));
     super::graveyard::keep(pdr.lifter.take());
     (v, stats)
 }

@@ -1,5 +1,5 @@
-//! Cubes as sorted sets of literals, shared by the IC3 engines: PDR's cubes of bit literals and
-//! IC3CFA's cubes of word-level atoms are both sorted vectors without repetitions.
+//! Cubes as sorted sets of literals: PDR's cubes of bit literals and IC3CFA's cubes of word-level
+//! atoms are both sorted vectors without repetitions.
 
 /// Whether every element of `a` is in `b` (both sorted).
 pub fn is_subset<T: Ord>(a: &[T], b: &[T]) -> bool {

@@ -1,0 +1,160 @@
+//! Delta-encoded frames with subsumption.
+//!
+//! A lemma `¬c` stored at level `j` holds in every frame `F_1 … F_j`, so the frame `F_i` of a
+//! place is the set of its lemmas stored at levels `≥ i`, and "the delta of level `i`" is what
+//! is stored at exactly `i`. Each lemma is stored once. Adding `¬c` at level `j` removes the
+//! lemmas `¬d` of the same place at levels `≤ j` with `c ⊆ d`: they are implied by the new one in
+//! every frame where they held. Lemmas of a level keep the order they were added in.
+
+use super::cube::is_subset;
+
+/// The lemmas of a number of places (see the module doc), as cubes of `L`.
+#[derive(Clone, Debug)]
+pub struct Frames<L> {
+    /// `places[p][j]`: the cubes of the lemmas of place `p` stored at level `j`.
+    places: Vec<Vec<Vec<Vec<L>>>>,
+    len: usize,
+}
+
+impl<L: Ord + Clone> Frames<L> {
+    /// Frames without lemmas for `places` places.
+    pub fn new(places: usize) -> Self {
+        Frames {
+            places: vec![Vec::new(); places],
+            len: 0,
+        }
+    }
+
+    /// Adds the lemma `¬cube` at `place` and `level`, removing the lemmas it subsumes; returns
+    /// how many it removed.
+    pub fn add(&mut self, place: usize, level: usize, cube: Vec<L>) -> usize {
+        let levels = &mut self.places[place];
+        if levels.len() <= level {
+            levels.resize_with(level + 1, Vec::new);
+        }
+        let mut removed = 0;
+        for delta in &mut levels[..=level] {
+            let before = delta.len();
+            delta.retain(|old| !is_subset(&cube, old));
+            removed += before - delta.len();
+        }
+        levels[level].push(cube);
+        self.len = self.len + 1 - removed;
+        removed
+    }
+
+    /// Whether a lemma of `place` at `level` or above excludes `cube` (is a subset of it).
+    pub fn excludes(&self, place: usize, level: usize, cube: &[L]) -> bool {
+        self.excluding(place, level, cube).is_some()
+    }
+
+    /// A lemma of `place` at `level` or above that excludes `cube`, if there is one.
+    pub fn excluding(&self, place: usize, level: usize, cube: &[L]) -> Option<&[L]> {
+        self.from(place, level)
+            .map(|(_, c)| c)
+            .find(|c| is_subset(c, cube))
+    }
+
+    /// The lemmas stored at exactly `level` at `place`, in the order they were added.
+    pub fn at(&self, place: usize, level: usize) -> &[Vec<L>] {
+        self.places[place].get(level).map_or(&[], |d| d.as_slice())
+    }
+
+    /// Whether `cube` is stored at exactly `level` at `place`.
+    pub fn contains(&self, place: usize, level: usize, cube: &[L]) -> bool {
+        self.at(place, level).iter().any(|c| c.as_slice() == cube)
+    }
+
+    /// The lemmas of `place` at `level` or above (the frame `F_level`), with their levels.
+    pub fn from(&self, place: usize, level: usize) -> impl Iterator<Item = (usize, &[L])> + '_ {
+        self.places[place]
+            .iter()
+            .enumerate()
+            .skip(level)
+            .flat_map(|(j, d)| d.iter().map(move |c| (j, c.as_slice())))
+    }
+
+    /// Whether no place has a lemma stored at exactly `level`.
+    pub fn delta_empty(&self, level: usize) -> bool {
+        self.places
+            .iter()
+            .all(|levels| levels.get(level).is_none_or(|d| d.is_empty()))
+    }
+
+    /// The number of places.
+    pub fn places(&self) -> usize {
+        self.places.len()
+    }
+
+    /// The number of lemmas stored.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no lemma is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The frames' meaning, computed from every lemma ever added (none removed): `cube` is
+    /// excluded at `level` when some lemma added at `level` or above is a subset of it.
+    fn meaning(added: &[(usize, usize, Vec<u8>)], place: usize, level: usize, cube: &[u8]) -> bool {
+        added
+            .iter()
+            .any(|(p, j, c)| *p == place && *j >= level && is_subset(c, cube))
+    }
+
+    fn cube() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::btree_set(0u8..6, 0..4).prop_map(|s| s.into_iter().collect())
+    }
+
+    proptest! {
+        /// Subsumption never changes what the frames exclude, and a new lemma leaves none that
+        /// it subsumes at its level or below.
+        #[test]
+        fn subsumption_keeps_the_meaning(
+            adds in proptest::collection::vec((0usize..2, 1usize..5, cube()), 0..30),
+            probes in proptest::collection::vec((0usize..2, 0usize..6, cube()), 20),
+        ) {
+            let mut f = Frames::new(2);
+            for (p, j, c) in &adds {
+                f.add(*p, *j, c.clone());
+            }
+            for (p, j, c) in &probes {
+                prop_assert_eq!(f.excludes(*p, *j, c), meaning(&adds, *p, *j, c));
+            }
+            // The last lemma added subsumes no other of its place at its level or below.
+            if let Some((p, j, c)) = adds.last() {
+                let subsumed = f
+                    .from(*p, 0)
+                    .filter(|(k, d)| k <= j && is_subset(c, d))
+                    .count();
+                prop_assert_eq!(subsumed, 1);
+            }
+            prop_assert_eq!(f.from(0, 0).count() + f.from(1, 0).count(), f.len());
+        }
+    }
+
+    #[test]
+    fn deltas_and_pushing() {
+        let mut f: Frames<u8> = Frames::new(2);
+        f.add(0, 1, vec![1, 2]);
+        f.add(1, 2, vec![3]);
+        assert!(!f.delta_empty(1) && !f.delta_empty(2) && f.delta_empty(3));
+        // Pushing `¬{1,2}` one level up leaves level 1 empty.
+        assert_eq!(f.add(0, 2, vec![1, 2]), 1);
+        assert!(f.delta_empty(1));
+        assert!(f.contains(0, 2, &[1, 2]) && !f.contains(0, 1, &[1, 2]));
+        // A weaker lemma at a lower level does not remove a stronger one above it.
+        assert_eq!(f.add(0, 1, vec![1]), 0);
+        assert_eq!(f.at(0, 1), &[vec![1]]);
+        assert_eq!(f.len(), 3);
+        assert_eq!(f.from(1, 0).count(), 1);
+    }
+}

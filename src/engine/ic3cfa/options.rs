@@ -1,0 +1,189 @@
+//! The options of IC3CFA and their spelling in a portfolio member (`ic3cfa:cadical:OPTION…`).
+//!
+//! Each technique of the IC3CFA papers is a switch, `NAME` to turn it on and `no-NAME` to turn
+//! it off; `baseline` turns every switch off (the algorithm of the IC3CFA thesis without its
+//! improvements) and `all` turns every one on. Numbers are `NAME=N`.
+
+use std::fmt;
+
+/// Options of IC3CFA.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ic3cfaOptions {
+    /// Cubes with more literals than this are generalised by binary search (`genBinary`),
+    /// smaller ones one literal at a time (`genMic`); `usize::MAX` never searches.
+    pub binary_above: usize,
+    /// Bit-level fallback: a generalised cube keeping `t == c` at a location that already has
+    /// this many lemmas with `t == c′` for other constants `c′` is generalised again with the
+    /// equality split into its bits (0: never).
+    pub bits_after: usize,
+    /// Push lemmas to the next level after each level.
+    pub push: bool,
+    /// Retry obligations blocked below the top level one level up, within the same round (off
+    /// by default: through a self-loop it lets a round enumerate values without bound, as a
+    /// counter's overflow check shows).
+    pub carry: bool,
+    /// Predecessor cubes: before a query, look for a lemma of the source location made of the
+    /// weakest preconditions of the cube's literals (and the edge's assumptions); a hit answers
+    /// the query without SAT, and its literals are the generalisation.
+    pub precubes: bool,
+    /// Drop, without a query, the literals whose weakest precondition through the edge is one
+    /// of the edge's own assumptions.
+    pub assumed: bool,
+    /// Generalisation contexts: how many earlier generalisations are kept (least recently used
+    /// first out) as upper bounds (reused without a query) and lower bounds (literals that need
+    /// no dropping attempt); 0 keeps none.
+    pub contexts: usize,
+    /// Obligation reuse: the obligations of one round start the next, one level higher.
+    pub reuse: bool,
+    /// Obligation skipping: a reused obligation whose earlier generalisation still holds,
+    /// because no source location gained a lemma at the level it was checked against, is
+    /// blocked with it again without a query.
+    pub skip: bool,
+    /// Counterexamples to generalisation: when dropping a literal fails, try to block the
+    /// predecessor state one level lower first (at most `ctg_max` per literal).
+    pub ctg: bool,
+    /// The most CTGs blocked for one literal.
+    pub ctg_max: usize,
+}
+
+impl Default for Ic3cfaOptions {
+    fn default() -> Self {
+        Ic3cfaOptions {
+            binary_above: 4,
+            bits_after: 2,
+            push: true,
+            carry: false,
+            precubes: false,
+            assumed: false,
+            contexts: 0,
+            reuse: false,
+            skip: false,
+            ctg: false,
+            ctg_max: 3,
+        }
+    }
+}
+
+/// A switch: its name and where it lives.
+type Switch = (&'static str, fn(&mut Ic3cfaOptions) -> &mut bool);
+/// A number: its name and where it lives.
+type Number = (&'static str, fn(&mut Ic3cfaOptions) -> &mut usize);
+
+const SWITCHES: &[Switch] = &[
+    ("push", |o| &mut o.push),
+    ("carry", |o| &mut o.carry),
+    ("precubes", |o| &mut o.precubes),
+    ("assumed", |o| &mut o.assumed),
+    ("reuse", |o| &mut o.reuse),
+    ("skip", |o| &mut o.skip),
+    ("ctg", |o| &mut o.ctg),
+];
+
+const NUMBERS: &[Number] = &[
+    ("binary-above", |o| &mut o.binary_above),
+    ("bits-after", |o| &mut o.bits_after),
+    ("contexts", |o| &mut o.contexts),
+    ("ctg-max", |o| &mut o.ctg_max),
+];
+
+/// The context cache size that `all` sets.
+const ALL_CONTEXTS: usize = 4096;
+
+impl Ic3cfaOptions {
+    /// The names of the options, for error messages and `--help`.
+    pub const SPELLING: &'static str = "baseline, all, [no-]push, [no-]carry, [no-]precubes, \
+         [no-]assumed, [no-]reuse, [no-]skip, [no-]ctg, contexts=N, binary-above=N, \
+         bits-after=N, ctg-max=N";
+
+    /// Applies one option (`NAME`, `no-NAME`, `NAME=N`, `baseline`, `all`).
+    pub fn set(&mut self, option: &str) -> Result<(), String> {
+        let (key, val) = option.split_once('=').unwrap_or((option, ""));
+        match key {
+            "baseline" | "all" => {
+                let on = key == "all";
+                let carry = self.carry;
+                for (_, field) in SWITCHES {
+                    *field(self) = on;
+                }
+                self.carry = carry;
+                self.contexts = if on { ALL_CONTEXTS } else { 0 };
+                return Ok(());
+            }
+            _ => {}
+        }
+        if let Some((_, field)) = NUMBERS.iter().find(|(n, _)| *n == key) {
+            let n = val
+                .parse::<usize>()
+                .map_err(|_| format!("`{option}` needs a number"))?;
+            *field(self) = n;
+            return Ok(());
+        }
+        let (name, on) = match key.strip_prefix("no-") {
+            Some(rest) => (rest, false),
+            None => (key, true),
+        };
+        match SWITCHES.iter().find(|(n, _)| *n == name) {
+            Some((_, field)) if val.is_empty() => {
+                *field(self) = on;
+                Ok(())
+            }
+            _ => Err(format!(
+                "unknown IC3CFA option `{option}` ({})",
+                Self::SPELLING
+            )),
+        }
+    }
+}
+
+/// The options that differ from the defaults, each as `:OPTION`.
+impl fmt::Display for Ic3cfaOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (mut me, mut d) = (self.clone(), Ic3cfaOptions::default());
+        for (name, field) in SWITCHES {
+            let on = *field(&mut me);
+            if on != *field(&mut d) {
+                write!(f, ":{}{name}", if on { "" } else { "no-" })?;
+            }
+        }
+        for (name, field) in NUMBERS {
+            let n = *field(&mut me);
+            if n != *field(&mut d) {
+                write!(f, ":{name}={n}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_read_and_written_back() {
+        let mut o = Ic3cfaOptions::default();
+        for p in ["no-push", "precubes", "contexts=100", "ctg-max=2"] {
+            o.set(p).unwrap();
+        }
+        assert_eq!(o.to_string(), ":no-push:precubes:contexts=100:ctg-max=2");
+        let mut again = Ic3cfaOptions::default();
+        for p in o.to_string().split(':').skip(1) {
+            again.set(p).unwrap();
+        }
+        assert_eq!(again, o);
+        assert!(o.set("precubes=3").is_err());
+        assert!(o.set("contexts").is_err());
+        assert!(o.set("no-such").is_err());
+    }
+
+    #[test]
+    fn baseline_and_all_set_every_technique() {
+        let mut o = Ic3cfaOptions::default();
+        o.set("all").unwrap();
+        assert!(o.precubes && o.assumed && o.reuse && o.skip && o.ctg && o.push);
+        assert!(o.contexts > 0 && !o.carry);
+        o.set("baseline").unwrap();
+        assert!(!(o.precubes || o.assumed || o.reuse || o.skip || o.ctg || o.push));
+        assert_eq!(o.contexts, 0);
+    }
+}
