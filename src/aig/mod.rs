@@ -99,6 +99,14 @@ impl Default for Aig {
 }
 
 impl Aig {
+    /// The bytes the nodes and the structural-hashing table hold (their capacities), for
+    /// memory budgets: growing either allocates up to twice as much again.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.nodes.capacity() * size_of::<AigNode>()
+            + self.strash.capacity() * (size_of::<((AigLit, AigLit), AigLit)>() + 1)
+    }
+
     /// A graph with only the constant node.
     pub fn new() -> Aig {
         Aig {

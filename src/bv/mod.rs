@@ -197,6 +197,15 @@ impl TermManager {
         TermManager::default()
     }
 
+    /// The bytes the arena and its hash-consing table hold (their capacities), for memory
+    /// budgets: growing either allocates up to twice as much again.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.nodes.capacity() * size_of::<Node>()
+            + self.sorts.capacity() * size_of::<Sort>()
+            + self.table.capacity() * (size_of::<((Node, Sort), TermId)>() + 1)
+    }
+
     /// Every term of the arena, in creation order.
     pub fn ids(&self) -> impl Iterator<Item = TermId> {
         (0..self.nodes.len() as u32).map(TermId)

@@ -234,7 +234,8 @@ pub struct EngineArgs {
     /// each technique a switch NAME or no-NAME: push (lemmas to the next level after each
     /// level), carry (blocked obligations retried one level up), precubes (queries answered by
     /// a lemma made of the literals' preconditions), assumed (literals implied by the edge's
-    /// assumptions dropped), reuse (a round's obligations start the next), skip (reused
+    /// assumptions dropped), wpind (queries over the preconditions of the literals, answers
+    /// remembered), reuse (a round's obligations start the next), skip (reused
     /// obligations blocked again without a query where that still holds), ctg (counterexamples
     /// to generalisation blocked first); contexts=N (earlier generalisations kept as bounds),
     /// ctg-max=N, binary-above=N, bits-after=N; baseline turns every technique off, all on).

@@ -318,9 +318,10 @@ pub fn run(
     let start = Instant::now();
     let active: Vec<Member> = members.iter().take(jobs.max(1)).cloned().collect();
     let stop = Interrupter::new();
-    let (tx, rx) = unbounded::<(usize, Verdict, Duration)>();
+    let (tx, rx) = unbounded::<(usize, Verdict, Duration, Stats)>();
     let (ptx, prx) = unbounded::<Progress>();
     let mut results: Vec<Option<(Verdict, Duration)>> = vec![None; active.len()];
+    let mut member_stats: Vec<Stats> = vec![Vec::new(); active.len()];
     let mut winner: Option<usize> = None;
     let mut conflict = None;
     let mut won_at: Option<Instant> = None;
@@ -354,25 +355,27 @@ pub fn run(
                 // A member that fails with a panic (a bug) answers UNKNOWN; the others go on.
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if defer && m.engine == EngineKind::Pdr {
-                        run_deferred(m, systems, sys, &mopts, search_over, &mut forward)
+                        let v = run_deferred(m, systems, sys, &mopts, search_over, &mut forward);
+                        (v, Vec::new())
                     } else {
-                        m.run_on(systems, sys, &mopts, &mut forward).0
+                        m.run_on(systems, sys, &mopts, &mut forward)
                     }
                 }));
-                let v = run.unwrap_or_else(|panic| {
+                let (v, member_stats) = run.unwrap_or_else(|panic| {
                     let what = panic
                         .downcast_ref::<&str>()
                         .map(|s| s.to_string())
                         .or_else(|| panic.downcast_ref::<String>().cloned())
                         .unwrap_or_default();
-                    Verdict::Unknown(Unknown::internal(format!("{m} failed: {what}")))
+                    let why = Unknown::internal(format!("{m} failed: {what}"));
+                    (Verdict::Unknown(why), Vec::new())
                 });
                 let v = if conclusive(&v) {
                     check(sys, v, m.backend, &mopts)
                 } else {
                     v
                 };
-                let _ = tx.send((i, v, t.elapsed()));
+                let _ = tx.send((i, v, t.elapsed(), member_stats));
                 // Free the member's solvers only after it has reported.
                 super::graveyard::release();
             });
@@ -385,7 +388,8 @@ pub fn run(
                 progress(&p);
             }
             match rx.recv_timeout(Duration::from_millis(5)) {
-                Ok((i, v, t)) => {
+                Ok((i, v, t, st)) => {
+                    member_stats[i] = st;
                     done += 1;
                     last_report = Instant::now();
                     if conclusive(&v) {
@@ -432,6 +436,10 @@ pub fn run(
         "portfolio time",
         format!("{:.3} s", start.elapsed().as_secs_f64()),
     ));
+    // The statistics of the member that won, or of the only one.
+    if let Some(i) = winner.or((active.len() == 1).then_some(0)) {
+        stats.append(&mut member_stats[i]);
+    }
     if let Some((a, b)) = conflict {
         return PortfolioResult {
             verdict: Verdict::Unknown(Unknown::internal(format!(

@@ -37,9 +37,7 @@ impl Ic3cfa<'_> {
         }
         while let Some((id, level)) = queue.pop() {
             self.n.obligations += 1;
-            if self.n.obligations.is_multiple_of(MEMORY_CHECK_EVERY)
-                && !crate::sat::memory::room_for(MEMORY_MARGIN)
-            {
+            if self.n.obligations.is_multiple_of(MEMORY_CHECK_EVERY) && !self.room_to_grow() {
                 self.short_of_memory = true;
                 return Err(Stopped);
             }
@@ -100,6 +98,14 @@ impl Ic3cfa<'_> {
             self.last_round = Some(queue);
         }
         Ok(Blocked::Done)
+    }
+
+    /// Whether memory has room for the margin and for the terms and the circuit to grow once
+    /// more (a table that grows allocates twice its size while the old one is still held; an
+    /// allocation that fails ends the whole process, every portfolio member with it).
+    fn room_to_grow(&self) -> bool {
+        let growth = 2 * (self.tm.heap_bytes() + self.circuit.aig.heap_bytes());
+        crate::sat::memory::room_for(MEMORY_MARGIN + growth)
     }
 
     /// Puts the obligations handled in the last round into `queue`, one level higher, with the

@@ -42,6 +42,14 @@
 //! invariant per location. It is returned as a circuit over the system's variables,
 //! `⋀_l (pc = l → Inv_l)`, which the caller re-checks on the bit-level system with another
 //! backend; the per-location text says the same in C ([`crate::bv::cprint`]).
+//!
+//! **The papers' improvements**, each a switch of [`Ic3cfaOptions`] (measured on and off in
+//! `docs/results/`): predecessor cubes and literals the edge assumes ([`pre`]), WP inductivity
+//! (the query over the literals' preconditions, unsatisfiable answers remembered by syntax),
+//! generalisation contexts as upper and lower bounds ([`context`]), obligation reuse and
+//! skipping across rounds ([`block`]), and CTGs (`gen`). Each keeps every lemma relatively
+//! inductive and every obligation a set of states that reaches a target, so none can change a
+//! verdict, only the work to reach it.
 
 mod block;
 mod context;
@@ -119,6 +127,7 @@ struct Counters {
     reused: usize,
     skipped: usize,
     ctgs: usize,
+    wp_cache_hits: usize,
 }
 
 /// The kind of a query, for the statistics.
@@ -174,6 +183,9 @@ struct Ic3cfa<'a> {
     contexts: Contexts<TermId>,
     /// The obligations of the last round, for [`Ic3cfaOptions::reuse`].
     last_round: Option<Queue<Obligation>>,
+    /// Unsatisfiable WP-inductivity queries by their syntax (source location, preconditions and
+    /// enabling condition): the highest level answered and the preconditions in the core.
+    wp_answers: HashMap<(Loc, Vec<TermId>), (usize, Vec<TermId>)>,
     /// Whether a CTG is being blocked (CTGs do not nest).
     in_ctg: bool,
     solvers: Vec<Option<LocSolver>>,
@@ -239,6 +251,7 @@ impl<'a> Ic3cfa<'a> {
             wps: (0..cfa.edges.len()).map(|_| None).collect(),
             contexts: Contexts::new(io.contexts),
             last_round: None,
+            wp_answers: HashMap::new(),
             in_ctg: false,
             solvers: (0..nl).map(|_| None).collect(),
             fixpoint: None,
@@ -324,8 +337,34 @@ impl<'a> Ic3cfa<'a> {
         if self.interrupter().is_interrupted() {
             return Answer::Interrupted;
         }
-        let trans = self.trans_lit(e);
-        let next: Vec<(TermId, AigLit)> = cube.iter().map(|&t| (t, self.primed_lit(t))).collect();
+        let (gate, next, wp_key) = if self.io.wpind {
+            // `F(level−1, from) ∧ enabled_e ∧ ⋀ wp_e(l)`, over the source's variables only.
+            let wps: Vec<(TermId, TermId)> = cube.iter().map(|&t| (t, self.lit_wp(e, t))).collect();
+            let mut key: Vec<TermId> = wps.iter().map(|&(_, w)| w).collect();
+            key.push(self.ps.enabled[e]);
+            key.sort();
+            key.dedup();
+            if let Some((at, core)) = self.wp_answers.get(&(from, key.clone())) {
+                if *at >= level - 1 {
+                    self.n.wp_cache_hits += 1;
+                    let core: Cube = wps
+                        .iter()
+                        .filter(|(_, w)| core.binary_search(w).is_ok())
+                        .map(|&(t, _)| t)
+                        .collect();
+                    return Answer::Unsat(core);
+                }
+            }
+            let gate = self.circuit.lit(&self.tm, self.ps.enabled[e]);
+            let next = wps
+                .iter()
+                .map(|&(t, w)| (t, self.circuit.lit(&self.tm, w)))
+                .collect();
+            (gate, next, Some((key, wps)))
+        } else {
+            let next = cube.iter().map(|&t| (t, self.primed_lit(t))).collect();
+            (self.trans_lit(e), next, None)
+        };
         match kind {
             Kind::RelInd => self.n.sat_relind += 1,
             Kind::Gen => self.n.sat_gen += 1,
@@ -334,7 +373,25 @@ impl<'a> Ic3cfa<'a> {
         let start = Instant::now();
         self.solver(to);
         let s = self.solvers[to.index()].as_mut().expect("made above");
-        let a = s.query(&self.circuit, from, level - 1, !is_init, trans, &next);
+        let next: Vec<(TermId, AigLit)> = next;
+        let a = s.query(&self.circuit, from, level - 1, !is_init, gate, &next);
+        if let (Answer::Unsat(core), Some((key, wps))) = (&a, wp_key) {
+            // An unsatisfiable query stays so at this level and below: frames only shrink.
+            let mut core_wps: Vec<TermId> = wps
+                .iter()
+                .filter(|(t, _)| core.contains(t))
+                .map(|&(_, w)| w)
+                .collect();
+            core_wps.sort();
+            core_wps.dedup();
+            match self.wp_answers.get_mut(&(from, key.clone())) {
+                Some(known) if known.0 >= level - 1 => {}
+                Some(known) => *known = (level - 1, core_wps),
+                None => {
+                    self.wp_answers.insert((from, key), (level - 1, core_wps));
+                }
+            }
+        }
         let took = start.elapsed();
         self.n.sat_time += took;
         if let Kind::RelInd = kind {
@@ -352,7 +409,7 @@ impl<'a> Ic3cfa<'a> {
         cube: &[TermId],
         kind: Kind,
     ) -> Result<Rel, Stopped> {
-        if self.io.precubes {
+        if self.io.precubes && !matches!(kind, Kind::RelInd) {
             if let Some(g) = self.precube(e, level, cube) {
                 self.n.precube_hits += 1;
                 return Ok(Rel::Holds(g, true));
@@ -585,6 +642,10 @@ impl<'a> Ic3cfa<'a> {
                 format!("{}, {}", n.reused, n.skipped),
             ),
             ("ic3cfa CTGs blocked", n.ctgs.to_string()),
+            (
+                "ic3cfa WP-inductivity answers reused",
+                n.wp_cache_hits.to_string(),
+            ),
             ("ic3cfa solvers (mean variables)", {
                 let made: Vec<u32> = self
                     .solvers

@@ -17,6 +17,13 @@
 //!   `wp_e(c ∖ {p}) = wp_e(c)`: the edge's relative induction is the same with or without `p`,
 //!   which can be dropped for this edge without a query.
 //!
+//! Predecessor cubes answer the queries of generalisation and of pushing, not an obligation's
+//! first query: that query's unsatisfiable core picks the literals generalisation starts from,
+//! and whichever lemma happens to match may pick worse ones. Measured on a counter loop
+//! (`while (x < K) x += 2; assert(x % 2 == 0)`): the core keeps `x % 2 != 0` and IC3CFA proves
+//! it at once, while a matching lemma kept `x + 2 < K` and the run enumerated the counter's
+//! values, a lemma per level.
+//!
 //! Matching is syntactic on hash-consed terms, after the term manager's rewrites only, which
 //! hold modulo 2^w (the IC3CFA thesis' example rewrites `x + 1 > 1` to `x > 0`, which is wrong
 //! at `x = INT_MAX`; nothing here does).
