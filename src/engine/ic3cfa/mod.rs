@@ -646,6 +646,16 @@ impl<'a> Ic3cfa<'a> {
                 "ic3cfa WP-inductivity answers reused",
                 n.wp_cache_hits.to_string(),
             ),
+            (
+                "ic3cfa terms, AND gates (MiB held)",
+                format!(
+                    "{}, {} ({:.0})",
+                    self.tm.len(),
+                    self.circuit.aig.num_ands(),
+                    (self.tm.heap_bytes() + self.circuit.aig.heap_bytes()) as f64
+                        / (1 << 20) as f64
+                ),
+            ),
             ("ic3cfa solvers (mean variables)", {
                 let made: Vec<u32> = self
                     .solvers
