@@ -48,6 +48,37 @@ use std::collections::{HashMap, HashSet};
 /// is 0 or 1. For a bit-vector term of width `w`, the result is an expression of type
 /// `unsigned int`, `unsigned long long` or `unsigned __int128` (at least `w` bits) whose value
 /// is the term's.
+/// The number of nodes of `t` written out as a tree (which [`c_expr`] does), or `cap` if that is
+/// more: a DAG of shared sub-terms can be exponentially larger as a tree.
+pub fn tree_size(tm: &TermManager, t: TermId, cap: usize) -> usize {
+    let mut memo: std::collections::HashMap<TermId, usize> = std::collections::HashMap::new();
+    let mut stack = vec![(t, false)];
+    while let Some((u, expanded)) = stack.pop() {
+        if memo.contains_key(&u) {
+            continue;
+        }
+        match tm.node(u) {
+            crate::bv::Node::App(op, args) => {
+                let args = &args[..crate::bv::arity(op)];
+                if expanded {
+                    let n = args
+                        .iter()
+                        .fold(1usize, |n, a| n.saturating_add(memo[a]))
+                        .min(cap);
+                    memo.insert(u, n);
+                } else {
+                    stack.push((u, true));
+                    stack.extend(args.iter().map(|&a| (a, false)));
+                }
+            }
+            _ => {
+                memo.insert(u, 1);
+            }
+        }
+    }
+    memo[&t]
+}
+
 pub fn c_expr(tm: &TermManager, t: TermId, name: &dyn Fn(VarId) -> String) -> String {
     let mut p = Printer {
         tm,
@@ -790,5 +821,26 @@ impl Printer<'_> {
                 self.unsign(sa, to)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bv::Sort;
+
+    /// `x + x` nested 40 times is 41 terms as a DAG and 2^41 − 1 nodes as a tree.
+    #[test]
+    fn tree_size_counts_shared_terms_once_per_use_and_stops_at_the_cap() {
+        let mut tm = TermManager::new();
+        let mut t = tm.var("x", Sort::Bv(8));
+        assert_eq!(tree_size(&tm, t, 100), 1);
+        let one = tm.bv_const(1, 8);
+        let u = tm.add(t, one);
+        assert_eq!(tree_size(&tm, u, 100), 3);
+        for _ in 0..40 {
+            t = tm.add(t, t);
+        }
+        assert_eq!(tree_size(&tm, t, 1_000_000), 1_000_000);
     }
 }

@@ -11,6 +11,9 @@ use crate::ts::lockstep::ProgramLockstep;
 use crate::ts::program::PcEncoding;
 use crate::ts::Plan;
 
+/// The most nodes a location's condition may have, written out as a tree, to be printed as C.
+const MAX_TEXT: usize = 100_000;
+
 impl Ic3cfa<'_> {
     /// The invariant `F(level + 1)` as a circuit over the system's variables.
     pub(super) fn certificate(&mut self, level: usize) -> Result<CircuitInvariant, String> {
@@ -52,7 +55,10 @@ impl Ic3cfa<'_> {
             if self.tm.is_true(inv) {
                 continue;
             }
-            if !matches!(info.kind, LocKind::Error | LocKind::Sink(_)) {
+            // A condition whose C text would be too large to read (shared sub-terms written
+            // out as a tree) is left out of the text; the circuit keeps it.
+            let printable = crate::bv::cprint::tree_size(&self.tm, inv, MAX_TEXT) < MAX_TEXT;
+            if printable && !matches!(info.kind, LocKind::Error | LocKind::Sink(_)) {
                 let tm = &self.tm;
                 let name = |v: crate::bv::VarId| c_name(&tm.var_info(v).name);
                 text.push((l as u32, crate::bv::cprint::c_expr(tm, inv, &name)));
