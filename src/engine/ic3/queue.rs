@@ -10,6 +10,13 @@ use std::collections::BinaryHeap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ObId(u32);
 
+impl ObId {
+    /// The position of the obligation in its queue's arena (ids are given in order from 0).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// How obligations of the same level are ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {

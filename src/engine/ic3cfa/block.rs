@@ -113,21 +113,18 @@ impl Ic3cfa<'_> {
     fn lift(&mut self, last: &Queue<Obligation>, queue: &mut Queue<Obligation>) {
         let n = last.len();
         let mut keep = vec![false; n];
-        let ids: Vec<ObId> = last.iter().map(|(id, _, _)| id).collect();
-        let pos: HashMap<ObId, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
         // Children come after their parents, so one pass from the end marks every chain.
-        for i in (0..n).rev() {
-            let ob = last.get(ids[i]);
-            if ob.handled || keep[i] {
-                keep[i] = true;
+        for (id, ob, _) in last.iter().collect::<Vec<_>>().into_iter().rev() {
+            if ob.handled || keep[id.index()] {
+                keep[id.index()] = true;
                 if let Some((next, _)) = &ob.next {
-                    keep[pos[next]] = true;
+                    keep[next.index()] = true;
                 }
             }
         }
         let mut new_id: HashMap<ObId, ObId> = HashMap::new();
         for (id, ob, level) in last.iter() {
-            if !keep[pos[&id]] {
+            if !keep[id.index()] {
                 continue;
             }
             let mut copy = ob.clone();

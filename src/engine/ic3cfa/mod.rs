@@ -73,6 +73,7 @@ use crate::ts::program::ProgramSystem;
 use context::Contexts;
 pub use options::Ic3cfaOptions;
 use solver::{Answer, Circuit, LocSolver};
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -138,6 +139,10 @@ enum Kind {
     Push,
 }
 
+/// An unsatisfiable WP-inductivity query: the highest level it was answered at, and the
+/// preconditions in its core.
+type WpAnswer = (usize, Vec<TermId>);
+
 /// Relative induction along one edge.
 enum Rel {
     /// It holds; the literals it needs (a query's failed assumptions, or the edge's final
@@ -185,7 +190,7 @@ struct Ic3cfa<'a> {
     last_round: Option<Queue<Obligation>>,
     /// Unsatisfiable WP-inductivity queries by their syntax (source location, preconditions and
     /// enabling condition): the highest level answered and the preconditions in the core.
-    wp_answers: HashMap<(Loc, Vec<TermId>), (usize, Vec<TermId>)>,
+    wp_answers: Vec<HashMap<Vec<TermId>, WpAnswer>>,
     /// Whether a CTG is being blocked (CTGs do not nest).
     in_ctg: bool,
     solvers: Vec<Option<LocSolver>>,
@@ -251,7 +256,7 @@ impl<'a> Ic3cfa<'a> {
             wps: (0..cfa.edges.len()).map(|_| None).collect(),
             contexts: Contexts::new(io.contexts),
             last_round: None,
-            wp_answers: HashMap::new(),
+            wp_answers: vec![HashMap::new(); nl],
             in_ctg: false,
             solvers: (0..nl).map(|_| None).collect(),
             fixpoint: None,
@@ -344,7 +349,7 @@ impl<'a> Ic3cfa<'a> {
             key.push(self.ps.enabled[e]);
             key.sort();
             key.dedup();
-            if let Some((at, core)) = self.wp_answers.get(&(from, key.clone())) {
+            if let Some((at, core)) = self.wp_answers[from.index()].get(&key) {
                 if *at >= level - 1 {
                     self.n.wp_cache_hits += 1;
                     let core: Cube = wps
@@ -384,11 +389,14 @@ impl<'a> Ic3cfa<'a> {
                 .collect();
             core_wps.sort();
             core_wps.dedup();
-            match self.wp_answers.get_mut(&(from, key.clone())) {
-                Some(known) if known.0 >= level - 1 => {}
-                Some(known) => *known = (level - 1, core_wps),
-                None => {
-                    self.wp_answers.insert((from, key), (level - 1, core_wps));
+            match self.wp_answers[from.index()].entry(key) {
+                Entry::Occupied(mut known) => {
+                    if known.get().0 < level - 1 {
+                        known.insert((level - 1, core_wps));
+                    }
+                }
+                Entry::Vacant(v) => {
+                    v.insert((level - 1, core_wps));
                 }
             }
         }
