@@ -188,7 +188,7 @@ struct Ic3cfa<'a> {
     contexts: Contexts<TermId>,
     /// The obligations of the last round, for [`Ic3cfaOptions::reuse`].
     last_round: Option<Queue<Obligation>>,
-    /// Unsatisfiable WP-inductivity queries by their syntax (source location, preconditions and
+    /// Per source location: unsatisfiable WP-inductivity queries by their syntax (preconditions and
     /// enabling condition): the highest level answered and the preconditions in the core.
     wp_answers: Vec<HashMap<Vec<TermId>, WpAnswer>>,
     /// Whether a CTG is being blocked (CTGs do not nest).
