@@ -194,6 +194,8 @@ fn a_proof_without_invariant_gives_the_trivial_witness_and_says_so() {
         &[
             "--engine",
             "kind",
+            "--invariant-time",
+            "0",
             "--witness",
             "k.yml",
             "--witness",
@@ -201,7 +203,11 @@ fn a_proof_without_invariant_gives_the_trivial_witness_and_says_so() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stderr.contains("no inductive invariant"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the proof has no invariant"),
+        "{}",
+        r.stderr
+    );
     let doc = yaml(&dir.join("k.yml"));
     assert_eq!(doc[0]["content"].as_vec().map(Vec::len), Some(0));
     let graphml = std::fs::read_to_string(dir.join("k.graphml")).unwrap();
@@ -254,4 +260,18 @@ fn a_witness_name_of_unknown_format_is_refused_before_the_run() {
     );
     assert_eq!(r.code, 20, "{}", r.stderr);
     assert!(!dir.join("witness.yml").exists());
+}
+
+#[test]
+fn a_k_induction_proof_states_its_proved_candidate_invariants_in_exact_c() {
+    let (dir, f) = program("kind-candidates", SAFE_LOOP);
+    let r = verify_in(&dir, &f, &["--engine", "kind", "--witness", "c.yml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = yaml(&dir.join("c.yml"));
+    let invs = doc[0]["content"].as_vec().expect("content");
+    assert_eq!(invs.len(), 1, "{invs:?}\n{}", r.stderr);
+    let value = invs[0]["invariant"]["value"].as_str().unwrap();
+    // Candidates compare in `long long`, so that C means the exact comparison.
+    assert!(value.contains("(long long)"), "{value}");
+    assert!(value.contains('i') && value.contains('n'), "{value}");
 }
