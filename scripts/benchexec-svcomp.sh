@@ -101,13 +101,13 @@ sample_task=$(find "$tasks" -mindepth 2 -maxdepth 2 -name '*.yml' | sort | head 
 
 echo "== python3 -m benchexec.test_tool_info $module" >&2
 (cd "$out/work" && "$py" -m benchexec.test_tool_info "$module" \
-    --tool-directory "$out/tool" "${isolation[@]}" \
+    --tool-directory ../tool "${isolation[@]}" \
     ${sample_task:+--task-definition "$sample_task"} \
     --tool-output "$REPO/contrib/benchexec/recorded/true.txt")
 
 echo "== benchexec $(basename "$definition"): ${timelimit} s CPU time, $memlimit, $cores cores, one run at a time" >&2
 (cd "$out/work" && "$venv/bin/benchexec" "$definition" \
-    --tool-directory "$out/tool" \
+    --tool-directory ../tool \
     --outputpath "$out/results/" \
     --timelimit "${timelimit}s" --memorylimit "$memlimit" --limitCores "$cores" \
     --numOfThreads 1 --no-compress-results \

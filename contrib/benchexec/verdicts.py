@@ -5,12 +5,12 @@
 reads the `*.results.*.xml` files that benchexec writes (plain or .bz2), prints for each run
 definition one line such as
 
-    unreach-call: 53 tasks, 33 correct (17 true, 16 false), 0 wrong, 20 other (TIMEOUT 18,
+    unreach-call.svcomp: 53 tasks, 33 correct (17 true, 16 false), 0 wrong, 20 other (TIMEOUT 18,
     unknown 2), score 50 of 87
 
 and with `--tsv` writes one row per run (task, property, expected, status, category, CPU and
-wall time in seconds), the task named as in the task directory (`FOLDER/TASK.yml`), to compare
-with `bitmc bench`. Needs BenchExec (for the SV-COMP scores).
+wall time in seconds), the task named `DIR/FOLDER/TASK.yml` as `bitmc bench DIR` names it, to
+compare the two. Needs BenchExec (for the SV-COMP scores).
 """
 
 import argparse
@@ -32,7 +32,7 @@ def read_runs(path):
         values = {c.get("title"): c.get("value") for c in run.findall("column")}
         runs.append(
             {
-                "task": "/".join(run.get("name").split("/")[-2:]),
+                "task": "/".join(run.get("name").split("/")[-3:]),
                 "property": run.get("properties", ""),
                 "expected": run.get("expectedVerdict", ""),
                 "status": values.get("status", ""),
