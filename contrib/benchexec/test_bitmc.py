@@ -39,6 +39,12 @@ RECORDED_RUNS = [
     ("syntax-error.txt", 1, "ERROR (input)"),
     ("frontend-thread-error.txt", 1, "ERROR (internal)"),
     ("usage-error.txt", 2, "ERROR (usage)"),
+    # with --svcomp, as the tool-info module runs bitmc
+    ("svcomp-true.txt", 0, result.RESULT_TRUE_PROP),
+    ("svcomp-true-kinduction.txt", 0, result.RESULT_TRUE_PROP),
+    ("svcomp-false-unreach-call.txt", 10, result.RESULT_FALSE_REACH),
+    ("svcomp-false-no-overflow.txt", 10, result.RESULT_FALSE_OVERFLOW),
+    ("svcomp-unknown-timeout.txt", 20, result.RESULT_TIMEOUT),
 ]
 
 
