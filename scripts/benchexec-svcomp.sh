@@ -117,7 +117,7 @@ echo "== benchexec $(basename "$definition"): ${timelimit} s CPU time, $memlimit
 latest=$(ls -t "$out"/results/*.results.*.xml | head -n 1)
 stamp=${latest%%.results.*}
 echo "== table-generator" >&2
-"$venv/bin/table-generator" --quiet --dump --format html --format csv \
-    --name "$(basename "$stamp").table" --outputpath "$out/results" "$stamp".results.*.xml
+"$venv/bin/table-generator" --format html --format csv \
+    --name "$(basename "$stamp")" --outputpath "$out/results" "$stamp".results.*.xml
 echo "== summary (per run definition; per-task verdicts in $stamp.verdicts.tsv)" >&2
 "$py" "$REPO/contrib/benchexec/verdicts.py" --tsv "$stamp.verdicts.tsv" "$stamp".results.*.xml

@@ -18,13 +18,15 @@ The verdict line must agree with bitmc's exit code:
     20  UNKNOWN                -> unknown, or TIMEOUT / OUT OF MEMORY when the line before it
                                   (`UNKNOWN (REASON) (ENGINE, T s)`) names bitmc's own time
                                   limit or memory as the reason, or ERROR (unsupported)
-    1   error in the input     -> ERROR (unsupported), ERROR (internal) or ERROR (input)
+    1   error in the input     -> ERROR (unsupported) (C or property), ERROR (internal) or
+                                  ERROR (input)
     2   command-line misuse    -> ERROR (usage)
     3   internal error         -> ERROR (internal)
 
 A verdict line that contradicts the exit code, or no verdict line at all, is an error. When
-BenchExec itself stops the run (time or memory limit, signal), the module answers ERROR and
-BenchExec puts its own status (TIMEOUT, OUT OF MEMORY, KILLED BY SIGNAL n) in its place.
+BenchExec itself stops the run (time or memory limit) or a signal ends it, the module answers
+ERROR (or the verdict printed before BenchExec stopped it), and BenchExec reports its own status
+(TIMEOUT, OUT OF MEMORY, KILLED BY SIGNAL n) instead (beside that verdict).
 
 To use it from a bitmc checkout, put the repository's root on PYTHONPATH and name the module
 `contrib.benchexec.bitmc` (BenchExec takes a name without a dot for one of its own modules).
@@ -243,8 +245,8 @@ def _unknown_status(reason_line):
 def _input_error_status(lines):
     """The status of exit code 1: the program uses unsupported C, or the input is wrong."""
     errors = [line for line in lines if "error" in line]
-    if any("unsupported:" in line for line in errors):
-        return ERROR_UNSUPPORTED
+    if any("unsupported:" in line or "not checked by bitmc" in line for line in errors):
+        return ERROR_UNSUPPORTED  # a feature of C, or a property bitmc does not check
     if any("internal error" in line for line in errors):
         return ERROR_INTERNAL
     return ERROR_INPUT

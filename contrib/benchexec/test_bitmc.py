@@ -45,6 +45,7 @@ RECORDED_RUNS = [
     ("svcomp-false-unreach-call.txt", 10, result.RESULT_FALSE_REACH),
     ("svcomp-false-no-overflow.txt", 10, result.RESULT_FALSE_OVERFLOW),
     ("svcomp-unknown-timeout.txt", 20, result.RESULT_TIMEOUT),
+    ("svcomp-unsupported-property.txt", 1, "ERROR (unsupported)"),
 ]
 
 
