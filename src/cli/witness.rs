@@ -46,14 +46,9 @@ pub fn write(
             return;
         }
         ProgramVerdict::True => Some(correctness_content(original, cfa, result)),
-        ProgramVerdict::False(_, trace) if !trace.expanded => {
-            eprintln!("note: no violation witness: the counterexample's values are those of the accelerated program, too long to expand");
-            None
-        }
         ProgramVerdict::False(_, trace) => {
             let ran_on = trace.accelerated.as_deref().unwrap_or(cfa);
-            let calls = violation::call_values(ran_on, &trace.steps);
-            match violation::waypoints(original, &calls) {
+            match violation::waypoints(original, ran_on, &trace.steps) {
                 Ok(points) => Some((Content::Violation(points), None)),
                 Err(e) => {
                     eprintln!("note: no violation witness: {e}");
