@@ -26,6 +26,8 @@ pub enum ViolationError {
     TargetUnknown,
     #[error("the failing statement has no source position")]
     NoTarget,
+    #[error("the counterexample is too long to replay and calls nondet functions in a loop acceleration jumped over (each iteration's value would be a waypoint)")]
+    JumpedCalls,
 }
 
 /// The waypoints of a counterexample: `steps`, a run of `ran_on` that reaches the error, and
@@ -42,6 +44,7 @@ pub fn waypoints(
         ..interp::RunOptions::default()
     };
     let (outcome, replay) = interp::run_with(original, &calls, opts);
+    let jumped_calls = jumps_over_calls(ran_on, steps);
     let (mut out, target) = match outcome {
         interp::Outcome::Error { .. } => {
             let last = replay.last().ok_or(ViolationError::NoTarget)?;
@@ -52,8 +55,13 @@ pub fn waypoints(
                 (pos, function_of(original, edge)),
             )
         }
+        _ if jumped_calls => return Err(ViolationError::JumpedCalls),
         interp::Outcome::StepLimit { .. } => {
-            (waypoints_of(ran_on, steps), only_error_statement(original)?)
+            let target = match only_error_statement(original) {
+                Ok(t) => t,
+                Err(e) => last_statement(ran_on, steps).ok_or(e)?,
+            };
+            (waypoints_of(ran_on, steps), target)
         }
         other => return Err(ViolationError::NoError(format!("{other:?}"))),
     };
@@ -123,6 +131,50 @@ fn only_error_statement(cfa: &Cfa) -> Result<(SrcPos, Option<String>), Violation
         )),
         _ => Err(ViolationError::TargetUnknown),
     }
+}
+
+/// Whether a step jumps over loop iterations (an accelerated jump taken more than zero times)
+/// on an edge that also calls a nondet function: the values of the iterations jumped over are
+/// not in the run.
+fn jumps_over_calls(cfa: &Cfa, steps: &[interp::Step]) -> bool {
+    let kinds = havoc_kinds(cfa);
+    steps.iter().any(|s| {
+        let jumps = s
+            .nondet
+            .iter()
+            .any(|(v, n)| *n > 0 && matches!(kinds.get(v), Some(HavocKind::Iterations)));
+        let mut calls = false;
+        cfa.edge(s.edge).cmd.for_each_atom(&mut |a| {
+            calls |= matches!(
+                a,
+                Gcl::Havoc(
+                    _,
+                    HavocKind::NondetCall { .. } | HavocKind::UndefinedCall { .. },
+                    _
+                )
+            );
+        });
+        jumps && calls
+    })
+}
+
+/// The failing statement as the last edge of a run says it, when that edge has no choice
+/// (so its last atom is the last one executed).
+fn last_statement(cfa: &Cfa, steps: &[interp::Step]) -> Option<(SrcPos, Option<String>)> {
+    let edge = cfa.edge(steps.last()?.edge);
+    let mut choice = false;
+    fn has_choice(g: &Gcl, found: &mut bool) {
+        match g {
+            Gcl::Choice(_) => *found = true,
+            Gcl::Seq(v) => v.iter().for_each(|x| has_choice(x, found)),
+            _ => {}
+        }
+    }
+    has_choice(&edge.cmd, &mut choice);
+    if choice {
+        return None;
+    }
+    Some((last_origin(cfa, &edge.cmd)?, function_of(cfa, edge)))
 }
 
 /// The function an edge is in: its source's, or its target's for an edge leaving the initial
