@@ -241,8 +241,8 @@ pub struct EngineArgs {
     /// to generalisation blocked first); contexts=N (earlier generalisations kept as bounds),
     /// ctg-max=N, binary-above=N, bits-after=N; stable=N (experimental, 0 = off: after N
     /// consecutive rounds that handled the last round's obligations one level higher, answer
-    /// with the top frame, which the independent check must accept); baseline turns every
-    /// technique off, all on).
+    /// with a frame as the invariant, a verdict only if the independent check accepts it);
+    /// baseline turns every technique off, all on).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical,
     /// ic3cfa:cadical (without ic3cfa for DimSpec and AIGER inputs).
     #[arg(long = "member", value_name = "MEMBER")]
