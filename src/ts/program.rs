@@ -1,7 +1,7 @@
 //! From a CFA to a transition system, and from a path of that system back to a nondet sequence
 //! for the CFA interpreter.
 //!
-//! Encoding decisions (seeds-digest 6(c) 15–23):
+//! Encoding decisions:
 //! - **Steps.** One transition is one CFA edge (after large-block encoding, a loop-free block).
 //!   An edge `e` is *taken* when the program counter is at its source and its guard holds;
 //!   the edges leaving a location are tried in order and the first that can be taken is (an
@@ -9,27 +9,26 @@
 //!   the exit, the error location, a sink) the program counter moves to an extra absorbing code
 //!   `DONE` and the variables keep their values, so `T` is total and functional.
 //! - **Program counter.** Binary by default: location `l` has code `l`, `DONE` the next code,
-//!   in `⌈log2(#locations + 1)⌉` bits (0-based codes, 6(c)-16); `U` excludes the unused codes
+//!   in `⌈log2(#locations + 1)⌉` bits (0-based codes); `U` excludes the unused codes
 //!   above `DONE`. One-hot as an option: one latch per location and one for `DONE`.
-//! - **No `pred` variable** (6(c)-15/22): the CFA has no phi nodes. Each edge is symbolically
+//! - **No `pred` variable**: the CFA has no phi nodes. Each edge is symbolically
 //!   executed ([`crate::cfa::symex`]): an assignment substitutes, `Seq` composes, `Choice`
 //!   takes the first alternative that completes (merged with `ite` in that priority), and the
 //!   `k`-th `Havoc` on a path reads **input slot `k`** truncated to its variable's width. The
 //!   slots are the nondet values of one step, shared by every edge and alternative (as the
 //!   interpreter tries them all from the same position), each as wide as the widest variable
-//!   havocked at its position. Unassigned variables keep their values (6(c)-17: `same` is
+//!   havocked at its position. Unassigned variables keep their values (`same` is
 //!   explicit).
-//! - **Guards within an edge** (6(c)-18) are conjoined in instruction order by the symbolic
+//! - **Guards within an edge** are conjoined in instruction order by the symbolic
 //!   execution, so checks in one block are mutually exclusive by construction.
-//! - **State variables** (6(c)-21/22): globals are ordinary state. A program variable is state
+//! - **State variables**: globals are ordinary state. A program variable is state
 //!   only if some guard depends on it, directly or through the next-state functions of other
 //!   state variables (a cone of influence of the control flow); everything else is dropped.
 //!   Values read only after being written within the same edge are expanded inline.
 //! - **Initial state.** The program counter is at the initial location; program variables are
 //!   uninitialised latches, since the CFA writes every variable before reading it.
 //! - **Overflow checks** are edges of the CFA to the error location (built by the front end
-//!   from sign bits and double-width products, 6(c)-19); `main`'s return value is not checked
-//!   (6(c)-20).
+//!   from sign bits and double-width products); `main`'s return value is not checked.
 //! - **Bad states**: the program counter at the error location, or (as a separate goal) at an
 //!   UNKNOWN sink; [`Goal`] selects which.
 //!

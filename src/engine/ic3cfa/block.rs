@@ -2,12 +2,12 @@
 //! with the obligations of the previous round reused and skipped where the options say so
 //! (pushing lemmas to the next level follows, in [`super::push`]).
 //!
-//! **Reuse** (Mertens' thesis talk, T001-1): the obligations handled in round `k−1` start round
+//! **Reuse** (Mertens' thesis talk): the obligations handled in round `k−1` start round
 //! `k` one level higher, with the targets. Each is a set of states with an exact path to a target
 //! (its chain of obligations and nondet values), so it stays sound to block it or to report a
 //! counterexample from it; the most a stale one costs is work. Its chain is kept with it.
 //!
-//! **Skipping** (T001-3): a reused obligation at `(i, l)` that was blocked at `(i−1, l)` with
+//! **Skipping** (Mertens' thesis talk): a reused obligation at `(i, l)` that was blocked at `(i−1, l)` with
 //! `g` in the previous round is blocked with `g` again, without a query, when no source location
 //! `l_p` of `l` has a lemma stored at exactly level `i−2` (and `F(i−2, l_p)` is not empty by
 //! distance alone): then `F(i−1, l_p) = F(i−2, l_p)` now, and both are contained in the

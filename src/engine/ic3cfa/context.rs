@@ -1,5 +1,5 @@
-//! Generalisation contexts (IC3CFA thesis T000-12/13; the RWTH paper's upper and lower bounds,
-//! T004-6…8): earlier per-edge generalisations, kept so that later ones can reuse them.
+//! Generalisation contexts (the IC3CFA thesis; the RWTH paper's upper and
+//! lower bounds): earlier per-edge generalisations, kept so that later ones can reuse them.
 //!
 //! A context `(e, j, c, g)` says that `g ⊆ c` was found relatively inductive along edge
 //! `e = (l, …)` against `F(j−1, l)`, by `genMic`/`genBinary` (nothing else is recorded: an

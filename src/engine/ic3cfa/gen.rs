@@ -45,7 +45,7 @@ impl Ic3cfa<'_> {
 
     /// After `candidate` failed along `e` at `level`: blocks the model's predecessor state at
     /// `e`'s source one level lower, if every edge into it refutes it there (IC3CFA thesis,
-    /// T000-17, after Hassan, Bradley and Somenzi). CTGs are not blocked while one is.
+    /// the IC3CFA thesis, after Hassan, Bradley and Somenzi). CTGs are not blocked while one is.
     fn block_ctg(&mut self, e: usize, level: usize, candidate: &[TermId]) -> Result<bool, Stopped> {
         let from = self.cfa.edges[e].from;
         if !self.io.ctg || self.in_ctg || level < 2 || from == self.cfa.init {
@@ -82,7 +82,7 @@ impl Ic3cfa<'_> {
     }
 
     /// The location-level generalisation of a blocked `cube`: the union of the edges'
-    /// generalisations, each keeping what the earlier edges needed (T000-15). `cores` has, per
+    /// generalisations, each keeping what the earlier edges needed (the IC3CFA thesis). `cores` has, per
     /// incoming edge, the literals its relative induction needed, and whether they are already
     /// the edge's generalisation (a predecessor cube's).
     pub(super) fn generalise(

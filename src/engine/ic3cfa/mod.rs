@@ -5,7 +5,7 @@
 //! **Frames.** `F(i, l)` over-approximates the states at location `l` reachable within `i`
 //! steps. `F(i, l_init)` is every state (every valuation at the initial location is initial:
 //! the CFA writes each variable before reading it); `F(i, l)` is empty for `i` below `l`'s
-//! distance from `l_init` in the graph (shortest-path initialisation, T000-7). Above that, a
+//! distance from `l_init` in the graph (shortest-path initialisation). Above that, a
 //! frame is a set of lemmas `¬cube` stored delta-encoded: a lemma at level `j` holds in every
 //! `F(i, l)` with `i ≤ j`, each kept once at its highest level, and a new lemma removes those it
 //! subsumes ([`Frames`](super::ic3::Frames), shared with PDR, with a place per location). A
@@ -25,9 +25,9 @@
 //! chain gives the nondet values of each step, which the system re-runs into a plan (checked by
 //! the caller like every other). An obligation is blocked once every incoming edge passes, with
 //! the union of the per-edge generalisations (each edge's generalisation keeps the literals the
-//! earlier edges needed, T000-15): the query's failed assumptions first, then literal dropping,
+//! earlier edges needed): the query's failed assumptions first, then literal dropping,
 //! one query per literal (`genMic`), or Bradley and Manna's binary search for cubes above a
-//! threshold (`genBinary`, T000-6). Word-level atoms cannot say some lemmas (Jain1 needs
+//! threshold (`genBinary`). Word-level atoms cannot say some lemmas (Jain1 needs
 //! `y[0] == 1` where its cubes say `y == c`): when a generalised cube keeps an equality whose
 //! term the location already excludes at other constants, its low bits are tried in its place
 //! (the bit-level fallback, [`Ic3cfa::bit_fallback`]). Obligations wait in PDR's queue

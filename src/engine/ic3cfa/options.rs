@@ -23,7 +23,7 @@ pub struct Ic3cfaOptions {
     /// Push filter: a lemma whose push failed along an edge is not tried again until the
     /// edge's source gains a lemma at that level or above (until then it would fail again).
     pub push_filter: bool,
-    /// Termination by stable iterations (Mertens' thesis, T001-2; experimental): after this
+    /// Termination by stable iterations (Mertens' thesis; experimental): after this
     /// many consecutive rounds that handled exactly the obligations of the round before, one
     /// level higher, stop with a frame as the invariant, unproved, which the caller's
     /// independent check accepts or rejects (0: never; see `ic3cfa::stable`).

@@ -1,6 +1,6 @@
 //! What IC3CFA can tell about an edge without a solver: the weakest precondition of each cube
-//! literal through it, and from those, predecessor cubes (IC3CFA thesis, T000-11; the RWTH
-//! paper's "Pre-Cubes", T004-4) and literals the edge's own assumptions imply (T000-10).
+//! literal through it, and from those, predecessor cubes (the IC3CFA thesis; the RWTH
+//! paper's "Pre-Cubes") and literals the edge's own assumptions imply (the IC3CFA thesis).
 //!
 //! An edge's symbolic execution gives each state variable's value after it, `val_x` (over the
 //! variables before it and the edge's nondet slots), and its enabling condition `enabled_e`.

@@ -1,4 +1,4 @@
-//! Pushing lemmas one level up along the CFA's edges (Mertens' thesis, T001-4), the fixpoint
+//! Pushing lemmas one level up along the CFA's edges (Mertens' thesis), the fixpoint
 //! check that ends a run, and the push filter.
 //!
 //! **Pushing.** After a round at level `k`, each lemma `¬c` of a location `l` stored at a level

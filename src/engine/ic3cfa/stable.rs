@@ -1,11 +1,11 @@
-//! Termination by stable iterations (Mertens' thesis on reuse in IC3CFA, T001-2): an
+//! Termination by stable iterations (Mertens' thesis on reuse in IC3CFA): an
 //! experiment behind [`Ic3cfaOptions::stable`], off by default.
 //!
 //! The thesis calls rounds `k` and `k + 1` stable when lifting every obligation of round `k`
 //! by one level gives exactly the obligations of round `k + 1`, and lets IC3CFA stop with SAFE
 //! once the number of stable rounds exceeds the sum of the lengths of the CFA's elementary
 //! cycles. Its slides give no proof, and say neither what the "lifted queue" condition adds nor
-//! what a stable run proves (the digest's §6(c)-7: an experimental flag, the answer validated).
+//! what a stable run proves (hence an experimental flag, and the answer validated).
 //! Here a round's obligations are those it handled (checked, not found excluded already) as
 //! `(location, cube, level)`; the bound is a number `N` of consecutive stable rounds, given by
 //! the user. After `N` of them, at a level `k` at or beyond every location's distance (so that
