@@ -66,6 +66,42 @@ fn property_of_text(text: &str) -> Option<&'static str> {
     }
 }
 
+/// An SV-COMP property file (`.prp`) as a verifier is given it on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyFile {
+    /// The property's name (from the text, or the file name without `.prp`).
+    pub name: String,
+    /// The property, when bitmc checks it.
+    pub property: Option<Property>,
+    /// The specification text (the file's `CHECK( … )` line), for witnesses.
+    pub specification: String,
+}
+
+/// Read a property file.
+pub fn read_property_file(path: &Path) -> Result<PropertyFile, TaskError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TaskError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string();
+    let name = property_of_text(&text).map(str::to_string).unwrap_or(stem);
+    let specification = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("CHECK"))
+        .unwrap_or(text.trim())
+        .to_string();
+    Ok(PropertyFile {
+        property: Property::from_name(&name),
+        name,
+        specification,
+    })
+}
+
 /// Read a task file.
 pub fn read_task(path: &Path) -> Result<Task, TaskError> {
     let text = std::fs::read_to_string(path).map_err(|e| TaskError::Io {
@@ -163,6 +199,30 @@ mod tests {
         assert!(matches!(
             read_task(&dir.join("none.yml")),
             Err(TaskError::Invalid { .. })
+        ));
+    }
+
+    #[test]
+    fn reads_a_property_file_by_its_text() {
+        let dir = std::env::temp_dir().join(format!("bitmc-prp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // The file name says nothing: the text decides.
+        let p = dir.join("spec.prp");
+        std::fs::write(
+            &p,
+            "// a comment\nCHECK( init(main()), LTL(G ! overflow) )\n",
+        )
+        .unwrap();
+        let f = read_property_file(&p).unwrap();
+        assert_eq!(f.property, Some(Property::NoOverflow));
+        assert_eq!(f.specification, "CHECK( init(main()), LTL(G ! overflow) )");
+        let q = dir.join("termination.prp");
+        std::fs::write(&q, "CHECK( init(main()), LTL(F end) )\n").unwrap();
+        let g = read_property_file(&q).unwrap();
+        assert_eq!((g.name.as_str(), g.property), ("termination", None));
+        assert!(matches!(
+            read_property_file(&dir.join("missing.prp")),
+            Err(TaskError::Io { .. })
         ));
     }
 }

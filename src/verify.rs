@@ -95,7 +95,7 @@ pub struct VerifyResult {
     pub notes: Vec<String>,
     /// For TRUE proved by an inductive invariant: the invariant per location, as C
     /// expressions over the program variables.
-    pub invariant: Option<Vec<(crate::cfa::Loc, String)>>,
+    pub invariant: Option<Vec<(crate::cfa::Loc, Vec<crate::engine::Conjunct>)>>,
 }
 
 /// Prepare a lowered CFA for encoding: slicing, propagation, dead-variable elimination, and

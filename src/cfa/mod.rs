@@ -294,8 +294,12 @@ pub struct VarInfo {
     pub name: String,
     pub ty: IntType,
     pub kind: VarKind,
-    /// The position of the declaration (or of the expression a temporary stands for).
+    /// The position of the declaration (or of the expression a temporary stands for; for the
+    /// result of a nondet call, the call's closing parenthesis).
     pub pos: Option<SrcPos>,
+    /// Where the declaration's scope ends (the end of the enclosing block), for locals and
+    /// parameters; `None` for globals and for what the front end introduces.
+    pub scope_end: Option<SrcPos>,
     /// The variable as a term of the CFA's manager.
     pub term: TermId,
 }
@@ -432,6 +436,11 @@ pub struct LocInfo {
     pub pos: Option<SrcPos>,
     /// A short description (e.g. `while head`, `label ERROR`), possibly empty.
     pub note: String,
+    /// The C function the location is in (the innermost one of an inlined call), if any.
+    pub function: Option<Arc<str>>,
+    /// For the head of a loop (where its condition is evaluated; for `do`, the start of its
+    /// body): the position of the loop's keyword (`while`, `for`, `do`).
+    pub loop_keyword: Option<SrcPos>,
 }
 
 /// A control-flow automaton.
@@ -478,6 +487,8 @@ impl Cfa {
             kind,
             pos,
             note: note.to_string(),
+            function: None,
+            loop_keyword: None,
         });
         l
     }
@@ -515,6 +526,7 @@ impl Cfa {
             ty,
             kind,
             pos,
+            scope_end: None,
             term,
         });
         v

@@ -106,3 +106,4 @@ pub mod export;
 pub mod memory;
 pub mod solve;
 pub mod verify;
+pub mod witness;

@@ -15,9 +15,11 @@ use std::time::{Duration, Instant};
 /// Data models on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum DataModelArg {
-    /// int, long and pointers 32 bits (the SV-COMP default).
+    /// int, long and pointers 32 bits (the SV-COMP default; also spelt 32bit).
+    #[value(alias = "32bit")]
     Ilp32,
-    /// int 32 bits; long and pointers 64 bits.
+    /// int 32 bits; long and pointers 64 bits (also spelt 64bit).
+    #[value(alias = "64bit")]
     Lp64,
 }
 
@@ -53,12 +55,13 @@ impl PcArg {
 pub struct ProgramArgs {
     /// The C program (.c, or preprocessed .i) or an SV-COMP task file (.yml).
     pub file: PathBuf,
-    /// The property to check: unreach-call, no-overflow, div-by-zero or valid-index
-    /// [default: unreach-call, or the task's].
-    #[arg(long, value_name = "PROPERTY")]
+    /// The property to check: unreach-call, no-overflow, div-by-zero or valid-index, or an
+    /// SV-COMP property file (.prp) stating one of the first two [default: unreach-call, or
+    /// the task's].
+    #[arg(long, value_name = "PROPERTY|FILE.prp")]
     pub property: Option<String>,
-    /// The data model [default: ILP32, or the task's].
-    #[arg(long, value_enum)]
+    /// The data model, in any case [default: ILP32, or the task's].
+    #[arg(long, value_enum, ignore_case = true)]
     pub data_model: Option<DataModelArg>,
     /// The encoding of the program counter.
     #[arg(long, value_enum, default_value_t = PcArg::Binary)]
@@ -79,6 +82,20 @@ pub struct VerifyArgs {
     /// with an invariant, i.e. PDR or IC3CFA; k-induction proofs have none).
     #[arg(long, value_name = "FILE")]
     pub invariant: Option<PathBuf>,
+    /// Write an SV-COMP witness of a TRUE or FALSE verdict to FILE: YAML format 2.0 for .yml
+    /// or .yaml, GraphML format 1.0 for .graphml; repeat for both. FALSE gives a violation
+    /// witness (the nondet values of the counterexample at their calls, and the failing
+    /// statement); TRUE a correctness witness (an invariant at each loop head, from PDR's or
+    /// IC3CFA's inductive invariant, keeping the conjuncts over variables in scope there; a
+    /// k-induction proof has none, so its witness is the trivial one, and stderr says so).
+    /// Only unreach-call and no-overflow have SV-COMP specifications to write.
+    #[arg(long, value_name = "FILE")]
+    pub witness: Vec<PathBuf>,
+    /// SV-COMP conventions: write witness.yml and witness.graphml in the working directory
+    /// (unless --witness names files). The verdict is always the last line of the output:
+    /// TRUE, FALSE(PROPERTY) or UNKNOWN.
+    #[arg(long)]
+    pub svcomp: bool,
     /// k-induction first searches this many seconds at most for candidate invariants per
     /// location (comparisons of program variables with each other and with the program's
     /// constants, exact differences against constants, sums, scaled differences against the
@@ -115,6 +132,8 @@ fn parse_fault(s: &str) -> Result<Fault, String> {
 pub struct Resolved {
     pub input: PathBuf,
     pub options: FrontendOptions,
+    /// The specification text of the property file given on the command line, if one was.
+    pub specification: Option<String>,
 }
 
 /// Resolve the input (a task file names the program, its properties and data model; the
@@ -125,7 +144,18 @@ pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e == "yml" || e == "yaml");
+    let mut specification = None;
     let mut property = match &args.property {
+        Some(file) if file.ends_with(".prp") || Path::new(file).is_file() => {
+            let f = task::read_property_file(Path::new(file))?;
+            specification = Some(f.specification);
+            Some(f.property.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{file}: the property {} is not checked by bitmc (it checks unreach-call, no-overflow, div-by-zero and valid-index)",
+                    f.name
+                )
+            })?)
+        }
         Some(name) => Some(Property::from_name(name).ok_or_else(|| {
             anyhow::anyhow!(
                 "unknown property `{name}` (bitmc checks unreach-call, no-overflow, div-by-zero and valid-index)"
@@ -180,18 +210,30 @@ pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
         lbe: false,
         ..FrontendOptions::default()
     };
-    Ok(Resolved { input, options })
+    Ok(Resolved {
+        input,
+        options,
+        specification,
+    })
 }
 
 /// Lower the program to a prepared CFA, printing the front end's warnings.
 pub fn lower(args: &ProgramArgs) -> anyhow::Result<(Resolved, bitmc::cfa::Cfa)> {
+    let (r, _, cfa) = lower_keeping_original(args)?;
+    Ok((r, cfa))
+}
+
+/// [`lower`], also returning the CFA as the front end built it (before any pass).
+pub fn lower_keeping_original(
+    args: &ProgramArgs,
+) -> anyhow::Result<(Resolved, bitmc::cfa::Cfa, bitmc::cfa::Cfa)> {
     let r = resolve(args)?;
     let lowered = frontend::lower_file(Path::new(&r.input), &r.options)?;
     for w in &lowered.warnings {
         eprintln!("warning: {w}");
     }
     let cfa = prepare(&lowered.cfa, !args.no_lbe);
-    Ok((r, cfa))
+    Ok((r, lowered.cfa, cfa))
 }
 
 /// The time for the candidate-invariant search (see [`VerifyArgs::invariant_time`]).
@@ -213,7 +255,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         .engine
         .timeout
         .map(|t| common::Timer::start(t, interrupter.clone()));
-    let (r, cfa) = lower(&args.program)?;
+    let witnesses = super::witness::requested(&args.witness, args.svcomp)?;
+    let (r, original, cfa) = lower_keeping_original(&args.program)?;
     let property = r.options.property;
     let strategy = args.engine.strategy(true)?;
     let opts = VerifyOptions {
@@ -250,6 +293,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         }
         eprintln!("total time: {secs:.3} s");
     }
+    super::witness::write(&witnesses, &r, &original, &cfa, &result, &engine);
     match &result.verdict {
         ProgramVerdict::True => {
             if let Some(path) = &args.invariant {
@@ -290,7 +334,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
 fn write_invariant(
     path: &Path,
     cfa: &bitmc::cfa::Cfa,
-    inv: Option<&[(bitmc::cfa::Loc, String)]>,
+    inv: Option<&[(bitmc::cfa::Loc, Vec<bitmc::engine::Conjunct>)]>,
 ) -> anyhow::Result<()> {
     let Some(inv) = inv else {
         eprintln!(
@@ -302,7 +346,8 @@ fn write_invariant(
     let mut s = String::from(
         "# inductive invariant per location (C expressions over the program variables)\n",
     );
-    for (l, expr) in inv {
+    for (l, conjuncts) in inv {
+        let expr = bitmc::engine::Conjunct::join(conjuncts);
         s.push_str(&format!("{}: {expr}\n", cfa.loc_label(*l)));
     }
     std::fs::write(path, s).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))

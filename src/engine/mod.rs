@@ -169,9 +169,34 @@ pub struct CircuitInvariant {
     /// Each input of `aig` (its AIG variable) and the system variable it stands for; every
     /// input of the root's cone is listed.
     pub inputs: Vec<(u32, Var)>,
-    /// What the invariant says, for people: a condition per location (its index), in the
-    /// syntax of the engine that found it.
-    pub text: Vec<(u32, String)>,
+    /// What the invariant says, for people: a condition per location (its index) as
+    /// conjuncts in C.
+    pub text: Vec<(u32, Vec<Conjunct>)>,
+}
+
+/// One conjunct of an invariant at a location, for people: a side-effect-free C expression over
+/// program variables (each written as [`crate::ts::invariants::c_name`] writes it) and the names
+/// of the CFA variables it reads, so that a reader can keep only the conjuncts over variables
+/// it can name (an SV-COMP witness keeps those in scope at a loop head).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conjunct {
+    pub text: String,
+    pub vars: Vec<String>,
+}
+
+impl Conjunct {
+    /// The conjunction of `conjuncts` as one C expression (`1` when there are none).
+    pub fn join(conjuncts: &[Conjunct]) -> String {
+        match conjuncts {
+            [] => "1".to_string(),
+            [c] => c.text.clone(),
+            cs => cs
+                .iter()
+                .map(|c| format!("({})", c.text))
+                .collect::<Vec<_>>()
+                .join(" && "),
+        }
+    }
 }
 
 impl PartialEq for CircuitInvariant {

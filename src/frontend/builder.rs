@@ -14,6 +14,7 @@ use crate::cfa::{Cfa, Gcl, HavocKind, Loc, LocKind, PVar, Property, SrcPos, VarK
 use lang_c::ast::{FunctionDefinition, TranslationUnit};
 use lang_c::span::Span;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// What an identifier stands for.
 #[derive(Clone, Debug)]
@@ -83,6 +84,11 @@ pub struct Lower<'a> {
     /// Globals with external linkage bound to an object: a function without a definition
     /// could make them point elsewhere.
     pub external_pointers: Vec<String>,
+    /// The end of each enclosing block (function body, compound statement, `for`), innermost
+    /// last: where the scope of a local declared now ends.
+    pub block_ends: Vec<SrcPos>,
+    /// The closing parenthesis of the nondet call being lowered.
+    pub call_close: Option<SrcPos>,
     temp_count: u32,
 }
 
@@ -128,7 +134,23 @@ impl<'a> Lower<'a> {
     /// A fresh location.
     pub fn new_loc(&mut self, note: &str) -> Loc {
         let pos = Some(self.pos.clone());
-        self.cfa.add_loc(LocKind::Normal, pos, note)
+        let l = self.cfa.add_loc(LocKind::Normal, pos, note);
+        self.cfa.locations[l.index()].function =
+            self.call_stack.last().map(|f| Arc::from(f.as_str()));
+        l
+    }
+
+    /// Runs `f` inside a block that ends at the end of `span` (the scope of what it declares).
+    pub fn in_block<T>(&mut self, span: Span, f: impl FnOnce(&mut Self) -> T) -> T {
+        let end = if span.is_none() {
+            self.pos.clone()
+        } else {
+            self.src.pos(span.end)
+        };
+        self.block_ends.push(end);
+        let r = f(self);
+        self.block_ends.pop();
+        r
     }
 
     /// A name not used before: `base`, `base#2`, …
@@ -146,7 +168,11 @@ impl<'a> Lower<'a> {
     pub fn new_var(&mut self, base: &str, ty: CInt, kind: VarKind, pos: Option<SrcPos>) -> PVar {
         let name = self.unique_name(base);
         let it = ty.int_type(self.dm());
-        self.cfa.add_var(name, it, kind, pos)
+        let v = self.cfa.add_var(name, it, kind, pos);
+        if matches!(kind, VarKind::Local | VarKind::Parameter) {
+            self.cfa.vars[v.0 as usize].scope_end = self.block_ends.last().cloned();
+        }
+        v
     }
 
     /// A new temporary.
@@ -362,6 +388,8 @@ pub fn lower_unit(
         last_elem: None,
         external_globals: Vec::new(),
         external_pointers: Vec::new(),
+        block_ends: Vec::new(),
+        call_close: None,
         temp_count: 0,
     };
     // The typedef names lang-c predefines.

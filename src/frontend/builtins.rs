@@ -20,7 +20,7 @@ use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
-use crate::cfa::{HavocKind, VarKind};
+use crate::cfa::{HavocKind, SrcPos, VarKind};
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -96,11 +96,13 @@ impl<'a> Lower<'a> {
         if let Some(b) = self.builtin(name) {
             // The origin of a nondet value is the call itself.
             let saved = std::mem::replace(&mut self.pos, self.src.span_pos(c.span));
+            self.call_close = self.close_paren(c.span);
             let r = self.call_builtin(name, b, c);
             self.pos = saved;
             return r;
         }
         if name.starts_with("__VERIFIER_nondet_") {
+            self.call_close = self.close_paren(c.span);
             // An unknown nondet type: use the declared return type.
             if let Some(Binding::Function(CType::Function(rt, _))) = self.lookup(name) {
                 if let CType::Int(ty) = **rt {
@@ -172,9 +174,15 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The position of the closing parenthesis of a call at `span`.
+    fn close_paren(&self, span: lang_c::span::Span) -> Option<SrcPos> {
+        (!span.is_none() && span.end > span.start).then(|| self.src.pos(span.end - 1))
+    }
+
     /// A fresh nondet value of a type.
     fn nondet(&mut self, function: &str, ty: CInt, builtin: bool) -> RVal {
-        let v = self.new_var(function, ty, VarKind::Nondet, Some(self.pos.clone()));
+        let pos = self.call_close.take().unwrap_or_else(|| self.pos.clone());
+        let v = self.new_var(function, ty, VarKind::Nondet, Some(pos));
         let it = ty.int_type(self.dm());
         let kind = if builtin {
             HavocKind::NondetCall {

@@ -165,7 +165,7 @@ impl<'a> Lower<'a> {
     ) -> Result<Val, FrontendError> {
         let saved_at = (self.pos.clone(), self.text.clone());
         self.at(def.declarator.span);
-        let r = self.body_at(name, def, params);
+        let r = self.in_block(def.statement.span, |lw| lw.body_at(name, def, params));
         (self.pos, self.text) = saved_at;
         r
     }

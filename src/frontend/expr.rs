@@ -572,22 +572,26 @@ impl<'a> Lower<'a> {
             return self.unsupported(s.span, "statement expression");
         };
         self.scopes.push(Default::default());
-        let mut last = Val::Void;
-        let n = items.len();
-        for (i, item) in items.iter().enumerate() {
-            match &item.node {
-                BlockItem::Statement(st) if i + 1 == n => {
-                    if let Statement::Expression(Some(e)) = &st.node {
-                        self.at(st.span);
-                        last = self.expr(e)?;
-                    } else {
-                        self.stmt(st)?;
+        let last = self.in_block(s.span, |lw| {
+            let mut last = Val::Void;
+            let n = items.len();
+            for (i, item) in items.iter().enumerate() {
+                match &item.node {
+                    BlockItem::Statement(st) if i + 1 == n => {
+                        if let Statement::Expression(Some(e)) = &st.node {
+                            lw.at(st.span);
+                            last = lw.expr(e)?;
+                        } else {
+                            lw.stmt(st)?;
+                        }
                     }
+                    _ => lw.block_item(item)?,
                 }
-                _ => self.block_item(item)?,
             }
-        }
+            Ok(last)
+        });
         self.scopes.pop();
+        let mut last = last?;
         // Keep the value if the following code could change what it reads.
         if let Val::Int(v) = last {
             last = Val::Int(self.materialize(v));

@@ -12,7 +12,7 @@ use super::types::CInt;
 use super::FrontendError;
 use crate::cfa::Loc;
 use lang_c::ast::*;
-use lang_c::span::Node;
+use lang_c::span::{Node, Span};
 
 /// The `case` labels of the `switch` being lowered.
 pub struct SwitchCtx {
@@ -27,7 +27,7 @@ impl<'a> Lower<'a> {
         match &s.node {
             Statement::Compound(items) => {
                 self.scopes.push(Default::default());
-                let r = items.iter().try_for_each(|i| self.block_item(i));
+                let r = self.in_block(s.span, |lw| items.iter().try_for_each(|i| lw.block_item(i)));
                 self.scopes.pop();
                 r
             }
@@ -57,6 +57,7 @@ impl<'a> Lower<'a> {
             Statement::While(w) => {
                 self.at(w.node.expression.span);
                 let head = self.new_loc("while head");
+                self.mark_loop_head(head, s.span);
                 self.goto_loc(head);
                 let c = self.cond(&w.node.expression)?;
                 let (body, exit) = self.branch(c);
@@ -68,6 +69,7 @@ impl<'a> Lower<'a> {
             }
             Statement::DoWhile(d) => {
                 let body = self.new_loc("do body");
+                self.mark_loop_head(body, s.span);
                 self.goto_loc(body);
                 let cond_loc = self.new_loc("do condition");
                 let exit = self.new_loc("end do");
@@ -83,7 +85,7 @@ impl<'a> Lower<'a> {
             }
             Statement::For(f) => {
                 self.scopes.push(Default::default());
-                let r = self.for_loop(f);
+                let r = self.in_block(s.span, |lw| lw.for_loop(f, s.span));
                 self.scopes.pop();
                 r
             }
@@ -151,7 +153,14 @@ impl<'a> Lower<'a> {
         r
     }
 
-    fn for_loop(&mut self, f: &Node<ForStatement>) -> Result<(), FrontendError> {
+    /// Records that `head` is the head of the loop statement at `span`.
+    fn mark_loop_head(&mut self, head: Loc, span: Span) {
+        if !span.is_none() {
+            self.cfa.locations[head.index()].loop_keyword = Some(self.src.span_pos(span));
+        }
+    }
+
+    fn for_loop(&mut self, f: &Node<ForStatement>, span: Span) -> Result<(), FrontendError> {
         match &f.node.initializer.node {
             ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
             ForInitializer::Expression(e) => {
@@ -161,6 +170,7 @@ impl<'a> Lower<'a> {
             ForInitializer::Declaration(d) => self.declaration(d, false)?,
         }
         let head = self.new_loc("for head");
+        self.mark_loop_head(head, span);
         self.goto_loc(head);
         let (body, exit) = match &f.node.condition {
             Some(c) => {

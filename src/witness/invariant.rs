@@ -9,6 +9,7 @@
 
 use crate::cfa::{Cfa, Loc, LocKind};
 use crate::cnf::Cnf;
+use crate::engine::Conjunct;
 use crate::sat::{Lit, Var};
 use crate::ts::invariants::c_name;
 use crate::ts::program::{PcEncoding, ProgramSystem};
@@ -34,7 +35,7 @@ pub fn to_dimacs(inv: &Cnf, num_vars: u32, comments: &[String]) -> String {
 
 /// The invariant at each location of a program (locations where it is `0`, i.e. unreachable,
 /// and the target locations are left out), as C expressions.
-pub fn c_invariants(cfa: &Cfa, ps: &ProgramSystem, inv: &Cnf) -> Vec<(Loc, String)> {
+pub fn c_invariants(cfa: &Cfa, ps: &ProgramSystem, inv: &Cnf) -> Vec<(Loc, Vec<Conjunct>)> {
     // What each system variable stands for: a pc bit, or bit `i` of a program variable.
     let mut pc_bit: HashMap<Var, usize> = HashMap::new();
     for (k, &j) in ps.pc_latches.iter().enumerate() {
@@ -42,11 +43,11 @@ pub fn c_invariants(cfa: &Cfa, ps: &ProgramSystem, inv: &Cnf) -> Vec<(Loc, Strin
             pc_bit.insert(v, k);
         }
     }
-    let mut var_bit: HashMap<Var, (String, usize)> = HashMap::new();
+    let mut var_bit: HashMap<Var, (&str, usize)> = HashMap::new();
     for (pv, latches) in &ps.state {
         for (i, &j) in latches.iter().enumerate() {
             if let Some(v) = ps.latch_var[j] {
-                var_bit.insert(v, (cfa.var(*pv).name.clone(), i));
+                var_bit.insert(v, (cfa.var(*pv).name.as_str(), i));
             }
         }
     }
@@ -60,10 +61,11 @@ pub fn c_invariants(cfa: &Cfa, ps: &ProgramSystem, inv: &Cnf) -> Vec<(Loc, Strin
             PcEncoding::Binary => (l >> k) & 1 == 1,
             PcEncoding::OneHot => k == l,
         };
-        let mut conj: Vec<String> = Vec::new();
+        let mut conj: Vec<Conjunct> = Vec::new();
         let mut unreachable = false;
         'clauses: for clause in inv.iter() {
             let mut disj: Vec<String> = Vec::new();
+            let mut vars: Vec<String> = Vec::new();
             for &lit in clause {
                 match lit_at(lit, &pc_bit, pc_value) {
                     Some(true) => continue 'clauses,
@@ -72,6 +74,7 @@ pub fn c_invariants(cfa: &Cfa, ps: &ProgramSystem, inv: &Cnf) -> Vec<(Loc, Strin
                         Some((name, i)) => {
                             let v = !lit.is_negated() as u8;
                             disj.push(format!("(({} >> {i}) & 1) == {v}", c_name(name)));
+                            vars.push(name.to_string());
                         }
                         // A literal of a variable that is neither: the clause is not expressible.
                         None => continue 'clauses,
@@ -84,24 +87,17 @@ pub fn c_invariants(cfa: &Cfa, ps: &ProgramSystem, inv: &Cnf) -> Vec<(Loc, Strin
             }
             disj.sort();
             disj.dedup();
-            let e = if disj.len() == 1 {
-                disj.remove(0)
-            } else {
-                format!("({})", disj.join(" || "))
-            };
-            if !conj.contains(&e) {
-                conj.push(e);
+            vars.sort();
+            vars.dedup();
+            let text = disj.join(" || ");
+            if !conj.iter().any(|c| c.text == text) {
+                conj.push(Conjunct { text, vars });
             }
         }
         if unreachable {
             continue;
         }
-        let expr = if conj.is_empty() {
-            "1".to_string()
-        } else {
-            conj.join(" && ")
-        };
-        out.push((Loc(l as u32), expr));
+        out.push((Loc(l as u32), conj));
     }
     out
 }

@@ -5,7 +5,7 @@
 use super::Ic3cfa;
 use crate::bv::{TermId, TermManager};
 use crate::cfa::{Loc, LocKind};
-use crate::engine::CircuitInvariant;
+use crate::engine::{CircuitInvariant, Conjunct};
 use crate::ts::invariants::c_name;
 use crate::ts::lockstep::ProgramLockstep;
 use crate::ts::program::PcEncoding;
@@ -15,6 +15,23 @@ use crate::ts::Plan;
 const MAX_TEXT: usize = 100_000;
 
 impl Ic3cfa<'_> {
+    /// Clauses as conjuncts in C, with the variables each reads.
+    fn conjuncts(&self, clauses: &[TermId]) -> Vec<Conjunct> {
+        let tm = &self.tm;
+        let name = |v: crate::bv::VarId| c_name(&tm.var_info(v).name);
+        clauses
+            .iter()
+            .map(|&c| Conjunct {
+                text: crate::bv::cprint::c_expr(tm, c, &name),
+                vars: tm
+                    .free_vars(c)
+                    .into_iter()
+                    .map(|v| tm.var_info(v).name.clone())
+                    .collect(),
+            })
+            .collect()
+    }
+
     /// The invariant `F(level + 1)` as a circuit over the system's variables.
     pub(super) fn certificate(&mut self, level: usize) -> Result<CircuitInvariant, String> {
         self.certificate_of(level, &|_, _| true)
@@ -34,6 +51,7 @@ impl Ic3cfa<'_> {
         let mut parts = Vec::new();
         let mut text = Vec::new();
         for (l, info) in self.cfa.locations.iter().enumerate() {
+            let mut clauses: Vec<TermId> = Vec::new();
             let inv = if self.dist[l] == usize::MAX {
                 self.tm.fals()
             } else {
@@ -43,14 +61,14 @@ impl Ic3cfa<'_> {
                     .map(|(_, cube)| cube)
                     .filter(|cube| keep(Loc(l as u32), cube))
                     .collect();
-                let clauses: Vec<TermId> = cubes
+                clauses = cubes
                     .into_iter()
                     .map(|cube| {
                         let c = self.tm.and_all(cube.iter().copied());
                         self.tm.not(c)
                     })
                     .collect();
-                self.tm.and_all(clauses)
+                self.tm.and_all(clauses.iter().copied())
             };
             if self.tm.is_true(inv) {
                 continue;
@@ -59,9 +77,12 @@ impl Ic3cfa<'_> {
             // out as a tree) is left out of the text; the circuit keeps it.
             let printable = crate::bv::cprint::tree_size(&self.tm, inv, MAX_TEXT) < MAX_TEXT;
             if printable && !matches!(info.kind, LocKind::Error | LocKind::Sink(_)) {
-                let tm = &self.tm;
-                let name = |v: crate::bv::VarId| c_name(&tm.var_info(v).name);
-                text.push((l as u32, crate::bv::cprint::c_expr(tm, inv, &name)));
+                let parts = if clauses.is_empty() {
+                    vec![inv]
+                } else {
+                    clauses
+                };
+                text.push((l as u32, self.conjuncts(&parts)));
             }
             let at = match ps.pc {
                 PcEncoding::Binary => {

@@ -1,0 +1,113 @@
+//! `verify --witness` and `--svcomp`: which witness files to write, and writing them after the
+//! verdict (the content comes from `bitmc::witness::svcomp`).
+
+use super::verify::Resolved;
+use bitmc::cfa::Cfa;
+use bitmc::verify::{ProgramVerdict, VerifyResult};
+use bitmc::witness::svcomp::{correctness, violation, Content, Format, Metadata, Witness};
+use std::path::PathBuf;
+
+/// The witness files asked for, with their formats; an error for a name whose format is not
+/// known, before any work is done.
+pub fn requested(files: &[PathBuf], svcomp: bool) -> anyhow::Result<Vec<(PathBuf, Format)>> {
+    let files: Vec<PathBuf> = if files.is_empty() && svcomp {
+        vec!["witness.yml".into(), "witness.graphml".into()]
+    } else {
+        files.to_vec()
+    };
+    files
+        .into_iter()
+        .map(|f| match Format::of_path(&f) {
+            Some(fmt) => Ok((f, fmt)),
+            None => Err(anyhow::anyhow!(
+                "{}: a witness file must end in .yml or .yaml (YAML format 2.0) or .graphml (GraphML format 1.0)",
+                f.display()
+            )),
+        })
+        .collect()
+}
+
+/// Writes the witnesses of a TRUE or FALSE verdict; says on stderr what it could not write and
+/// what a witness leaves out. An UNKNOWN verdict has no witness.
+pub fn write(
+    files: &[(PathBuf, Format)],
+    r: &Resolved,
+    original: &Cfa,
+    cfa: &Cfa,
+    result: &VerifyResult,
+    engine: &str,
+) {
+    if files.is_empty() {
+        return;
+    }
+    let content = match &result.verdict {
+        ProgramVerdict::Unknown(_) => {
+            eprintln!("note: no witness for an UNKNOWN verdict");
+            return;
+        }
+        ProgramVerdict::True => Some(correctness_content(original, cfa, result)),
+        ProgramVerdict::False(_, trace) if !trace.expanded => {
+            eprintln!("note: no violation witness: the counterexample's values are those of the accelerated program, too long to expand");
+            None
+        }
+        ProgramVerdict::False(_, trace) => {
+            let ran_on = trace.accelerated.as_deref().unwrap_or(cfa);
+            let calls = violation::call_values(ran_on, &trace.steps);
+            match violation::waypoints(original, &calls) {
+                Ok(points) => Some((Content::Violation(points), None)),
+                Err(e) => {
+                    eprintln!("note: no violation witness: {e}");
+                    None
+                }
+            }
+        }
+    };
+    let Some((content, note)) = content else {
+        return;
+    };
+    let meta = match Metadata::new(
+        &r.input,
+        r.options.property,
+        r.specification.as_deref(),
+        r.options.data_model,
+        engine,
+    ) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("note: no witness: {e}");
+            return;
+        }
+    };
+    let w = Witness {
+        meta,
+        content,
+        note,
+    };
+    for (path, format) in files {
+        if let Err(e) = std::fs::write(path, w.render(*format)) {
+            eprintln!("error: cannot write the witness {}: {e}", path.display());
+        }
+    }
+}
+
+/// The loop invariants of a TRUE verdict, and a note when the witness is weaker than the proof.
+fn correctness_content(
+    original: &Cfa,
+    cfa: &Cfa,
+    result: &VerifyResult,
+) -> (Content, Option<String>) {
+    let Some(inv) = &result.invariant else {
+        let note = "the proof has no inductive invariant (it is by k-induction or a bound on \
+                    the diameter), so the witness states no loop invariant";
+        eprintln!("note: {note}");
+        return (Content::Correctness(Vec::new()), Some(note.to_string()));
+    };
+    let (invs, dropped) = correctness::loop_invariants(original, cfa, inv);
+    let note = (dropped.conjuncts > 0 || dropped.loops > 0).then(|| {
+        format!(
+            "{} conjuncts of the proof's invariant are left out (over variables that cannot be named in C at the loop head), and {} loop heads have no invariant",
+            dropped.conjuncts, dropped.loops
+        )
+    });
+    (Content::Correctness(invs), note)
+}

@@ -1,0 +1,257 @@
+//! `bitmc verify --witness` and `--svcomp`: which files are written and what they say about
+//! the program — the nondet values of a counterexample at their calls and its target, the
+//! loop invariants of a proof at the loop keywords, over variables in scope there, the
+//! program's hash and the property file's specification. (Whether another tool accepts a
+//! witness is checked independently, in `witness_validation.rs`.)
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use support::temp_dir;
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// A counterexample needs two nondet values, returned by calls on lines 5 and 6.
+const UNSAFE: &str = "extern void reach_error(void);
+extern unsigned __VERIFIER_nondet_uint(void);
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    unsigned x = __VERIFIER_nondet_uint();
+    int y = __VERIFIER_nondet_int();
+    if (x == 42 && y == -7)
+        reach_error();
+    return 0;
+}
+";
+
+/// A loop (line 9) whose invariant relates a local to a variable initialised from a nondet
+/// call; the inner block's `t` is not in scope at the loop, and `g` is a global.
+const SAFE_LOOP: &str = "extern void reach_error(void);
+extern unsigned __VERIFIER_nondet_uint(void);
+extern void __VERIFIER_assume(int);
+unsigned g = 0;
+int main(void) {
+    unsigned n = __VERIFIER_nondet_uint();
+    __VERIFIER_assume(n <= 1000);
+    unsigned i = 0;
+    while (i < n) {
+        unsigned t = i;
+        i = t + 1;
+    }
+    if (i != n)
+        reach_error();
+    return 0;
+}
+";
+
+struct Out {
+    code: i32,
+    stderr: String,
+}
+
+/// Runs `bitmc verify` in `dir` on `file` with `args`.
+fn verify_in(dir: &Path, file: &Path, args: &[&str]) -> Out {
+    let out = Command::new(env!("CARGO_BIN_EXE_bitmc"))
+        .current_dir(dir)
+        .arg("verify")
+        .arg(file)
+        .args(args)
+        .output()
+        .expect("bitmc runs");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn program(name: &str, text: &str) -> (PathBuf, PathBuf) {
+    let dir = temp_dir(&format!("cli-witness-{name}"));
+    let f = dir.join(format!("{name}.c"));
+    std::fs::write(&f, text).expect("program written");
+    (dir, f)
+}
+
+fn yaml(path: &Path) -> Yaml {
+    let text = std::fs::read_to_string(path).expect("witness written");
+    let mut docs = YamlLoader::load_from_str(&text).expect("the witness is YAML");
+    assert_eq!(docs.len(), 1, "{text}");
+    docs.remove(0)
+}
+
+fn sha256(path: &Path) -> String {
+    use sha2::Digest;
+    let bytes = std::fs::read(path).unwrap();
+    sha2::Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn a_violation_witness_gives_each_nondet_value_at_its_call_and_the_target() {
+    let (dir, f) = program("unsafe", UNSAFE);
+    let r = verify_in(&dir, &f, &["--svcomp", "--engine", "bmc"]);
+    assert_eq!(r.code, 10, "{}", r.stderr);
+    let doc = yaml(&dir.join("witness.yml"));
+    let entry = &doc[0];
+    assert_eq!(entry["entry_type"].as_str(), Some("violation_sequence"));
+    let task = &entry["metadata"]["task"];
+    let name = f.to_str().unwrap();
+    assert_eq!(
+        task["input_file_hashes"][name].as_str(),
+        Some(sha256(&f).as_str())
+    );
+    assert_eq!(task["data_model"].as_str(), Some("ILP32"));
+    let points: Vec<&Yaml> = entry["content"]
+        .as_vec()
+        .expect("segments")
+        .iter()
+        .map(|s| &s["segment"].as_vec().expect("a segment")[0]["waypoint"])
+        .collect();
+    let summary: Vec<(String, i64, i64, String)> = points
+        .iter()
+        .map(|w| {
+            (
+                w["type"].as_str().unwrap_or("").to_string(),
+                w["location"]["line"].as_i64().unwrap_or(0),
+                w["location"]["column"].as_i64().unwrap_or(0),
+                w["constraint"]["value"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    // The closing parentheses of the calls; the target is the error call's statement.
+    assert_eq!(
+        summary,
+        vec![
+            ("function_return".into(), 5, 41, "\\result == 42".into()),
+            ("function_return".into(), 6, 35, "\\result == -7".into()),
+            ("target".into(), 8, 9, String::new()),
+        ]
+    );
+    let graphml = std::fs::read_to_string(dir.join("witness.graphml")).expect("GraphML written");
+    let doc = roxmltree::Document::parse(&graphml).expect("the GraphML is XML");
+    let data = |key: &str| -> Vec<String> {
+        doc.descendants()
+            .filter(|n| n.attribute("key") == Some(key))
+            .filter_map(|n| n.text().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(data("witness-type"), vec!["violation_witness"]);
+    assert_eq!(
+        data("assumption"),
+        vec!["\\result == 42;", "\\result == -7;"]
+    );
+    assert_eq!(data("violation"), vec!["true"]);
+    assert_eq!(data("programhash"), vec![sha256(&f)]);
+}
+
+#[test]
+fn a_correctness_witness_states_the_loop_invariant_over_variables_in_scope() {
+    let (dir, f) = program("safe", SAFE_LOOP);
+    let w = dir.join("inv.yml");
+    let r = verify_in(
+        &dir,
+        &f,
+        &["--engine", "ic3cfa", "--witness", w.to_str().unwrap()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = yaml(&w);
+    let entry = &doc[0];
+    assert_eq!(entry["entry_type"].as_str(), Some("invariant_set"));
+    let invs = entry["content"].as_vec().expect("content");
+    assert_eq!(invs.len(), 1, "{invs:?}");
+    let inv = &invs[0]["invariant"];
+    assert_eq!(inv["type"].as_str(), Some("loop_invariant"));
+    assert_eq!(inv["location"]["line"].as_i64(), Some(9));
+    assert_eq!(inv["location"]["column"].as_i64(), Some(5));
+    assert_eq!(inv["location"]["function"].as_str(), Some("main"));
+    let value = inv["value"].as_str().expect("a value");
+    // The bound is written as `n` (the nondet result it was propagated from is not C at the
+    // loop), and nothing mentions a variable out of scope there.
+    let words: Vec<&str> = value
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        })
+        .collect();
+    assert!(words.contains(&"n") && words.contains(&"i"), "{value}");
+    for w in &words {
+        assert!(
+            ["n", "i", "g", "unsigned", "int", "u"].contains(w),
+            "`{w}` in {value}"
+        );
+    }
+}
+
+#[test]
+fn a_proof_without_invariant_gives_the_trivial_witness_and_says_so() {
+    let (dir, f) = program("kind", SAFE_LOOP);
+    let r = verify_in(
+        &dir,
+        &f,
+        &[
+            "--engine",
+            "kind",
+            "--witness",
+            "k.yml",
+            "--witness",
+            "k.graphml",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("no inductive invariant"), "{}", r.stderr);
+    let doc = yaml(&dir.join("k.yml"));
+    assert_eq!(doc[0]["content"].as_vec().map(Vec::len), Some(0));
+    let graphml = std::fs::read_to_string(dir.join("k.graphml")).unwrap();
+    assert!(graphml.contains("correctness_witness") && !graphml.contains("key=\"invariant\">"));
+}
+
+#[test]
+fn the_property_file_gives_the_specification_and_the_data_model_any_case() {
+    let (dir, f) = program("prp", UNSAFE);
+    let prp = dir.join("spec.prp");
+    std::fs::write(
+        &prp,
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+    )
+    .unwrap();
+    for dm in ["LP64", "lp64", "64bit"] {
+        let r = verify_in(
+            &dir,
+            &f,
+            &[
+                "--svcomp",
+                "--property",
+                prp.to_str().unwrap(),
+                "--data-model",
+                dm,
+            ],
+        );
+        assert_eq!(r.code, 10, "{dm}: {}", r.stderr);
+        let doc = yaml(&dir.join("witness.yml"));
+        let task = &doc[0]["metadata"]["task"];
+        assert_eq!(
+            task["specification"].as_str(),
+            Some("CHECK( init(main()), LTL(G ! call(reach_error())) )")
+        );
+        assert_eq!(task["data_model"].as_str(), Some("LP64"), "{dm}");
+    }
+}
+
+#[test]
+fn a_witness_name_of_unknown_format_is_refused_before_the_run() {
+    let (dir, f) = program("ext", UNSAFE);
+    let r = verify_in(&dir, &f, &["--witness", "w.json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains(".graphml"), "{}", r.stderr);
+    // An UNKNOWN verdict writes none.
+    let r = verify_in(
+        &dir,
+        &f,
+        &["--engine", "bmc", "--max-depth", "0", "--svcomp"],
+    );
+    assert_eq!(r.code, 20, "{}", r.stderr);
+    assert!(!dir.join("witness.yml").exists());
+}
