@@ -639,7 +639,10 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
         Check::Invariant,
         "FALSE",
     );
-    assert!(r.contains("fails an invariant check"), "{r}");
+    assert!(
+        r.contains("fails the check of invariant 1, at line 11"),
+        "{r}"
+    );
     rejected(
         &c.write(
             "scope.yml",
@@ -752,4 +755,389 @@ fn false_variants_of_true_invariants_are_rejected() {
     assert_eq!(report.known_false, 3, "{report:?}");
     assert_eq!(report.rejected, report.known_false, "{report:?}");
     assert!(report.missed.is_empty(), "{report:?}");
+}
+
+/// Counts of a validation run over many witnesses.
+#[derive(Default)]
+struct Tally {
+    /// Witness files found (or written).
+    written: usize,
+    /// Files that pass the format, structure and hash checks.
+    format_ok: usize,
+    confirmed: usize,
+    /// (file, reason).
+    rejected: Vec<(String, String)>,
+    /// (file, why).
+    unconfirmed: Vec<(String, String)>,
+}
+
+impl Tally {
+    fn add(&mut self, path: &Path, opts: &Options) {
+        self.written += 1;
+        let name = path.display().to_string();
+        if let Ok(w) = read(path) {
+            self.format_ok += 1;
+            // Witnesses are read twice (read, then validate): cheap next to the checks.
+            let _ = w;
+        }
+        match validate(path, opts) {
+            Outcome::Confirmed(_) => self.confirmed += 1,
+            Outcome::Rejected(r) => self.rejected.push((name, r.to_string())),
+            Outcome::Unconfirmed(why) => self.unconfirmed.push((name, why)),
+        }
+    }
+
+    fn merge(&mut self, o: Tally) {
+        self.written += o.written;
+        self.format_ok += o.format_ok;
+        self.confirmed += o.confirmed;
+        self.rejected.extend(o.rejected);
+        self.unconfirmed.extend(o.unconfirmed);
+    }
+
+    fn print(&self, what: &str) {
+        eprintln!(
+            "{what}: {} written, {} pass the format checks, {} confirmed, {} rejected, {} unconfirmed",
+            self.written,
+            self.format_ok,
+            self.confirmed,
+            self.rejected.len(),
+            self.unconfirmed.len()
+        );
+        for (f, r) in &self.rejected {
+            eprintln!("  rejected {f}: {r}");
+        }
+        for (f, r) in &self.unconfirmed {
+            eprintln!("  unconfirmed {f}: {r}");
+        }
+    }
+}
+
+/// Every `witness.yml` / `witness.graphml` under a directory.
+fn campaign_witnesses(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            campaign_witnesses(&p, out);
+        } else if p
+            .file_name()
+            .is_some_and(|n| n == "witness.yml" || n == "witness.graphml")
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// `BITMC_WITNESS_DIR=DIR cargo test --release --test witness_validation campaign -- --nocapture`
+/// validates every `witness.yml` and `witness.graphml` under DIR (each names its program;
+/// relative names are resolved against the witness's directory, then the current directory)
+/// and prints the counts: written, passing the format checks, confirmed, rejected (with the
+/// reasons), unconfirmed (with why). It fails when a witness is rejected or DIR has none.
+/// `BITMC_WITNESS_SECS` sets the time of each bitmc run of the correctness check (default 60).
+#[test]
+fn campaign() {
+    let Some(dir) = std::env::var_os("BITMC_WITNESS_DIR") else {
+        eprintln!("note: BITMC_WITNESS_DIR is not set; no campaign to validate");
+        return;
+    };
+    let mut files = Vec::new();
+    campaign_witnesses(Path::new(&dir), &mut files);
+    assert!(
+        !files.is_empty(),
+        "no witness.yml or witness.graphml under {dir:?}"
+    );
+    let secs = std::env::var("BITMC_WITNESS_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60.0);
+    let o = Options {
+        bitmc_secs: secs,
+        run_secs: 20.0,
+    };
+    let mut yml = Tally::default();
+    let mut gml = Tally::default();
+    for f in &files {
+        let t = if f.extension().is_some_and(|e| e == "yml") {
+            &mut yml
+        } else {
+            &mut gml
+        };
+        t.add(f, &o);
+        eprintln!("{}: done", f.display());
+    }
+    yml.print("witness.yml");
+    gml.print("witness.graphml");
+    let mut all = Tally::default();
+    all.merge(yml);
+    all.merge(gml);
+    all.print("all witnesses");
+    assert!(
+        all.rejected.is_empty(),
+        "{} witnesses rejected",
+        all.rejected.len()
+    );
+}
+
+/// One verification task of the end-to-end test.
+struct Task {
+    file: PathBuf,
+    property: &'static str,
+    expect: bool,
+}
+
+/// The fixtures under `fixtures/c` with an expected ILP32 verdict for `property`, sorted.
+fn fixture_tasks(property: &'static str) -> Vec<Task> {
+    use bitmc::cfa::{DataModel as Dm, Property as P};
+    let p = P::from_name(property).expect("a property name");
+    let mut out = Vec::new();
+    let mut files = Vec::new();
+    common::collect(&fixture(""), "c", &mut files);
+    files.sort();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let h = common::header(&text);
+        if h.unsupported || h.ub_dependent(p, Dm::Ilp32) {
+            continue;
+        }
+        if let Some(expect) = h.verdict(p, Dm::Ilp32) {
+            out.push(Task {
+                file: f,
+                property,
+                expect,
+            });
+        }
+    }
+    out
+}
+
+/// Every `n`-th element (all of them with `BITMC_WITNESS_ALL=1`).
+fn sample<T>(v: Vec<T>, n: usize) -> Vec<T> {
+    if std::env::var("BITMC_WITNESS_ALL").is_ok_and(|v| v == "1") {
+        return v;
+    }
+    v.into_iter().step_by(n).collect()
+}
+
+/// What `bitmc verify --witness` did on one task.
+#[derive(Default)]
+struct Produced {
+    tally: Tally,
+    /// Tasks answered TRUE/FALSE/UNKNOWN.
+    verdicts: [usize; 3],
+    /// Wrong verdicts and verdicts without both witness files.
+    failures: Vec<String>,
+    /// Confirmed correctness witnesses with invariants, for the false variants.
+    with_invariants: Vec<PathBuf>,
+}
+
+fn produce_and_validate(t: &Task, verify_secs: f64, o: &Options) -> Produced {
+    let mut out = Produced::default();
+    let name = t.file.file_stem().unwrap().to_string_lossy().into_owned();
+    let dir = std::env::temp_dir().join(format!(
+        "bitmc-witness-e2e-{}-{}-{name}",
+        std::process::id(),
+        t.property
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (yml, gml) = (dir.join("witness.yml"), dir.join("witness.graphml"));
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_bitmc"))
+        .arg("verify")
+        .arg(&t.file)
+        .args([
+            "--property",
+            t.property,
+            "--timeout",
+            &verify_secs.to_string(),
+        ])
+        .arg("--witness")
+        .arg(&yml)
+        .arg("--witness")
+        .arg(&gml)
+        .output()
+        .expect("bitmc runs");
+    let verdict = match run.status.code() {
+        Some(0) => Some(true),
+        Some(10) => Some(false),
+        Some(20) => None,
+        code => {
+            out.failures.push(format!(
+                "{name} ({}): exit {code:?}: {}",
+                t.property,
+                String::from_utf8_lossy(&run.stderr)
+            ));
+            return out;
+        }
+    };
+    out.verdicts[match verdict {
+        Some(true) => 0,
+        Some(false) => 1,
+        None => 2,
+    }] += 1;
+    let Some(v) = verdict else {
+        return out;
+    };
+    if v != t.expect {
+        out.failures.push(format!(
+            "{name} ({}): verdict {v}, expected {}",
+            t.property, t.expect
+        ));
+        return out;
+    }
+    for f in [&yml, &gml] {
+        if !f.is_file() {
+            out.failures
+                .push(format!("{name} ({}): no {}", t.property, f.display()));
+            continue;
+        }
+        let before = out.tally.confirmed;
+        out.tally.add(f, o);
+        if v && out.tally.confirmed > before && f == &yml {
+            if let Ok(w) = read(f) {
+                if invariants::nontrivial(&w) > 0 {
+                    out.with_invariants.push(f.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `bitmc verify --witness w.yml --witness w.graphml` on fixtures, each witness validated:
+/// by default a sample (every 3rd unreach-call FALSE fixture, every 8th TRUE one, every 4th
+/// no-overflow FALSE one, every 12th no-overflow TRUE one); `BITMC_WITNESS_ALL=1` takes all.
+/// Then false variants of the invariants of a few confirmed correctness witnesses must be
+/// rejected. Every verdict must come with both files, every file must pass the format checks,
+/// and no witness may be rejected.
+#[test]
+fn bitmc_witnesses_of_fixtures_are_validated() {
+    if !have_gcc(DataModel::Ilp32, true) {
+        return;
+    }
+    let groups: Vec<(&str, Vec<Task>)> = vec![
+        (
+            "unreach-call FALSE",
+            sample(
+                fixture_tasks("unreach-call")
+                    .into_iter()
+                    .filter(|t| !t.expect)
+                    .collect(),
+                3,
+            ),
+        ),
+        (
+            "unreach-call TRUE",
+            sample(
+                fixture_tasks("unreach-call")
+                    .into_iter()
+                    .filter(|t| t.expect)
+                    .collect(),
+                8,
+            ),
+        ),
+        (
+            "no-overflow FALSE",
+            sample(
+                fixture_tasks("no-overflow")
+                    .into_iter()
+                    .filter(|t| !t.expect)
+                    .collect(),
+                4,
+            ),
+        ),
+        (
+            "no-overflow TRUE",
+            sample(
+                fixture_tasks("no-overflow")
+                    .into_iter()
+                    .filter(|t| t.expect)
+                    .collect(),
+                12,
+            ),
+        ),
+    ];
+    let verify_secs = 20.0;
+    let o = Options {
+        bitmc_secs: 20.0,
+        run_secs: 10.0,
+    };
+    let mut failures = Vec::new();
+    let mut all = Tally::default();
+    let mut with_invariants = Vec::new();
+    for (what, tasks) in &groups {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(t) = tasks.get(i) else { break };
+                    let r = produce_and_validate(t, verify_secs, &o);
+                    results.lock().unwrap().push(r);
+                });
+            }
+        });
+        let mut group = Produced::default();
+        for r in results.into_inner().unwrap() {
+            group.tally.merge(r.tally);
+            for k in 0..3 {
+                group.verdicts[k] += r.verdicts[k];
+            }
+            group.failures.extend(r.failures);
+            group.with_invariants.extend(r.with_invariants);
+        }
+        eprintln!(
+            "{what}: {} tasks; verdicts TRUE {}, FALSE {}, UNKNOWN {}",
+            tasks.len(),
+            group.verdicts[0],
+            group.verdicts[1],
+            group.verdicts[2]
+        );
+        group.tally.print(what);
+        failures.extend(group.failures);
+        with_invariants.extend(group.with_invariants);
+        all.merge(group.tally);
+    }
+    all.print("all fixture witnesses");
+    // False variants of the invariants of the first few confirmed witnesses.
+    with_invariants.sort();
+    let mut known_false = 0;
+    for f in with_invariants.iter().take(4) {
+        let w = read(f).unwrap();
+        let r = invariants::check_mutants(&w, &o, 3);
+        eprintln!(
+            "false variants of {}: {} tried, {} known false, {} rejected",
+            f.display(),
+            r.tried,
+            r.known_false,
+            r.rejected
+        );
+        known_false += r.known_false;
+        for m in &r.missed {
+            failures.push(format!("a known-false variant is not rejected: {m}"));
+        }
+    }
+    for f in &failures {
+        eprintln!("FAILURE: {f}");
+    }
+    assert!(failures.is_empty(), "{} failures (above)", failures.len());
+    assert_eq!(
+        all.format_ok, all.written,
+        "witnesses failing the format checks (above)"
+    );
+    assert!(
+        all.rejected.is_empty(),
+        "{} witnesses rejected (above)",
+        all.rejected.len()
+    );
+    assert!(
+        with_invariants.is_empty() || known_false > 0,
+        "no false variant of an invariant was known false"
+    );
 }

@@ -18,7 +18,8 @@
  *   102  a failed __VERIFIER_assume
  *   103  the program asked for a value beyond the witness's (the witness is incomplete)
  *   104  WITNESS_VALUES is malformed
- *   105  an instrumented invariant check failed (__witness_failed, see invariants.rs)
+ *   105  an instrumented invariant check failed (__witness_failed(k) reports "the check of
+ *        invariant k failed"; see invariants.rs)
  */
 
 #undef main
@@ -130,8 +131,12 @@ __attribute__((noreturn)) void __assert(const char *a, const char *f, int l) {
     finish("__assert was called", 101);
 }
 
-/* Called by the instrumented invariant checks. */
-__attribute__((noreturn)) void __witness_failed(void) { finish("an invariant check failed", 105); }
+/* Called by the instrumented invariant checks with the invariant's number (from 1). */
+__attribute__((noreturn)) void __witness_failed(int which) {
+    char event[64];
+    snprintf(event, sizeof event, "the check of invariant %d failed", which);
+    finish(event, 105);
+}
 
 /* ---- nondet functions: the next value converted to the return type ---- */
 

@@ -4,7 +4,8 @@
 //! **Where an invariant holds.** A `loop_invariant` is located at the first character of the
 //! loop's keyword (`while`, `for`, `do`), and holds every time the loop condition is about to
 //! be evaluated (the 2.0 paper's wording; for `do` loops that is after the body, not before it,
-//! as goblint/analyzer#1736 points out). So the check goes into the condition itself:
+//! as goblint/analyzer#1736 points out and goblint/analyzer#1847 adopted in Goblint's writer).
+//! So the check goes into the condition itself:
 //!
 //! ```text
 //! while (c)          ->  while (__witness_check((INV)) && (c))
@@ -205,13 +206,13 @@ const ERROR_FUNCTIONS: [(&str, &str); 6] = [
 /// The program text with the invariants' checks at their loops.
 pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String, Rejection> {
     // The checks of each loop, in the witness's order.
-    let mut loops: Vec<(usize, &str, Vec<&str>)> = Vec::new();
-    for inv in invs {
+    let mut loops: Vec<(usize, &str, Vec<(usize, &str)>)> = Vec::new();
+    for (k, inv) in invs.iter().enumerate() {
         check_expression(&inv.expr)?;
         let (off, kw) = find_loop(src, inv)?;
         match loops.iter_mut().find(|l| l.0 == off) {
-            Some(l) => l.2.push(&inv.expr),
-            None => loops.push((off, kw, vec![&inv.expr])),
+            Some(l) => l.2.push((k + 1, &inv.expr)),
+            None => loops.push((off, kw, vec![(k + 1, &inv.expr)])),
         }
     }
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
@@ -220,7 +221,10 @@ pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String
     for (off, kw, exprs) in &loops {
         let checks = exprs
             .iter()
-            .map(|e| format!("__witness_check(({e}))"))
+            .map(|(k, e)| match mode {
+                Mode::Exec => format!("__witness_check(({e}), {k})"),
+                _ => format!("__witness_check(({e}))"),
+            })
             .collect::<Vec<_>>()
             .join(" && ");
         let (open, close) = match *kw {
@@ -266,9 +270,9 @@ pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String
     let mut pre = String::from("/* invariant checks of the witness validator */\n");
     match mode {
         Mode::Exec => {
-            pre.push_str("void __witness_failed(void);\n");
+            pre.push_str("void __witness_failed(int which);\n");
             pre.push_str(
-                "static int __witness_check(int ok) { if (!ok) __witness_failed(); return 1; }\n",
+                "static int __witness_check(int ok, int which) { if (!ok) __witness_failed(which); return 1; }\n",
             );
         }
         Mode::Joint | Mode::Separate => {
@@ -398,7 +402,7 @@ fn exec_run(
     invs: &[Invariant],
     values: &[String],
     opts: &Options,
-) -> Result<Option<i32>, String> {
+) -> Result<replay::Run, String> {
     let text = instrument(src, invs, Mode::Exec).map_err(|r| r.reason)?;
     let dir = scratch_dir("exec");
     let file = dir.join("instrumented.c");
@@ -406,7 +410,7 @@ fn exec_run(
     let built = replay::build(&file, w.data_model, false);
     let _ = std::fs::remove_dir_all(&dir);
     let limit = Duration::from_secs_f64(opts.run_secs);
-    Ok(replay::run(&built?, values, limit).code)
+    Ok(replay::run(&built?, values, limit))
 }
 
 /// Check the invariants of a correctness witness (see the module documentation).
@@ -486,9 +490,22 @@ pub fn validate(w: &Witness, opts: &Options) -> Outcome {
                     let confirmed = match &values {
                         Some(v) if p == Property::UnreachCall => {
                             match exec_run(w, &src, &w.invariants, v, opts) {
-                                Ok(Some(105)) => " (gcc run on its counterexample fails an invariant check)".to_string(),
-                                Ok(Some(101)) => " (gcc run on its counterexample reaches the program's error)".to_string(),
-                                Ok(code) => format!(" (the gcc run on its counterexample fails no check: exit {code:?})"),
+                                Ok(r) if r.code == Some(105) => {
+                                    let which = r.event.split_whitespace().nth(4);
+                                    let at = which
+                                        .and_then(|k| k.parse::<usize>().ok())
+                                        .and_then(|k| w.invariants.get(k.wrapping_sub(1)).map(|i| (k, i)))
+                                        .map(|(k, i)| format!(" {k}, at {}", i.location))
+                                        .unwrap_or_default();
+                                    format!(" (gcc run on its counterexample fails the check of invariant{at})")
+                                }
+                                Ok(r) if r.code == Some(101) => {
+                                    " (gcc run on its counterexample reaches the program's error)".to_string()
+                                }
+                                Ok(r) => format!(
+                                    " (the gcc run on its counterexample fails no check: {}, exit {:?})",
+                                    r.event, r.code
+                                ),
                                 Err(e) => format!(" (not replayed: {e})"),
                             }
                         }
@@ -500,7 +517,7 @@ pub fn validate(w: &Witness, opts: &Options) -> Outcome {
                             "bitmc --engine {e} finds {what} FALSE{confirmed}; invariants: {}",
                             w.invariants
                                 .iter()
-                                .map(|i| format!("`{}` at {}", i.expr, i.location))
+                                .map(|i| format!("`{}` at {}", shorten(&i.expr), i.location))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
@@ -521,6 +538,14 @@ pub fn validate(w: &Witness, opts: &Options) -> Outcome {
         w.invariants.len(),
         proved.join(", ")
     ))
+}
+
+/// An expression cut to 160 characters for messages.
+fn shorten(e: &str) -> String {
+    match e.char_indices().nth(160) {
+        Some((i, _)) => format!("{}...", &e[..i]),
+        None => e.to_string(),
+    }
 }
 
 /// The top-level `&&` conjuncts of an expression.
@@ -749,7 +774,7 @@ pub fn check_mutants(w: &Witness, opts: &Options, max: usize) -> MutantReport {
             let by_run = fails_check(&m, &src, &m.invariants, &inputs, opts);
             let outcome = validate(&m, opts);
             let rejected = matches!(&outcome, Outcome::Rejected(r) if r.check == Check::Invariant);
-            let confirmed_by_checker = matches!(&outcome, Outcome::Rejected(r) if r.reason.contains("fails an invariant check"));
+            let confirmed_by_checker = matches!(&outcome, Outcome::Rejected(r) if r.reason.contains("fails the check of invariant"));
             let known_false = matches!(by_run, Ok(Some(_))) || confirmed_by_checker;
             if known_false {
                 report.known_false += 1;
