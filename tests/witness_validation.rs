@@ -13,7 +13,8 @@ mod witness_check;
 
 use std::path::{Path, PathBuf};
 use witness_check::{
-    graphml, invariants, read, replay, sha256_hex, validate, Check, DataModel, Options, Outcome,
+    graphml, invariants, mutants, read, replay, sha256_hex, validate, Check, DataModel, Options,
+    Outcome,
 };
 
 fn fixture(rel: &str) -> PathBuf {
@@ -589,10 +590,10 @@ fn invariants_are_located_at_loop_keywords_and_instrumented() {
     let r = invariants::instrument(&src, &[wrong_fn], invariants::Mode::Joint).unwrap_err();
     assert!(r.reason.contains("names function `f`"), "{r}");
     assert_eq!(
-        invariants::conjuncts("(a <= 3) && (b > 2 && c)"),
+        mutants::conjuncts("(a <= 3) && (b > 2 && c)"),
         ["(a <= 3)", "(b > 2 && c)"]
     );
-    let m = invariants::mutants("x <= 10u && 0 < y");
+    let m = mutants::mutants("x <= 10u && 0 < y");
     let exprs: Vec<&str> = m.iter().map(|(_, e)| e.as_str()).collect();
     assert_eq!(
         exprs,
@@ -733,6 +734,12 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
     );
     let w = correctness_yaml(&c.hash, UNREACH, &[invariant(12, 5, inv)]);
     rejected(&c.write("unsafe.yml", &w), Check::Invariant, "FALSE");
+    // The program's own errors, set apart for no-overflow, in SV-COMP's pattern (reach_error
+    // and __VERIFIER_assert defined in the file, __assert_fail declared) and through assert.h.
+    for f in ["functions/verifier_assert_defined.c", "functions/assert_h_reach.c"] {
+        let c = Case::new("sv-pattern", f);
+        confirmed(&c.write("w.yml", &correctness_yaml(&c.hash, OVERFLOW, &[])));
+    }
 }
 
 #[test]
@@ -747,7 +754,7 @@ fn false_variants_of_true_invariants_are_rejected() {
         &[invariant(11, 5, "i <= n && n <= 1000000")],
     );
     let w = read(&c.write("w.yml", &w)).unwrap();
-    let report = invariants::check_mutants(&w, &opts(), 8);
+    let report = mutants::check_mutants(&w, &opts(), 8);
     eprintln!("{report:#?}");
     assert_eq!(report.tried, 3, "{report:?}");
     // `!(i <= n)` and `!(n <= 1000000)` fail at the first loop head, `n <= 999999` for
@@ -1110,7 +1117,7 @@ fn bitmc_witnesses_of_fixtures_are_validated() {
     let mut known_false = 0;
     for f in with_invariants.iter().take(4) {
         let w = read(f).unwrap();
-        let r = invariants::check_mutants(&w, &o, 3);
+        let r = mutants::check_mutants(&w, &o, 3);
         eprintln!(
             "false variants of {}: {} tried, {} known false, {} rejected",
             f.display(),

@@ -29,12 +29,8 @@
 //! FALSE answer rejects the witness; its counterexample is replayed with gcc (the checks then
 //! end the run with a distinct exit code) to say whether execution confirms it.
 //!
-//! **False variants** ([`check_mutants`]). Each invariant's conjuncts are negated one at a time,
-//! and bounds against constants are moved by one in the strengthening direction (`x <= 10` ->
-//! `x <= 9`). A variant is *known false* when a gcc run of the program instrumented with it,
-//! on random or bitmc-found nondet values, fails a check; every known-false variant must be
-//! rejected. (Dropping a conjunct, which the issue also names, gives a weaker invariant that
-//! is still true: it must be accepted, and is not a rejection test.)
+//! False variants of the invariants, which this check must reject, are made in
+//! [`super::mutants`].
 
 use super::source::Source;
 use super::{
@@ -187,20 +183,14 @@ pub enum Mode {
     Exec,
 }
 
-/// The error functions of the program, with the signatures a stand-in must have.
-const ERROR_FUNCTIONS: [(&str, &str); 6] = [
-    ("reach_error", "(void)"),
-    ("__VERIFIER_error", "(void)"),
-    ("__VERIFIER_assert", "(int c)"),
-    (
-        "__assert_fail",
-        "(const char *a, const char *f, unsigned int l, const char *fn)",
-    ),
-    (
-        "__assert_perror_fail",
-        "(int e, const char *f, unsigned int l, const char *fn)",
-    ),
-    ("__assert", "(const char *a, const char *f, int l)"),
+/// The functions that end a run with an error (bitmc's built-in error functions).
+const ERROR_FUNCTIONS: [&str; 6] = [
+    "reach_error",
+    "__VERIFIER_error",
+    "__VERIFIER_assert",
+    "__assert_fail",
+    "__assert_perror_fail",
+    "__assert",
 ];
 
 /// The program text with the invariants' checks at their loops.
@@ -283,24 +273,23 @@ pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String
         }
     }
     if mode == Mode::Separate {
+        // The program's error functions stop the run instead. One it defines keeps its body
+        // under another name (its calls of other error functions abort); one it only declares
+        // becomes `abort()` (a function-like macro, so that no string argument reaches a
+        // function bitmc would inline); `__VERIFIER_assert(c)` aborts when `c` is false.
         pre.push_str("void abort(void);\n");
         let defined: Vec<String> = src.functions().into_iter().map(|f| f.0).collect();
-        for (name, params) in ERROR_FUNCTIONS {
-            let _ = std::fmt::Write::write_fmt(
-                &mut pre,
-                format_args!("#define {name} __witness_program_{name}\n"),
-            );
-            if !defined.iter().any(|d| d == name) {
-                let body = if name == "__VERIFIER_assert" {
-                    "if (!c) abort();"
-                } else {
-                    "abort();"
-                };
-                let _ = std::fmt::Write::write_fmt(
-                    &mut pre,
-                    format_args!("static void __witness_program_{name}{params} {{ {body} }}\n"),
-                );
-            }
+        for name in ERROR_FUNCTIONS {
+            let line = if defined.iter().any(|d| d == name) {
+                format!("#define {name} __witness_program_{name}\n")
+            } else if name == "__VERIFIER_assert" {
+                format!(
+                    "static void __witness_program_{name}(int c) {{ if (!c) abort(); }}\n#define {name} __witness_program_{name}\n"
+                )
+            } else {
+                format!("#define {name}(...) abort()\n")
+            };
+            pre.push_str(&line);
         }
     }
     Ok(pre + &text)
@@ -372,30 +361,19 @@ pub fn checker_engines(producer: &str) -> Vec<&'static str> {
     PROVERS.into_iter().filter(|e| Some(*e) != own).collect()
 }
 
-/// Whether the program instrumented (for execution) with `invs` fails a check on `values`;
-/// `Err` when it cannot be built.
-fn fails_check(
-    w: &Witness,
-    src: &Source,
-    invs: &[Invariant],
-    values: &[Vec<String>],
-    opts: &Options,
-) -> Result<Option<Vec<String>>, String> {
+/// The program instrumented with `invs` for execution (a failed check exits with 105),
+/// compiled with the replay harness.
+pub fn exec_build(w: &Witness, src: &Source, invs: &[Invariant]) -> Result<replay::Built, String> {
     let text = instrument(src, invs, Mode::Exec).map_err(|r| r.reason)?;
     let dir = scratch_dir("exec");
     let file = dir.join("instrumented.c");
     std::fs::write(&file, text).map_err(|e| e.to_string())?;
     let built = replay::build(&file, w.data_model, false);
     let _ = std::fs::remove_dir_all(&dir);
-    let built = built?;
-    let limit = Duration::from_secs_f64(opts.run_secs.min(3.0));
-    Ok(values
-        .iter()
-        .find(|v| replay::run(&built, v, limit).code == Some(105))
-        .cloned())
+    built
 }
 
-/// The exit code of one gcc run of the program instrumented (for execution) with `invs`.
+/// One gcc run of the program instrumented for execution with `invs`.
 fn exec_run(
     w: &Witness,
     src: &Source,
@@ -403,14 +381,12 @@ fn exec_run(
     values: &[String],
     opts: &Options,
 ) -> Result<replay::Run, String> {
-    let text = instrument(src, invs, Mode::Exec).map_err(|r| r.reason)?;
-    let dir = scratch_dir("exec");
-    let file = dir.join("instrumented.c");
-    std::fs::write(&file, text).map_err(|e| e.to_string())?;
-    let built = replay::build(&file, w.data_model, false);
-    let _ = std::fs::remove_dir_all(&dir);
-    let limit = Duration::from_secs_f64(opts.run_secs);
-    Ok(replay::run(&built?, values, limit))
+    let built = exec_build(w, src, invs)?;
+    Ok(replay::run(
+        &built,
+        values,
+        Duration::from_secs_f64(opts.run_secs),
+    ))
 }
 
 /// Check the invariants of a correctness witness (see the module documentation).
@@ -546,249 +522,6 @@ fn shorten(e: &str) -> String {
         Some((i, _)) => format!("{}...", &e[..i]),
         None => e.to_string(),
     }
-}
-
-/// The top-level `&&` conjuncts of an expression.
-pub fn conjuncts(expr: &str) -> Vec<String> {
-    let e = strip_outer(expr.trim());
-    let b = e.as_bytes();
-    let mut out = Vec::new();
-    let (mut depth, mut start, mut i) = (0i32, 0, 0);
-    while i < b.len() {
-        match b[i] {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            b'&' if depth == 0 && b.get(i + 1) == Some(&b'&') => {
-                out.push(e[start..i].trim().to_string());
-                start = i + 2;
-                i += 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out.push(e[start..].trim().to_string());
-    out
-}
-
-/// An expression without parentheses that enclose all of it.
-fn strip_outer(mut e: &str) -> &str {
-    while e.starts_with('(') && e.ends_with(')') {
-        let inner = &e[1..e.len() - 1];
-        let mut depth = 0i32;
-        if inner.bytes().any(|c| {
-            match c {
-                b'(' => depth += 1,
-                b')' => depth -= 1,
-                _ => {}
-            }
-            depth < 0
-        }) {
-            break;
-        }
-        e = inner.trim();
-    }
-    e
-}
-
-/// An integer literal (decimal, optional sign and suffix): (value, suffix).
-fn literal(t: &str) -> Option<(i128, &str)> {
-    let t = strip_outer(t.trim());
-    let body = t.trim_end_matches(['u', 'U', 'l', 'L']);
-    let suffix = &t[body.len()..];
-    let (neg, digits) = match body.strip_prefix('-') {
-        Some(d) => (true, d.trim()),
-        None => (false, body),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let v: i128 = digits.parse().ok()?;
-    Some((if neg { -v } else { v }, suffix))
-}
-
-/// The first top-level comparison of an expression: (offset, operator).
-fn comparison(e: &str) -> Option<(usize, &'static str)> {
-    let b = e.as_bytes();
-    let mut depth = 0i32;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            b'<' | b'>' if depth == 0 => {
-                let next = b.get(i + 1).copied();
-                if next == Some(b[i]) {
-                    i += 2; // a shift
-                    continue;
-                }
-                if i > 0 && b[i] == b'>' && b[i - 1] == b'-' {
-                    i += 1;
-                    continue;
-                }
-                let op = match (b[i], next) {
-                    (b'<', Some(b'=')) => "<=",
-                    (b'>', Some(b'=')) => ">=",
-                    (b'<', _) => "<",
-                    _ => ">",
-                };
-                return Some((i, op));
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// False variants of an invariant: (description, expression).
-pub fn mutants(expr: &str) -> Vec<(String, String)> {
-    let cs = conjuncts(expr);
-    let join = |cs: &[String]| {
-        cs.iter()
-            .map(|c| format!("({c})"))
-            .collect::<Vec<_>>()
-            .join(" && ")
-    };
-    let mut out = Vec::new();
-    for (i, c) in cs.iter().enumerate() {
-        let mut neg = cs.clone();
-        neg[i] = format!("!({c})");
-        out.push((format!("conjunct `{c}` negated"), join(&neg)));
-        let inner = strip_outer(c);
-        let Some((at, op)) = comparison(inner) else {
-            continue;
-        };
-        let (lhs, rhs) = (&inner[..at], &inner[at + op.len()..]);
-        // Strengthen: `e <= k` -> `e <= k-1`, `e >= k` -> `e >= k+1`, and mirrored.
-        let moved = if let Some((k, sfx)) = literal(rhs) {
-            let k2 = if op.starts_with('<') { k - 1 } else { k + 1 };
-            render(k2, sfx).map(|k| format!("{} {op} {k}", lhs.trim()))
-        } else if let Some((k, sfx)) = literal(lhs) {
-            let k2 = if op.starts_with('<') { k + 1 } else { k - 1 };
-            render(k2, sfx).map(|k| format!("{k} {op} {}", rhs.trim()))
-        } else {
-            None
-        };
-        if let Some(m) = moved {
-            let mut bound = cs.clone();
-            bound[i] = m.clone();
-            out.push((format!("bound of `{c}` moved by one: `{m}`"), join(&bound)));
-        }
-    }
-    out
-}
-
-fn render(k: i128, suffix: &str) -> Option<String> {
-    if k < 0 && suffix.contains(['u', 'U']) {
-        return None;
-    }
-    Some(if k < 0 {
-        format!("({k}{suffix})")
-    } else {
-        format!("{k}{suffix}")
-    })
-}
-
-/// The outcome of checking the false variants of a witness's invariants.
-#[derive(Clone, Debug, Default)]
-pub struct MutantReport {
-    /// Variants tried.
-    pub tried: usize,
-    /// Variants shown false by a gcc run.
-    pub known_false: usize,
-    /// Known-false variants the validator rejected.
-    pub rejected: usize,
-    /// Known-false variants the validator did not reject, with its answer.
-    pub missed: Vec<String>,
-    /// Variants not shown false (they may be true), with the validator's answer.
-    pub kept: Vec<String>,
-}
-
-/// Nondet sequences for looking for a failing run: zeros, ones, small and boundary values,
-/// the program's literals, and random ones.
-fn samples(text: &str, runs: usize) -> Vec<Vec<String>> {
-    let mut pool: Vec<i64> = vec![
-        0,
-        1,
-        2,
-        3,
-        -1,
-        -2,
-        7,
-        10,
-        100,
-        255,
-        256,
-        1000,
-        i32::MAX as i64,
-        i32::MIN as i64,
-    ];
-    for tok in text.split(|c: char| !c.is_ascii_alphanumeric()) {
-        if let Ok(v) = tok.trim_end_matches(['u', 'U', 'l', 'L']).parse::<i64>() {
-            pool.extend([v, v + 1, v - 1, -v]);
-        }
-    }
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut out = vec![vec!["0".to_string(); 64], vec!["1".to_string(); 64]];
-    while out.len() < runs {
-        let seq = (0..64)
-            .map(|_| {
-                let r = next();
-                match r % 4 {
-                    0 => ((r >> 8) % 8).to_string(),
-                    1 | 2 => pool[((r >> 8) as usize) % pool.len()].to_string(),
-                    _ => ((r >> 16) as i32).to_string(),
-                }
-            })
-            .collect();
-        out.push(seq);
-    }
-    out
-}
-
-/// Make false variants of the witness's invariants (at most `max`), decide which are known
-/// false by execution, and validate each.
-pub fn check_mutants(w: &Witness, opts: &Options, max: usize) -> MutantReport {
-    let mut report = MutantReport::default();
-    let Ok(text) = std::fs::read_to_string(&w.program) else {
-        return report;
-    };
-    let src = Source::new(&text);
-    let inputs = samples(&text, 48);
-    for (i, inv) in w.invariants.iter().enumerate() {
-        for (desc, expr) in mutants(&inv.expr) {
-            if report.tried == max {
-                return report;
-            }
-            report.tried += 1;
-            let mut m = w.clone();
-            m.invariants[i].expr = expr;
-            let label = format!("{} at {}: {desc}", inv.expr, inv.location);
-            let by_run = fails_check(&m, &src, &m.invariants, &inputs, opts);
-            let outcome = validate(&m, opts);
-            let rejected = matches!(&outcome, Outcome::Rejected(r) if r.check == Check::Invariant);
-            let confirmed_by_checker = matches!(&outcome, Outcome::Rejected(r) if r.reason.contains("fails the check of invariant"));
-            let known_false = matches!(by_run, Ok(Some(_))) || confirmed_by_checker;
-            if known_false {
-                report.known_false += 1;
-                if rejected {
-                    report.rejected += 1;
-                } else {
-                    report.missed.push(format!("{label}: {outcome:?}"));
-                }
-            } else {
-                report.kept.push(format!("{label}: {outcome:?}"));
-            }
-        }
-    }
-    report
 }
 
 /// A witness's invariants without the trivial ones (`1`).

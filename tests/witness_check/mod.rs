@@ -30,6 +30,7 @@
 
 pub mod graphml;
 pub mod invariants;
+pub mod mutants;
 pub mod replay;
 pub mod source;
 pub mod yaml;
