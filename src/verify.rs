@@ -95,7 +95,31 @@ pub struct VerifyResult {
     pub notes: Vec<String>,
     /// For TRUE proved by an inductive invariant: the invariant per location, as C
     /// expressions over the program variables.
-    pub invariant: Option<Vec<(crate::cfa::Loc, Vec<crate::engine::Conjunct>)>>,
+    pub invariant: Option<ProvedInvariants>,
+    /// For TRUE by k-induction on the system constrained by candidate invariants: those
+    /// invariants per location (each holds, but they need not be inductive alone).
+    pub proved_invariants: Option<ProvedInvariants>,
+}
+
+/// Invariants per location, as conjuncts in C.
+pub type ProvedInvariants = Vec<(crate::cfa::Loc, Vec<crate::engine::Conjunct>)>;
+
+/// The proved candidates that C can state, grouped by location.
+fn proved_in_c(cfa: &Cfa, proven: &[Candidate]) -> ProvedInvariants {
+    let mut at: std::collections::BTreeMap<crate::cfa::Loc, Vec<crate::engine::Conjunct>> =
+        Default::default();
+    for c in proven {
+        if let Some((text, vars)) = &c.c {
+            let here = at.entry(c.loc).or_default();
+            if !here.iter().any(|k| &k.text == text) {
+                here.push(crate::engine::Conjunct {
+                    text: text.clone(),
+                    vars: vars.iter().map(|&v| cfa.var(v).name.clone()).collect(),
+                });
+            }
+        }
+    }
+    at.into_iter().collect()
 }
 
 /// Prepare a lowered CFA for encoding: slicing, propagation, dead-variable elimination, and
@@ -150,7 +174,7 @@ fn run_phase(
         c.verdict
     };
     // The system constrained by candidate invariants, made when k-induction asks for it.
-    let strengthened: OnceLock<Option<ModelSystem>> = OnceLock::new();
+    let strengthened: OnceLock<Option<(ModelSystem, ProvedInvariants)>> = OnceLock::new();
     let search = Mutex::new((Stats::new(), Vec::new()));
     // The CFA with accelerated loops and its system, made when BMC asks for them.
     let accelerated: OnceLock<Option<(cfa::Accelerated, ProgramSystem, Duration)>> =
@@ -166,7 +190,7 @@ fn run_phase(
                     strengthen(cfa, ps, budget, intr, stats, notes)
                 })
                 .as_ref()
-                .map(|m| &m.sys)
+                .map(|(m, _)| &m.sys)
         };
         let accelerate = |intr: &Interrupter| {
             accelerated
@@ -188,7 +212,7 @@ fn run_phase(
         };
         opts.strategy.run(&systems, &eopts, &check, progress)
     };
-    let mut constrained = strengthened.into_inner().flatten();
+    let (mut constrained, proved) = strengthened.into_inner().flatten().unzip();
     let accelerated = accelerated.into_inner().flatten();
     if let Some((a, _, took)) = &accelerated {
         let proved = if a.loops.is_empty() {
@@ -217,6 +241,7 @@ fn run_phase(
     };
     if let (true, Some(c)) = (from_constrained, constrained.as_mut()) {
         ps.swap_system(c);
+        out.proved_invariants = proved;
     }
     out.stats.extend(stats);
     if let Some(w) = winner {
@@ -363,7 +388,8 @@ pub fn accelerate_for_bmc(cfa: &Cfa, interrupter: &Interrupter) -> Option<cfa::A
 /// lost; a phase cut by the deadline leaves the previous one's result), within the budget; then the
 /// re-check by an independent backend within the rest of the budget, or the whole budget again
 /// when that is longer (an independent solver may need longer for the same query).
-/// Returns the system constrained by the invariants that passed both.
+/// Returns the system constrained by the invariants that passed both, and those invariants in
+/// C where C can state them.
 fn strengthen(
     cfa: &Cfa,
     ps: &ProgramSystem,
@@ -371,7 +397,7 @@ fn strengthen(
     interrupter: &Interrupter,
     stats: &mut Stats,
     notes: &mut Vec<String>,
-) -> Option<ModelSystem> {
+) -> Option<(ModelSystem, ProvedInvariants)> {
     let start = Instant::now();
     let backend = crate::sat::Backend::Cadical;
     // The candidates' nodes go into a copy of the model.
@@ -448,7 +474,10 @@ fn strengthen(
                 "{} candidate invariants proved and re-checked by {check}; k-induction runs on the system constrained by them",
                 proven.len()
             ));
-            Some(invariants::constrained(&model, &lits))
+            Some((
+                invariants::constrained(&model, &lits),
+                proved_in_c(cfa, &proven),
+            ))
         }
         Ok(false) => {
             notes.push(format!(
@@ -473,6 +502,7 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
     let mut out = VerifyResult {
         winner: None,
         invariant: None,
+        proved_invariants: None,
         verdict: ProgramVerdict::Unknown(Unknown::incomplete("not run")),
         stats: Vec::new(),
         notes: Vec::new(),

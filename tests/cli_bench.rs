@@ -644,3 +644,46 @@ fn peers_are_configurations() {
         assert_eq!(r.code, 1, "{bad:?}: {}", r.stderr);
     }
 }
+
+/// `{run}` in a configuration's arguments is the run's log path: files a run writes (here a
+/// witness) are kept beside its logs, one per run.
+#[test]
+fn run_placeholder_keeps_each_runs_files() {
+    let dir = temp_dir("bench-run-files");
+    let tasks = dir.join("tasks");
+    for (name, bad) in [("a.c", 3), ("b.c", 5)] {
+        write(
+            &tasks.join(name),
+            &format!(
+                "// expect: unreach-call=false\nextern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main(void) {{ if (__VERIFIER_nondet_int() == {bad}) reach_error(); return 0; }}\n"
+            ),
+        );
+    }
+    let out = dir.join("out");
+    let r = bitmc(&[
+        "bench",
+        s(&tasks),
+        "--timeout",
+        "30",
+        "--config",
+        "w=--engine bmc --witness {run}.yml",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let mut written: Vec<String> = fs::read_dir(out.join("logs/w"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yml"))
+        .collect();
+    written.sort();
+    assert_eq!(written.len(), 2, "{written:?}");
+    for (name, bad) in written.iter().zip([3, 5]) {
+        let text = fs::read_to_string(out.join("logs/w").join(name)).unwrap();
+        assert!(
+            text.contains(&format!("\\\\result == {bad}")),
+            "{name}: {text}"
+        );
+    }
+}

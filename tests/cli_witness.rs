@@ -194,6 +194,8 @@ fn a_proof_without_invariant_gives_the_trivial_witness_and_says_so() {
         &[
             "--engine",
             "kind",
+            "--invariant-time",
+            "0",
             "--witness",
             "k.yml",
             "--witness",
@@ -201,7 +203,11 @@ fn a_proof_without_invariant_gives_the_trivial_witness_and_says_so() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stderr.contains("no inductive invariant"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the proof has no invariant"),
+        "{}",
+        r.stderr
+    );
     let doc = yaml(&dir.join("k.yml"));
     assert_eq!(doc[0]["content"].as_vec().map(Vec::len), Some(0));
     let graphml = std::fs::read_to_string(dir.join("k.graphml")).unwrap();
@@ -254,4 +260,66 @@ fn a_witness_name_of_unknown_format_is_refused_before_the_run() {
     );
     assert_eq!(r.code, 20, "{}", r.stderr);
     assert!(!dir.join("witness.yml").exists());
+}
+
+#[test]
+fn a_k_induction_proof_states_its_proved_candidate_invariants_in_exact_c() {
+    let (dir, f) = program("kind-candidates", SAFE_LOOP);
+    let r = verify_in(&dir, &f, &["--engine", "kind", "--witness", "c.yml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = yaml(&dir.join("c.yml"));
+    let invs = doc[0]["content"].as_vec().expect("content");
+    assert_eq!(invs.len(), 1, "{invs:?}\n{}", r.stderr);
+    let value = invs[0]["invariant"]["value"].as_str().unwrap();
+    // Candidates compare in `long long`, so that C means the exact comparison.
+    assert!(value.contains("(long long)"), "{value}");
+    assert!(value.contains('i') && value.contains('n'), "{value}");
+}
+
+/// A counterexample through 2^27 loop iterations, found by BMC on the accelerated program, is
+/// too long to replay step by step: its witness keeps the call values of the accelerated run
+/// and takes the target from the only statement that reaches the error.
+const DEEP: &str = "extern void reach_error(void);
+extern unsigned __VERIFIER_nondet_uint(void);
+int main(void) {
+    unsigned n = __VERIFIER_nondet_uint();
+    if (n != 3)
+        return 0;
+    unsigned x = 0;
+    while (x < 0x0fffffff)
+        x += 2;
+    if (x % 2 == 0)
+        reach_error();
+    return 0;
+}
+";
+
+#[test]
+fn a_counterexample_too_long_to_replay_still_has_its_witness() {
+    let (dir, f) = program("deep", DEEP);
+    let r = verify_in(&dir, &f, &["--engine", "bmc", "--witness", "d.yml"]);
+    assert_eq!(r.code, 10, "{}", r.stderr);
+    let doc = yaml(&dir.join("d.yml"));
+    let points: Vec<(String, i64, String)> = doc[0]["content"]
+        .as_vec()
+        .expect("segments")
+        .iter()
+        .map(|s| {
+            let w = &s["segment"][0]["waypoint"];
+            (
+                w["type"].as_str().unwrap_or("").to_string(),
+                w["location"]["line"].as_i64().unwrap_or(0),
+                w["constraint"]["value"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        points,
+        vec![
+            ("function_return".into(), 4, "\\result == 3".into()),
+            ("target".into(), 11, String::new()),
+        ],
+        "{}",
+        r.stderr
+    );
 }

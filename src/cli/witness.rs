@@ -46,14 +46,9 @@ pub fn write(
             return;
         }
         ProgramVerdict::True => Some(correctness_content(original, cfa, result)),
-        ProgramVerdict::False(_, trace) if !trace.expanded => {
-            eprintln!("note: no violation witness: the counterexample's values are those of the accelerated program, too long to expand");
-            None
-        }
         ProgramVerdict::False(_, trace) => {
             let ran_on = trace.accelerated.as_deref().unwrap_or(cfa);
-            let calls = violation::call_values(ran_on, &trace.steps);
-            match violation::waypoints(original, &calls) {
+            match violation::waypoints(original, ran_on, &trace.steps) {
                 Ok(points) => Some((Content::Violation(points), None)),
                 Err(e) => {
                     eprintln!("note: no violation witness: {e}");
@@ -96,18 +91,27 @@ fn correctness_content(
     cfa: &Cfa,
     result: &VerifyResult,
 ) -> (Content, Option<String>) {
-    let Some(inv) = &result.invariant else {
-        let note = "the proof has no inductive invariant (it is by k-induction or a bound on \
-                    the diameter), so the witness states no loop invariant";
-        eprintln!("note: {note}");
-        return (Content::Correctness(Vec::new()), Some(note.to_string()));
+    let (inv, source) = match (&result.invariant, &result.proved_invariants) {
+        (Some(inv), _) => (inv, "the proof's inductive invariant"),
+        (None, Some(inv)) => (
+            inv,
+            "the candidate invariants k-induction was given (each proved; together with \
+             k-induction they prove the program, alone they need not be inductive)",
+        ),
+        (None, None) => {
+            let note = "the proof has no invariant (it is by k-induction or a bound on the \
+                        diameter), so the witness states no loop invariant";
+            eprintln!("note: {note}");
+            return (Content::Correctness(Vec::new()), Some(note.to_string()));
+        }
     };
     let (invs, dropped) = correctness::loop_invariants(original, cfa, inv);
-    let note = (dropped.conjuncts > 0 || dropped.loops > 0).then(|| {
-        format!(
-            "{} conjuncts of the proof's invariant are left out (over variables that cannot be named in C at the loop head), and {} loop heads have no invariant",
+    let mut note = format!("loop invariants from {source}");
+    if dropped.conjuncts > 0 || dropped.loops > 0 {
+        note.push_str(&format!(
+            "; {} conjuncts left out (over variables that cannot be named in C at the loop head), {} loop heads without an invariant",
             dropped.conjuncts, dropped.loops
-        )
-    });
-    (Content::Correctness(invs), note)
+        ));
+    }
+    (Content::Correctness(invs), Some(note))
 }

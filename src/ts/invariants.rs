@@ -22,7 +22,7 @@ use super::program::{PcEncoding, ProgramSystem};
 use super::simulate::{self, Simulation, Words};
 use super::templates::{self, Cmp, Shape, StateVar};
 use crate::aig::{Aig, AigLit};
-use crate::cfa::{Cfa, Loc, LocKind};
+use crate::cfa::{Cfa, Loc, LocKind, PVar};
 use crate::ts::model::{Model, ModelSystem};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -32,6 +32,9 @@ use std::time::Instant;
 pub struct Candidate {
     pub loc: Loc,
     pub text: String,
+    /// The instance in C over the variables' C names, where C can say it exactly
+    /// ([`Shape::c_text`]), with the program variables it reads.
+    pub c: Option<(String, Vec<PVar>)>,
     /// "Not at `loc`, or the comparison holds", over the model's latches.
     pub lit: AigLit,
     /// The template instance (over the program system's state variables).
@@ -297,6 +300,9 @@ pub fn candidates(
             out.push(Candidate {
                 loc: Loc(*l as u32),
                 text: shape.text(vars),
+                c: shape
+                    .c_text(vars)
+                    .map(|t| (t, shape.vars().iter().map(|&i| vars[i].pvar).collect())),
                 lit: model.aig.or(!*here, lit),
                 shape,
             });
@@ -445,7 +451,6 @@ impl ProgramSystem {
 mod tests {
     use super::*;
     use crate::aig::Aig;
-    use crate::cfa::PVar;
 
     fn var(aig: &mut Aig, name: &str, w: usize, signed: bool, i: u32) -> StateVar {
         StateVar {

@@ -170,6 +170,54 @@ impl Shape {
         }
     }
 
+    /// The instance as a C expression with the same meaning for the C types of the variables
+    /// (no undefined behaviour, no wrap-around where the instance is exact), or `None` where C
+    /// has no such expression within `long long`: exact instances are computed in `long long`
+    /// over variables of at most 32 bits, wrapping ones in the unsigned type of their width.
+    pub fn c_text(&self, vars: &[StateVar]) -> Option<String> {
+        let exact = |xs: &[usize]| xs.iter().all(|&i| vars[i].bits.len() <= 32);
+        let small = |c: i128| c.abs() < (1i128 << 62);
+        let ll = |i: usize| format!("(long long){}", vars[i].name);
+        let wrap_ty = |i: usize| match vars[i].bits.len() {
+            8 => Some("unsigned char"),
+            16 => Some("unsigned short"),
+            32 => Some("unsigned int"),
+            64 => Some("unsigned long long"),
+            _ => None,
+        };
+        let u = |t: &str, i: usize| format!("({t}){}", vars[i].name);
+        Some(match *self {
+            Shape::Const(x, op, c) if exact(&[x]) && small(c) => {
+                format!("{} {} {c}LL", ll(x), op.text())
+            }
+            Shape::Pair(x, op, y) if exact(&[x, y]) => format!("{} {} {}", ll(x), op.text(), ll(y)),
+            Shape::Diff(x, y, op, c) if exact(&[x, y]) && small(c) => {
+                format!("{} - {} {} {c}LL", ll(x), ll(y), op.text())
+            }
+            Shape::SumCmp(x, y, op, z) if exact(&[x, y, z]) => {
+                format!("{} + {} {} {}", ll(x), ll(y), op.text(), ll(z))
+            }
+            Shape::Scaled(x, a, y, op, c) if exact(&[x, y]) && a.abs() < (1 << 28) && small(c) => {
+                format!("{} - {a}LL * {} {} {c}LL", ll(x), ll(y), op.text())
+            }
+            Shape::Sum3(x, y, z) => {
+                let t = wrap_ty(x)?;
+                format!("({t})({} + {}) == {}", u(t, x), u(t, y), u(t, z))
+            }
+            Shape::Sum4(x, y, z, w) => {
+                let t = wrap_ty(x)?;
+                format!(
+                    "({t})({} + {}) == ({t})({} + {})",
+                    u(t, x),
+                    u(t, y),
+                    u(t, z),
+                    u(t, w)
+                )
+            }
+            _ => return None,
+        })
+    }
+
     /// The instance as an AIG literal over the variables' latches.
     pub fn build(&self, vars: &[StateVar], aig: &mut Aig) -> AigLit {
         let b = |i: usize| vars[i].bits.clone();

@@ -74,6 +74,8 @@ pub struct BenchArgs {
     /// A configuration: a name and the extra arguments given to every run, split like a shell
     /// would (e.g. `--config bmc='--engine bmc --max-depth 50'`). Repeatable; every task runs
     /// once per configuration. Default: one configuration `default` without extra arguments.
+    /// `{run}` in the arguments stands for the run's log path without its extension, so that
+    /// files a run writes are kept beside its logs (e.g. `--witness {run}.yml`).
     #[arg(long = "config", value_name = "NAME='ARGS'")]
     pub configs: Vec<String>,
     /// An external tool as a configuration (a peer): `NAME='COMMAND'`, the command run on the
@@ -332,7 +334,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
                     let (task, config) = (&found.tasks[j.task], &configs[j.config]);
                     let m = match &config.peer {
                         None => {
-                            let argv = command_args(task, config);
+                            let argv = command_args(task, config, &j.log);
                             run::run(
                                 program,
                                 &argv,
@@ -448,8 +450,9 @@ fn run_peer(
     )
 }
 
-/// The arguments of the child: `verify FILE --property P ARGS` or `solve FILE ARGS`.
-fn command_args(task: &tasks::Task, config: &Config) -> Vec<OsString> {
+/// The arguments of the child: `verify FILE --property P ARGS` or `solve FILE ARGS`, with
+/// `{run}` in ARGS replaced by the run's log path.
+fn command_args(task: &tasks::Task, config: &Config, log: &Path) -> Vec<OsString> {
     let mut argv: Vec<OsString> = Vec::new();
     match task.kind {
         tasks::Kind::Verify => {
@@ -465,7 +468,13 @@ fn command_args(task: &tasks::Task, config: &Config) -> Vec<OsString> {
             argv.push(task.path.clone().into());
         }
     }
-    argv.extend(config.args.iter().map(OsString::from));
+    let run = log.to_string_lossy();
+    argv.extend(
+        config
+            .args
+            .iter()
+            .map(|a| OsString::from(a.replace("{run}", &run))),
+    );
     argv
 }
 
