@@ -153,49 +153,48 @@ fn correctness_yaml(hash: &str, spec: &str, invs: &[String]) -> String {
     )
 }
 
-#[track_caller]
-fn confirmed(path: &Path) -> String {
-    let start = std::time::Instant::now();
-    let outcome = validate(path, &opts());
-    eprintln!(
-        "{} ({:.1} s): {outcome:?}",
-        path.display(),
-        start.elapsed().as_secs_f64()
-    );
-    match outcome {
-        Outcome::Confirmed(how) => how,
-        other => panic!("{} is not confirmed: {other:?}", path.display()),
-    }
-}
+/// What a test expects of a witness: confirmed, or rejected by a check with a reason that
+/// contains a text.
+type Expect = Option<(Check, &'static str)>;
 
-/// The rejection of a witness, which must be by `check` with a reason containing `needle`.
+/// Validate a witness and compare with what is expected; the confirmation or the reason.
 #[track_caller]
-fn rejected(path: &Path, check: Check, needle: &str) -> String {
+fn judge(path: &Path, expect: Expect) -> String {
     let start = std::time::Instant::now();
     let outcome = validate(path, &opts());
-    eprintln!(
-        "{} ({:.1} s): {outcome:?}",
-        path.display(),
-        start.elapsed().as_secs_f64()
-    );
-    match outcome {
-        Outcome::Rejected(r) => {
-            assert_eq!(
-                r.check,
-                check,
-                "{}: rejected by another check: {r}",
-                path.display()
-            );
+    let p = path.display();
+    eprintln!("{p} ({:.1} s): {outcome:?}", start.elapsed().as_secs_f64());
+    match (outcome, expect) {
+        (Outcome::Confirmed(how), None) => how,
+        (Outcome::Rejected(r), Some((check, needle))) => {
+            assert_eq!(r.check, check, "{p}: rejected by another check: {r}");
             assert!(
                 r.reason.contains(needle),
-                "{}: the reason does not contain `{needle}`: {}",
-                path.display(),
-                r.reason
+                "{p}: the reason lacks `{needle}`: {r}"
             );
             r.reason
         }
-        other => panic!("{} is not rejected: {other:?}", path.display()),
+        (other, expect) => panic!("{p}: {other:?}, expected {expect:?}"),
     }
+}
+
+#[track_caller]
+fn confirmed(path: &Path) -> String {
+    judge(path, None)
+}
+
+#[track_caller]
+fn rejected(path: &Path, check: Check, needle: &'static str) -> String {
+    judge(path, Some((check, needle)))
+}
+
+/// Judge witnesses written into a case: (file name, text, expectation).
+#[track_caller]
+fn judge_all(c: &Case, cases: &[(&str, String, Expect)]) -> Vec<String> {
+    cases
+        .iter()
+        .map(|(name, text, expect)| judge(&c.write(name, text), *expect))
+        .collect()
 }
 
 // `short_circuit_reach.c`: a = -1 (line 8), b = 11 (line 9) reach the error at line 13.
@@ -257,44 +256,48 @@ fn wrong_missing_and_extra_values_are_rejected() {
         return;
     }
     let c = Case::new("viol-bad", "control/short_circuit_reach.c");
-    let r = rejected(
-        &c.write("wrong.yml", &short_circuit_witness(&c.hash, &[-1, 10])),
-        Check::Replay,
-        "did not reach an error function",
+    let h = &c.hash;
+    let sc = |v: &[i64]| short_circuit_witness(h, v);
+    let at = |a: (usize, usize), t: (usize, usize)| {
+        violation_yaml(
+            h,
+            UNREACH,
+            &[ret(a.0, a.1, -1), ret(9, 35, 11), target(t.0, t.1)],
+        )
+    };
+    let reasons = judge_all(
+        &c,
+        &[
+            (
+                "wrong.yml",
+                sc(&[-1, 10]),
+                Some((Check::Replay, "did not reach an error function")),
+            ),
+            (
+                "missing.yml",
+                sc(&[-1]),
+                Some((Check::Replay, "incomplete")),
+            ),
+            (
+                "extra.yml",
+                sc(&[-1, 11, 5]),
+                Some((Check::Replay, "used 2 of the witness's 3 values")),
+            ),
+            // A value placed anywhere but at a nondet call's closing parenthesis.
+            (
+                "col.yml",
+                at((8, 34), (13, 9)),
+                Some((Check::Structure, "closing parenthesis")),
+            ),
+            // A target that is not an error call.
+            (
+                "target.yml",
+                at((8, 35), (12, 9)),
+                Some((Check::Structure, "calls no error function")),
+            ),
+        ],
     );
-    assert!(r.contains("ended"), "{r}");
-    rejected(
-        &c.write("missing.yml", &short_circuit_witness(&c.hash, &[-1])),
-        Check::Replay,
-        "incomplete",
-    );
-    rejected(
-        &c.write("extra.yml", &short_circuit_witness(&c.hash, &[-1, 11, 5])),
-        Check::Replay,
-        "used 2 of the witness's 3 values",
-    );
-    // A value placed anywhere but at a nondet call's closing parenthesis.
-    let w = violation_yaml(
-        &c.hash,
-        UNREACH,
-        &[ret(8, 34, -1), ret(9, 35, 11), target(13, 9)],
-    );
-    rejected(
-        &c.write("col.yml", &w),
-        Check::Structure,
-        "closing parenthesis",
-    );
-    // A target that is not an error call.
-    let w = violation_yaml(
-        &c.hash,
-        UNREACH,
-        &[ret(8, 35, -1), ret(9, 35, 11), target(12, 9)],
-    );
-    rejected(
-        &c.write("target.yml", &w),
-        Check::Structure,
-        "calls no error function",
-    );
+    assert!(reasons[0].contains("ended"), "{}", reasons[0]);
 }
 
 #[test]
@@ -619,126 +622,132 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
     if !have_gcc(DataModel::Ilp32, false) {
         return;
     }
+    let inv = |c: &Case, spec: &str, invs: &[(usize, usize, &str)]| {
+        let invs: Vec<String> = invs
+            .iter()
+            .map(|&(l, col, e)| invariant(l, col, e))
+            .collect();
+        correctness_yaml(&c.hash, spec, &invs)
+    };
+    let refuted = Some((Check::Invariant, "FALSE"));
+
     // while: count_to_n.c, the loop at line 11, column 5.
     let c = Case::new("inv-while", "loops/count_to_n.c");
-    let good = correctness_yaml(
-        &c.hash,
-        UNREACH,
-        &[invariant(11, 5, "i <= n && n <= 1000000")],
+    let good = inv(&c, UNREACH, &[(11, 5, "i <= n && n <= 1000000")]);
+    let r = judge_all(
+        &c,
+        &[
+            ("w.yml", good.clone(), None),
+            ("trivial.yml", inv(&c, UNREACH, &[]), None),
+            ("false.yml", inv(&c, UNREACH, &[(11, 5, "i < n")]), refuted),
+            (
+                "scope.yml",
+                inv(&c, UNREACH, &[(11, 5, "k <= n")]),
+                Some((Check::Invariant, "does not compile")),
+            ),
+            (
+                "col.yml",
+                inv(&c, UNREACH, &[(11, 6, "i <= n")]),
+                Some((Check::Structure, "loop keyword")),
+            ),
+            // The wrong hash, for correctness witnesses too.
+            (
+                "hash.yml",
+                good.replace(&c.hash, &"ab".repeat(32)),
+                Some((Check::Hash, "SHA-256")),
+            ),
+        ],
     );
-    let how = confirmed(&c.write("w.yml", &good));
     assert!(
-        !how.contains("by pdr"),
-        "the producer's engine (pdr) is not the checker: {how}"
-    );
-    confirmed(&c.write("trivial.yml", &correctness_yaml(&c.hash, UNREACH, &[])));
-    let r = rejected(
-        &c.write(
-            "false.yml",
-            &correctness_yaml(&c.hash, UNREACH, &[invariant(11, 5, "i < n")]),
-        ),
-        Check::Invariant,
-        "FALSE",
+        !r[0].contains("by pdr"),
+        "the producer's engine (pdr) is not the checker: {}",
+        r[0]
     );
     assert!(
-        r.contains("fails the check of invariant 1, at line 11"),
-        "{r}"
+        r[2].contains("fails the check of invariant 1, at line 11"),
+        "{}",
+        r[2]
     );
-    rejected(
-        &c.write(
-            "scope.yml",
-            &correctness_yaml(&c.hash, UNREACH, &[invariant(11, 5, "k <= n")]),
-        ),
-        Check::Invariant,
-        "does not compile",
-    );
-    rejected(
-        &c.write(
-            "col.yml",
-            &correctness_yaml(&c.hash, UNREACH, &[invariant(11, 6, "i <= n")]),
-        ),
-        Check::Structure,
-        "loop keyword",
-    );
-    // The wrong hash, for correctness witnesses too.
-    let wrong = good.replace(&c.hash, &"ab".repeat(32));
-    rejected(&c.write("hash.yml", &wrong), Check::Hash, "SHA-256");
 
     // do-while (do_while_continue.c): the invariant holds when the condition is evaluated,
     // after the body: `i >= 1` and `k == 1` are false where the bodies start on their first
     // iterations, true at the conditions.
     let c = Case::new("inv-do", "control/do_while_continue.c");
-    let invs = [
-        invariant(7, 5, "1 <= i && i <= 10 && 2 * n == i + i % 2"),
-        invariant(16, 5, "k == 1"),
+    let both = [
+        (7, 5, "1 <= i && i <= 10 && 2 * n == i + i % 2"),
+        (16, 5, "k == 1"),
     ];
-    confirmed(&c.write("w.yml", &correctness_yaml(&c.hash, UNREACH, &invs)));
-    rejected(
-        &c.write(
-            "tail.yml",
-            &correctness_yaml(&c.hash, UNREACH, &[invariant(12, 7, "i >= 1")]),
-        ),
-        Check::Structure,
-        "do-while",
-    );
-    rejected(
-        &c.write(
-            "false.yml",
-            &correctness_yaml(&c.hash, UNREACH, &[invariant(7, 5, "i <= 9")]),
-        ),
-        Check::Invariant,
-        "FALSE",
-    );
-    rejected(
-        &c.write(
-            "body.yml",
-            &correctness_yaml(&c.hash, UNREACH, &[invariant(16, 5, "k == 0")]),
-        ),
-        Check::Invariant,
-        "FALSE",
+    judge_all(
+        &c,
+        &[
+            ("w.yml", inv(&c, UNREACH, &both), None),
+            (
+                "tail.yml",
+                inv(&c, UNREACH, &[(12, 7, "i >= 1")]),
+                Some((Check::Structure, "do-while")),
+            ),
+            ("false.yml", inv(&c, UNREACH, &[(7, 5, "i <= 9")]), refuted),
+            ("body.yml", inv(&c, UNREACH, &[(16, 5, "k == 0")]), refuted),
+        ],
     );
 
     // for: nested loops (nested_break.c), and a loop variable declared in the loop
     // (symbolic_index_rw.c), in scope in the condition where the check goes.
     let c = Case::new("inv-for", "control/nested_break.c");
-    let w = correctness_yaml(
-        &c.hash,
-        UNREACH,
+    let nested = [
+        (7, 5, "0 <= i && i <= 5 && count <= 10"),
+        (8, 9, "0 <= j && j <= i && i < 5"),
+    ];
+    judge_all(
+        &c,
         &[
-            invariant(7, 5, "0 <= i && i <= 5 && count <= 10"),
-            invariant(8, 9, "0 <= j && j <= i && i < 5"),
+            ("w.yml", inv(&c, UNREACH, &nested), None),
+            ("false.yml", inv(&c, UNREACH, &[(8, 9, "j < i")]), refuted),
         ],
     );
-    confirmed(&c.write("w.yml", &w));
-    let w = correctness_yaml(&c.hash, UNREACH, &[invariant(8, 9, "j < i")]);
-    rejected(&c.write("false.yml", &w), Check::Invariant, "FALSE");
     let c = Case::new("inv-for-decl", "arrays/symbolic_index_rw.c");
-    let w = correctness_yaml(&c.hash, UNREACH, &[invariant(9, 5, "0 <= k && k <= 10")]);
-    confirmed(&c.write("w.yml", &w));
-    let w = correctness_yaml(&c.hash, UNREACH, &[invariant(9, 5, "k < 10")]);
-    rejected(&c.write("false.yml", &w), Check::Invariant, "FALSE");
+    judge_all(
+        &c,
+        &[
+            (
+                "w.yml",
+                inv(&c, UNREACH, &[(9, 5, "0 <= k && k <= 10")]),
+                None,
+            ),
+            ("false.yml", inv(&c, UNREACH, &[(9, 5, "k < 10")]), refuted),
+        ],
+    );
 
     // no-overflow: for_continue_reach.c reaches its error (skip = 4) but never overflows;
     // the invariants are checked apart from that error. As an unreach-call witness the same
     // file is rejected: the program is not safe.
     let c = Case::new("inv-overflow", "control/for_continue_reach.c");
-    let inv = "0 <= i && i <= 10 && 0 <= skip && skip < 10 && 0 <= s && s <= 45";
-    let w = correctness_yaml(&c.hash, OVERFLOW, &[invariant(12, 5, inv)]);
-    let how = confirmed(&c.write("w.yml", &w));
-    assert!(how.contains("no-overflow"), "{how}");
-    let w = correctness_yaml(&c.hash, OVERFLOW, &[invariant(12, 5, "i <= 9")]);
-    rejected(
-        &c.write("false.yml", &w),
-        Check::Invariant,
-        "the invariants FALSE",
+    let good = [(
+        12,
+        5,
+        "0 <= i && i <= 10 && 0 <= skip && skip < 10 && 0 <= s && s <= 45",
+    )];
+    let r = judge_all(
+        &c,
+        &[
+            ("w.yml", inv(&c, OVERFLOW, &good), None),
+            (
+                "false.yml",
+                inv(&c, OVERFLOW, &[(12, 5, "i <= 9")]),
+                Some((Check::Invariant, "the invariants FALSE")),
+            ),
+            ("unsafe.yml", inv(&c, UNREACH, &good), refuted),
+        ],
     );
-    let w = correctness_yaml(&c.hash, UNREACH, &[invariant(12, 5, inv)]);
-    rejected(&c.write("unsafe.yml", &w), Check::Invariant, "FALSE");
+    assert!(r[0].contains("no-overflow"), "{}", r[0]);
     // The program's own errors, set apart for no-overflow, in SV-COMP's pattern (reach_error
     // and __VERIFIER_assert defined in the file, __assert_fail declared) and through assert.h.
-    for f in ["functions/verifier_assert_defined.c", "functions/assert_h_reach.c"] {
+    for f in [
+        "functions/verifier_assert_defined.c",
+        "functions/assert_h_reach.c",
+    ] {
         let c = Case::new("sv-pattern", f);
-        confirmed(&c.write("w.yml", &correctness_yaml(&c.hash, OVERFLOW, &[])));
+        confirmed(&c.write("w.yml", &inv(&c, OVERFLOW, &[])));
     }
 }
 

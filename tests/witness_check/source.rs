@@ -96,37 +96,36 @@ impl Source {
 
     /// The offset of the bracket that closes the one at `open` (`(`, `[` or `{`).
     pub fn matching(&self, open: usize) -> Option<usize> {
-        let m = &self.masked;
-        let mut depth = 0usize;
-        for (i, &b) in m.iter().enumerate().skip(open) {
-            match b {
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        return Some(i);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
+        self.partner(open, open..self.masked.len(), b"([{", b")]}")
     }
 
     /// The offset of the bracket that opens the one that closes at `close`.
     pub fn matching_back(&self, close: usize) -> Option<usize> {
-        let m = &self.masked;
+        self.partner(close, (0..close + 1).rev(), b")]}", b"([{")
+    }
+
+    /// Scanning `range` from the bracket at `at`: the bracket where the nesting depth returns
+    /// to zero (`deeper` brackets go one level in, `back` ones one level out).
+    fn partner(
+        &self,
+        at: usize,
+        range: impl Iterator<Item = usize>,
+        deeper: &[u8],
+        back: &[u8],
+    ) -> Option<usize> {
+        if !deeper.contains(self.masked.get(at)?) {
+            return None;
+        }
         let mut depth = 0usize;
-        for i in (0..=close).rev() {
-            match m[i] {
-                b')' | b']' | b'}' => depth += 1,
-                b'(' | b'[' | b'{' => {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        return Some(i);
-                    }
+        for i in range {
+            let b = self.masked[i];
+            if deeper.contains(&b) {
+                depth += 1;
+            } else if back.contains(&b) {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
                 }
-                _ => {}
             }
         }
         None
