@@ -2,9 +2,9 @@
 //!
 //! Structural checks:
 //! - the root is `graphml` in the GraphML namespace, with exactly one `graph`, which has
-//!   `edgedefault`;
+//!   `edgedefault` and holds only nodes, edges, data and a description;
 //! - every `data` element refers to a key declared by a `<key>` element whose `for` allows the
-//!   element the data is on (`graph`, `node`, `edge` or `all`); key ids are unique;
+//!   element the data is on (`graphml`, `graph`, `node`, `edge`, or `all`); key ids are unique;
 //! - the graph has the required data `witness-type`, `sourcecodelang`, `producer`,
 //!   `specification`, `programfile`, `programhash`, `architecture`, `creationtime`, with
 //!   values of the right form (`witness-type` violation_witness|correctness_witness,
@@ -33,6 +33,18 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 const GRAPHML_NS: &str = "http://graphml.graphdrawing.org/xmlns";
+
+/// The values of a key's `for` attribute in GraphML.
+const GRAPHML_DOMAINS: [&str; 8] = [
+    "all",
+    "graphml",
+    "graph",
+    "node",
+    "edge",
+    "hyperedge",
+    "port",
+    "endpoint",
+];
 
 /// The graph data every witness must have.
 pub const REQUIRED_GRAPH_DATA: [&str; 8] = [
@@ -161,7 +173,7 @@ pub fn read(path: &Path, text: &str) -> Result<Witness, Rejection> {
             .attribute("id")
             .ok_or_else(|| structure("a <key> element without an id"))?;
         let domain = k.attribute("for").unwrap_or("all").to_string();
-        if !["graph", "node", "edge", "all"].contains(&domain.as_str()) {
+        if !GRAPHML_DOMAINS.contains(&domain.as_str()) {
             return Err(structure(format!("the key `{id}` has for=\"{domain}\"")));
         }
         let default = k
@@ -185,12 +197,7 @@ pub fn read(path: &Path, text: &str) -> Result<Witness, Rejection> {
     if graph.attribute("edgedefault").is_none() {
         return Err(structure("the <graph> element has no edgedefault"));
     }
-    if let Some(d) = root.children().find(|c| is(c, "data")) {
-        return Err(structure(format!(
-            "a <data> element ({}) directly under <graphml>",
-            d.attribute("key").unwrap_or("?")
-        )));
-    }
+    data_of(root, &keys, "graphml")?;
     let gdata = data_of(*graph, &keys, "graph")?;
     for k in REQUIRED_GRAPH_DATA {
         if gdata.get(k).is_none_or(|v| v.is_empty()) {
@@ -291,7 +298,7 @@ pub fn read(path: &Path, text: &str) -> Result<Witness, Rejection> {
     }
     for n in graph.children().filter(|c| c.is_element()) {
         let name = n.tag_name().name();
-        if !["node", "edge", "data"].contains(&name) {
+        if !["node", "edge", "data", "desc"].contains(&name) {
             return Err(structure(format!("a <{name}> element inside <graph>")));
         }
     }
