@@ -952,14 +952,15 @@ struct Produced {
     with_invariants: Vec<PathBuf>,
 }
 
+/// Where the end-to-end test writes its witnesses (removed when the test passes).
+fn e2e_root() -> PathBuf {
+    std::env::temp_dir().join(format!("bitmc-witness-e2e-{}", std::process::id()))
+}
+
 fn produce_and_validate(t: &Task, verify_secs: f64, o: &Options) -> Produced {
     let mut out = Produced::default();
     let name = t.file.file_stem().unwrap().to_string_lossy().into_owned();
-    let dir = std::env::temp_dir().join(format!(
-        "bitmc-witness-e2e-{}-{}-{name}",
-        std::process::id(),
-        t.property
-    ));
+    let dir = e2e_root().join(format!("{}-{name}", t.property));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let (yml, gml) = (dir.join("witness.yml"), dir.join("witness.graphml"));
@@ -1141,6 +1142,11 @@ fn bitmc_witnesses_of_fixtures_are_validated() {
     }
     for f in &failures {
         eprintln!("FAILURE: {f}");
+    }
+    if failures.is_empty() && all.rejected.is_empty() {
+        let _ = std::fs::remove_dir_all(e2e_root());
+    } else {
+        eprintln!("the witnesses are kept in {}", e2e_root().display());
     }
     assert!(failures.is_empty(), "{} failures (above)", failures.len());
     assert_eq!(

@@ -428,9 +428,7 @@ pub fn read(path: &Path, text: &str) -> Result<Witness, Rejection> {
 
 /// Whether a line has a loop keyword (`while` that ends a `do` loop excluded).
 fn loop_on_line(src: &Source, line: usize) -> bool {
-    super::invariants::loop_keywords_on_line(src, line)
-        .first()
-        .is_some()
+    !super::invariants::loop_keywords_on_line(src, line).is_empty()
 }
 
 /// `1`, `true`, `(1)`: an invariant that says nothing.

@@ -193,10 +193,13 @@ const ERROR_FUNCTIONS: [&str; 6] = [
     "__assert",
 ];
 
+/// A loop's keyword (offset and text) and its invariants (number from 1, expression).
+type LoopChecks<'a> = (usize, &'static str, Vec<(usize, &'a str)>);
+
 /// The program text with the invariants' checks at their loops.
 pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String, Rejection> {
     // The checks of each loop, in the witness's order.
-    let mut loops: Vec<(usize, &str, Vec<(usize, &str)>)> = Vec::new();
+    let mut loops: Vec<LoopChecks> = Vec::new();
     for (k, inv) in invs.iter().enumerate() {
         check_expression(&inv.expr)?;
         let (off, kw) = find_loop(src, inv)?;
@@ -253,7 +256,7 @@ pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String
         }
     }
     let mut text = src.text.clone();
-    edits.sort_by(|a, b| b.0.cmp(&a.0));
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
     for (at, remove, insert) in edits {
         text.replace_range(at..at + remove, &insert);
     }

@@ -422,7 +422,8 @@ pub fn run_limited(cmd: &mut Command, limit: Duration, dir: &Path) -> std::io::R
 pub fn gcc_works(dm: DataModel, ubsan: bool) -> Result<(), String> {
     use std::collections::HashMap;
     use std::sync::Mutex;
-    static CACHE: Mutex<Option<HashMap<(bool, bool), Result<(), String>>>> = Mutex::new(None);
+    type Probes = HashMap<(bool, bool), Result<(), String>>;
+    static CACHE: Mutex<Option<Probes>> = Mutex::new(None);
     let key = (dm == DataModel::Ilp32, ubsan);
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let cache = cache.get_or_insert_with(HashMap::new);
