@@ -68,6 +68,11 @@ fn members_parse_and_print() {
     assert!("ic3:cadical".parse::<Member>().is_err());
     assert!("pdr:cadical:ctg-max=x".parse::<Member>().is_err());
     assert!("pdr:fast".parse::<Member>().is_err());
+    let m: Member = "ic3cfa:cadical:no-push-filter:stable=4".parse().unwrap();
+    assert!(!m.ic3cfa.push_filter);
+    assert_eq!(m.ic3cfa.stable, 4);
+    assert_eq!(m.to_string(), "ic3cfa:cadical:no-push-filter:stable=4");
+    assert!("ic3cfa:cadical:stable".parse::<Member>().is_err());
     assert_eq!(
         portfolio::default_members().len(),
         portfolio::DEFAULT_MEMBERS.len()

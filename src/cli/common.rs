@@ -232,13 +232,17 @@ pub struct EngineArgs {
     /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry,
     /// no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N; IC3CFA options,
     /// each technique a switch NAME or no-NAME: push (lemmas to the next level after each
-    /// level), carry (blocked obligations retried one level up), precubes (queries answered by
+    /// level), push-filter (a failed push not tried again while the state that refuted it is
+    /// still in the predecessor's frame), carry (blocked obligations retried one level up), precubes (queries answered by
     /// a lemma made of the literals' preconditions), assumed (literals implied by the edge's
     /// assumptions dropped), wpind (queries over the preconditions of the literals, answers
     /// remembered), reuse (a round's obligations start the next), skip (reused
     /// obligations blocked again without a query where that still holds), ctg (counterexamples
     /// to generalisation blocked first); contexts=N (earlier generalisations kept as bounds),
-    /// ctg-max=N, binary-above=N, bits-after=N; baseline turns every technique off, all on).
+    /// ctg-max=N, binary-above=N, bits-after=N; stable=N (experimental, 0 = off: after N
+    /// consecutive rounds that handled the last round's obligations one level higher, answer
+    /// with a frame as the invariant, a verdict only if the independent check accepts it);
+    /// baseline turns every technique off, all on).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical,
     /// ic3cfa:cadical (without ic3cfa for DimSpec and AIGER inputs).
     #[arg(long = "member", value_name = "MEMBER")]

@@ -1,6 +1,6 @@
 //! One round of IC3CFA: blocking the targets at the top level through the obligation queue,
-//! with the obligations of the previous round reused and skipped where the options say so, then
-//! pushing lemmas to the next level.
+//! with the obligations of the previous round reused and skipped where the options say so
+//! (pushing lemmas to the next level follows, in [`super::push`]).
 //!
 //! **Reuse** (Mertens' thesis talk, T001-1): the obligations handled in round `k−1` start round
 //! `k` one level higher, with the targets. Each is a set of states with an exact path to a target
@@ -94,6 +94,7 @@ impl Ic3cfa<'_> {
                 queue.schedule(id, level + 1);
             }
         }
+        self.record_round(&queue);
         if self.io.reuse {
             self.last_round = Some(queue);
         }
@@ -158,44 +159,6 @@ impl Ic3cfa<'_> {
             .iter()
             .all(|&e| stable(self.cfa.edges[e].from))
             .then(|| g.clone())
-    }
-
-    /// Pushes the lemmas below `k + 1` one level up where every incoming edge refutes them;
-    /// returns a level `i` with `F(i) = F(i+1)` when there is one.
-    pub(super) fn push(&mut self, k: usize) -> Result<Option<usize>, Stopped> {
-        let reach = self
-            .dist
-            .iter()
-            .copied()
-            .filter(|&d| d != usize::MAX)
-            .max()
-            .unwrap_or(0)
-            .max(1);
-        for level in 1..=k {
-            if self.io.push {
-                for l in 0..self.lemmas.places() {
-                    let here: Vec<Cube> = self.lemmas.at(l, level).to_vec();
-                    for cube in here {
-                        self.n.push_tried += 1;
-                        let mut holds = true;
-                        for e in self.incoming[l].clone() {
-                            if let Rel::Fails = self.relind(e, level + 1, &cube, Kind::Push)? {
-                                holds = false;
-                                break;
-                            }
-                        }
-                        if holds {
-                            self.n.pushed += 1;
-                            self.add_lemma(Loc(l as u32), level + 1, cube);
-                        }
-                    }
-                }
-            }
-            if level >= reach && self.lemmas.delta_empty(level) {
-                return Ok(Some(level));
-            }
-        }
-        Ok(None)
     }
 }
 

@@ -37,11 +37,14 @@
 //!
 //! **Termination.** After each level, lemmas are pushed to the next level where every incoming
 //! edge still refutes them (an option; the thesis has none, and a lemma then moves up only when
-//! an obligation is blocked again there). When a level `i` at or beyond every location's
-//! distance has no lemma anywhere, `F(i) = F(i+1)` and the lemmas above `i` are an inductive
-//! invariant per location. It is returned as a circuit over the system's variables,
-//! `⋀_l (pc = l → Inv_l)`, which the caller re-checks on the bit-level system with another
-//! backend; the per-location text says the same in C ([`crate::bv::cprint`]).
+//! an obligation is blocked again there), a failed push not asked again while the state that
+//! refuted it is still in its predecessor's frame ([`push`]). When a level `i` at or beyond
+//! every location's distance has no lemma anywhere, `F(i) = F(i+1)` and the lemmas above `i`
+//! are an inductive invariant per location. It is returned as a circuit over the system's
+//! variables, `⋀_l (pc = l → Inv_l)`, which the caller re-checks on the bit-level system with
+//! another backend; the per-location text says the same in C ([`crate::bv::cprint`]). An
+//! experimental option stops after a number of stable rounds instead ([`stable`]), with a
+//! frame nothing proved inductive: only that check makes its answer a verdict.
 //!
 //! **The papers' improvements**, each a switch of [`Ic3cfaOptions`] (measured on and off in
 //! `docs/results/`): predecessor cubes and literals the edge assumes ([`pre`]), WP inductivity
@@ -57,7 +60,9 @@ mod evidence;
 mod gen;
 mod options;
 mod pre;
+mod push;
 mod solver;
+mod stable;
 #[cfg(test)]
 mod tests;
 pub mod wp;
@@ -120,6 +125,9 @@ struct Counters {
     gen_time: Duration,
     pushed: usize,
     push_tried: usize,
+    push_filtered: usize,
+    stable_rounds: usize,
+    stable_stops: usize,
     bit_splits: usize,
     precube_hits: usize,
     assumed_dropped: usize,
@@ -196,6 +204,15 @@ struct Ic3cfa<'a> {
     solvers: Vec<Option<LocSolver>>,
     /// The level `i` with `F(i) = F(i+1)`, once found.
     fixpoint: Option<usize>,
+    /// The failed pushes, for [`Ic3cfaOptions::push_filter`].
+    filter: push::PushFilter,
+    /// The rounds' obligations, for [`Ic3cfaOptions::stable`].
+    stability: stable::Stability,
+    /// The level `j` whose frame `F(j)` was returned after stable rounds, if one was.
+    stable_stop: Option<usize>,
+    /// Tests only: query every push the filter leaves out, and panic if it would have held.
+    #[cfg(test)]
+    audit_filter: bool,
     /// Whether the run stopped because memory ran short.
     short_of_memory: bool,
     n: Counters,
@@ -260,6 +277,11 @@ impl<'a> Ic3cfa<'a> {
             in_ctg: false,
             solvers: (0..nl).map(|_| None).collect(),
             fixpoint: None,
+            filter: Default::default(),
+            stability: Default::default(),
+            stable_stop: None,
+            #[cfg(test)]
+            audit_filter: false,
             short_of_memory: false,
             n: Counters::default(),
             io,
@@ -464,23 +486,27 @@ impl<'a> Ic3cfa<'a> {
         }
     }
 
+    /// The state variables' values at `e`'s source in the model of the last query of `e`'s
+    /// target's solver (a variable the solver does not know reads 0).
+    fn model_state(&self, e: usize) -> Vec<(TermId, u128)> {
+        let to = self.cfa.edges[e].to;
+        let s = self.solvers[to.index()].as_ref().expect("queried");
+        let mut vars = Vec::with_capacity(self.ps.state.len());
+        for (v, _) in &self.ps.state {
+            let t = self.cfa.var(*v).term;
+            let id = self.tm.as_var(t).expect("a variable");
+            let bits = self.circuit.bl.var_bits(id).unwrap_or_default();
+            vars.push((t, s.var_value(bits)));
+        }
+        vars
+    }
+
     /// The predecessor of obligation `ob` along `e` from the model of the last query of `e`'s
     /// target's solver: its location, cube and the slots' values.
     fn predecessor(&mut self, e: usize, cube: &[TermId]) -> (Cube, Vec<u128>) {
         let to = self.cfa.edges[e].to;
+        let vars: HashMap<TermId, u128> = self.model_state(e).into_iter().collect();
         let s = self.solvers[to.index()].as_ref().expect("queried");
-        let mut vars: HashMap<TermId, u128> = HashMap::new();
-        for (v, _) in &self.ps.state {
-            let t = self.cfa.var(*v).term;
-            let id = self.tm.as_var(t).expect("a variable");
-            let bits = self
-                .circuit
-                .bl
-                .var_bits(id)
-                .map(|b| b.to_vec())
-                .unwrap_or_default();
-            vars.insert(t, s.var_value(&bits));
-        }
         let mut slots = Vec::new();
         let mut fixed: HashMap<TermId, TermId> = HashMap::new();
         for slot in &self.ps.slots {
@@ -552,6 +578,12 @@ impl<'a> Ic3cfa<'a> {
             if let Some(level) = self.push(k)? {
                 self.fixpoint = Some(level);
                 return Ok(self.safe(level));
+            }
+            if let Some(j) = self.stable_stop(k) {
+                // Experimental: `F(j)` is handed over unproved, for the caller to check.
+                self.n.stable_stops += 1;
+                self.stable_stop = Some(j);
+                return Ok(self.safe(j - 1));
             }
             k += 1;
         }
@@ -631,6 +663,9 @@ impl<'a> Ic3cfa<'a> {
                 "ic3cfa pushes (tried, succeeded)",
                 format!("{}, {}", n.push_tried, n.pushed),
             ),
+            ("ic3cfa pushes filtered out", n.push_filtered.to_string()),
+            ("ic3cfa stable rounds", n.stable_rounds.to_string()),
+            ("ic3cfa stable-iteration stops", n.stable_stops.to_string()),
             ("ic3cfa predecessor-cube hits", n.precube_hits.to_string()),
             (
                 "ic3cfa literals dropped as assumed by the edge",

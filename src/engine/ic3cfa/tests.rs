@@ -106,3 +106,119 @@ fn a_counterexample_is_a_plan_of_the_system() {
     assert!(replay.outcome.is_target(), "{:?}", replay.outcome);
     assert!(replay.nondet.contains(&3));
 }
+
+/// A fixture of `fixtures/c/`, lowered as [`program`] lowers a source.
+fn fixture(path: &str) -> Cfa {
+    let full = format!("{}/fixtures/c/{path}", env!("CARGO_MANIFEST_DIR"));
+    program(&std::fs::read_to_string(&full).expect("a fixture"))
+}
+
+fn encoded(cfa: &Cfa) -> ProgramSystem {
+    encode(
+        cfa,
+        EncodeOptions {
+            pc: PcEncoding::Binary,
+            goal: Goal::Error,
+        },
+    )
+}
+
+/// Runs IC3CFA with `io` (and the push filter audited when `audit`); the verdict and the
+/// engine, for its counters.
+fn run_with<'a>(
+    cfa: &'a Cfa,
+    ps: &'a ProgramSystem,
+    opts: &'a Options,
+    io: Ic3cfaOptions,
+    audit: bool,
+) -> (Verdict, Ic3cfa<'a>) {
+    let mut e = Ic3cfa::new(cfa, ps, opts, io);
+    e.audit_filter = audit;
+    let v = e
+        .run(&mut |_| {}, Instant::now())
+        .ok()
+        .expect("not interrupted");
+    (v, e)
+}
+
+/// The push filter leaves out only pushes that would fail (each one it leaves out is asked
+/// anyway, and must fail), and it saves push queries; with and without it the invariant found
+/// passes the check.
+#[test]
+fn the_push_filter_leaves_out_only_pushes_that_fail() {
+    for f in ["control/nested_break.c", "ic3cfa/token_ring.c"] {
+        let cfa = fixture(f);
+        let ps = encoded(&cfa);
+        let opts = Options::default();
+        let mut counts = Vec::new();
+        for (filter, audit) in [(true, true), (true, false), (false, false)] {
+            let io = Ic3cfaOptions {
+                push_filter: filter,
+                ..Ic3cfaOptions::default()
+            };
+            let (v, e) = run_with(&cfa, &ps, &opts, io, audit);
+            let Verdict::Safe(Certificate::Circuit(c)) = v else {
+                panic!("{f}: expected SAFE, got {}", v.word())
+            };
+            assert_eq!(check(&ps.sys, &c), Ok(()), "{f}");
+            counts.push((e.n.push_filtered, e.n.sat_push));
+        }
+        let [(audited, _), (filtered, with), (none, without)] = counts[..] else {
+            unreachable!()
+        };
+        assert!(audited > 0 && filtered > 0, "{f}: nothing filtered");
+        assert_eq!(none, 0, "{f}");
+        assert!(
+            with < without,
+            "{f}: {with} push queries with the filter, {without} without"
+        );
+    }
+}
+
+/// A stop by stable iterations hands over a frame that nothing proved; only the independent
+/// check decides. On P_true without pushing, one stable round ends the run with an invariant
+/// the check accepts. On a program whose error is reachable, the same criterion stops with a
+/// SAFE claim that the check rejects, so the verdict reported is UNKNOWN (internal error), and
+/// without the criterion the engine finds the counterexample. With pushing on, the frame
+/// handed over is one that pushing has not shown inductive, and it is rejected too.
+#[test]
+fn a_stop_by_stable_iterations_counts_only_once_checked() {
+    let opts = Options::default();
+    let stable = |push: bool| Ic3cfaOptions {
+        stable: 1,
+        push,
+        ..Ic3cfaOptions::default()
+    };
+    let claim = |f: &str, io: Ic3cfaOptions| {
+        let cfa = fixture(f);
+        let ps = encoded(&cfa);
+        let (v, e) = run_with(&cfa, &ps, &opts, io, false);
+        assert_eq!(e.n.stable_stops, 1, "{f}: no stop by stable iterations");
+        assert!(e.fixpoint.is_none() && e.stable_stop.is_some(), "{f}");
+        let Verdict::Safe(Certificate::Circuit(c)) = &v else {
+            panic!("{f}: expected a SAFE claim, got {}", v.word())
+        };
+        let alone = check(&ps.sys, c);
+        let checked = crate::witness::check_bit_level(&ps.sys, v, Backend::Cadical, &opts);
+        (alone, checked.verdict)
+    };
+    let (alone, v) = claim("ic3cfa/p_true.c", stable(false));
+    assert_eq!(alone, Ok(()));
+    assert!(matches!(v, Verdict::Safe(_)), "{}", v.word());
+    for (f, io) in [
+        ("ic3cfa/token_ring_reach.c", stable(false)),
+        ("control/nested_break.c", stable(true)),
+    ] {
+        let (alone, v) = claim(f, io);
+        assert!(alone.is_err(), "{f}: the check accepted a frame");
+        assert!(
+            matches!(&v, Verdict::Unknown(u) if u.is_internal()),
+            "{f}: {}",
+            v.word()
+        );
+    }
+    let cfa = fixture("ic3cfa/token_ring_reach.c");
+    let ps = encoded(&cfa);
+    let (v, _) = run_with(&cfa, &ps, &opts, Ic3cfaOptions::default(), false);
+    assert!(matches!(v, Verdict::Unsafe(_)), "{}", v.word());
+}
