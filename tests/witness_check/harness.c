@@ -1,0 +1,196 @@
+/* The replay harness of the witness checks (tests/witness_check/replay.rs): a program's
+ * __VERIFIER_nondet_* calls return the values of a witness, in order.
+ *
+ * Build (the program and this file in one command; -x c so that a .i file is preprocessed
+ * and -Dmain applies to it):
+ *   gcc -std=gnu11 -O0 -w [-m32] -Dmain=__witness_program_main -x c program.c -x none harness.c
+ * Run:
+ *   WITNESS_VALUES="-1,4294967295,7" ./prog
+ *
+ * WITNESS_VALUES: comma-separated decimal integers, signed or unsigned, as the witness writes
+ * them (\result == -1 for an int). A call returns the next value converted to its return type.
+ *
+ * Exit codes, each after a line "witness-harness: <event> after N of M values" on stderr:
+ *   100  the program ended: return from main, exit(n), abort() (and so an UBSan report under
+ *        UBSAN_OPTIONS=abort_on_error=1: the caller reads stderr for "runtime error:")
+ *   101  an error function was called: reach_error, __VERIFIER_error, __assert_fail (assert),
+ *        a failed __VERIFIER_assert (unless the program defines its own)
+ *   102  a failed __VERIFIER_assume
+ *   103  the program asked for a value beyond the witness's (the witness is incomplete)
+ *   104  WITNESS_VALUES is malformed
+ *   105  an instrumented invariant check failed (__witness_failed(k) reports "the check of
+ *        invariant k failed"; see invariants.rs)
+ */
+
+#undef main
+
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern int __witness_program_main();
+
+static uint64_t *values;
+static size_t n_values, used;
+
+static void finish(const char *event, int code) {
+    char buf[200];
+    int n = snprintf(buf, sizeof buf, "witness-harness: %s after %zu of %zu values\n", event,
+                     used, n_values);
+    if (n > 0) {
+        ssize_t r = write(2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        (void)r;
+    }
+    _exit(code);
+}
+
+static void parse_values(const char *s) {
+    size_t cap = 16;
+    values = malloc(cap * sizeof *values);
+    if (s == NULL) return;
+    while (*s == ' ') s++;
+    if (*s == '\0') return;
+    for (;;) {
+        char *end;
+        errno = 0;
+        uint64_t v;
+        if (*s == '-') {
+            long long x = strtoll(s, &end, 10);
+            v = (uint64_t)x;
+        } else {
+            v = (uint64_t)strtoull(s, &end, 10);
+        }
+        if (end == s || errno != 0 || (*s != '-' && (*s < '0' || *s > '9'))) {
+            finish("malformed WITNESS_VALUES", 104);
+        }
+        if (n_values == cap) {
+            cap *= 2;
+            values = realloc(values, cap * sizeof *values);
+        }
+        values[n_values++] = v;
+        s = end;
+        while (*s == ' ') s++;
+        if (*s == '\0') return;
+        if (*s != ',') finish("malformed WITNESS_VALUES", 104);
+        s++;
+        while (*s == ' ') s++;
+    }
+}
+
+static uint64_t next_value(void) {
+    if (used >= n_values) finish("a value was asked for beyond the witness's", 103);
+    return values[used++];
+}
+
+static void on_exit_handler(void) { finish("the program ended", 100); }
+
+static void on_abort(int sig) {
+    (void)sig;
+    finish("the program aborted", 100);
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    parse_values(getenv("WITNESS_VALUES"));
+    signal(SIGABRT, on_abort);
+    atexit(on_exit_handler);
+    __witness_program_main();
+    finish("the program ended", 100);
+}
+
+/* ---- error, assume and assert functions (a program's own definitions win) ---- */
+
+__attribute__((weak, noreturn)) void reach_error(void) { finish("reach_error was called", 101); }
+__attribute__((weak, noreturn)) void __VERIFIER_error(void) {
+    finish("__VERIFIER_error was called", 101);
+}
+__attribute__((weak)) void __VERIFIER_assert(int cond) {
+    if (!cond) finish("__VERIFIER_assert failed", 101);
+}
+__attribute__((weak)) void __VERIFIER_assume(int cond) {
+    if (!cond) finish("__VERIFIER_assume failed", 102);
+}
+__attribute__((noreturn)) void __assert_fail(const char *a, const char *f, unsigned int l,
+                                             const char *fn) {
+    (void)a, (void)f, (void)l, (void)fn;
+    finish("__assert_fail was called", 101);
+}
+__attribute__((noreturn)) void __assert_perror_fail(int e, const char *f, unsigned int l,
+                                                    const char *fn) {
+    (void)e, (void)f, (void)l, (void)fn;
+    finish("__assert_perror_fail was called", 101);
+}
+__attribute__((noreturn)) void __assert(const char *a, const char *f, int l) {
+    (void)a, (void)f, (void)l;
+    finish("__assert was called", 101);
+}
+
+/* Called by the instrumented invariant checks with the invariant's number (from 1). */
+__attribute__((noreturn)) void __witness_failed(int which) {
+    char event[64];
+    snprintf(event, sizeof event, "the check of invariant %d failed", which);
+    finish(event, 105);
+}
+
+/* ---- nondet functions: the next value converted to the return type ---- */
+
+#define NONDET(name, type) \
+    type __VERIFIER_nondet_##name(void) { return (type)next_value(); }
+
+_Bool __VERIFIER_nondet_bool(void) { return next_value() != 0; }
+_Bool __VERIFIER_nondet__Bool(void) { return next_value() != 0; }
+
+NONDET(char, char)
+NONDET(schar, signed char)
+NONDET(uchar, unsigned char)
+NONDET(short, short)
+NONDET(sshort, short)
+NONDET(ushort, unsigned short)
+NONDET(int, int)
+NONDET(sint, int)
+NONDET(uint, unsigned int)
+NONDET(unsigned, unsigned int)
+NONDET(unsigned_int, unsigned int)
+NONDET(long, long)
+NONDET(slong, long)
+NONDET(ulong, unsigned long)
+NONDET(unsigned_long, unsigned long)
+NONDET(longlong, long long)
+NONDET(slonglong, long long)
+NONDET(ulonglong, unsigned long long)
+NONDET(size_t, size_t)
+NONDET(ssize_t, ptrdiff_t)
+NONDET(ptrdiff_t, ptrdiff_t)
+NONDET(intptr_t, intptr_t)
+NONDET(uintptr_t, uintptr_t)
+NONDET(u8, uint8_t)
+NONDET(u16, uint16_t)
+NONDET(u32, uint32_t)
+NONDET(u64, uint64_t)
+NONDET(s8, int8_t)
+NONDET(s16, int16_t)
+NONDET(s32, int32_t)
+NONDET(s64, int64_t)
+NONDET(i64, int64_t)
+NONDET(int8_t, int8_t)
+NONDET(int16_t, int16_t)
+NONDET(int32_t, int32_t)
+NONDET(int64_t, int64_t)
+NONDET(uint8_t, uint8_t)
+NONDET(uint16_t, uint16_t)
+NONDET(uint32_t, uint32_t)
+NONDET(uint64_t, uint64_t)
+NONDET(loff_t, long long)
+NONDET(sector_t, unsigned long)
+NONDET(pthread_t, unsigned long)
+NONDET(char16_t, uint16_t)
+NONDET(char32_t, uint32_t)
+NONDET(wchar_t, int)
+
+char *__VERIFIER_nondet_pchar(void) { return (char *)(uintptr_t)next_value(); }
