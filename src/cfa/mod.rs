@@ -438,7 +438,7 @@ pub struct LocInfo {
     pub note: String,
     /// The C function the location is in (the innermost one of an inlined call), if any.
     pub function: Option<Arc<str>>,
-    /// For the head of a loop (where its condition is evaluated; for `do`, the start of its
+    /// For the head of a loop (where its condition is evaluated, which for `do` is after the
     /// body): the position of the loop's keyword (`while`, `for`, `do`).
     pub loop_keyword: Option<SrcPos>,
 }

@@ -69,9 +69,10 @@ impl<'a> Lower<'a> {
             }
             Statement::DoWhile(d) => {
                 let body = self.new_loc("do body");
-                self.mark_loop_head(body, s.span);
                 self.goto_loc(body);
+                // A loop invariant of a `do` loop holds where its condition is evaluated.
                 let cond_loc = self.new_loc("do condition");
+                self.mark_loop_head(cond_loc, s.span);
                 let exit = self.new_loc("end do");
                 self.loop_body(&d.node.statement, exit, cond_loc)?;
                 self.goto_loc(cond_loc);

@@ -7,7 +7,8 @@
 //!
 //! - is a program variable (global, local or parameter; not a temporary or a nondet result,
 //!   not an array element, which the CFA names after its index);
-//! - is in scope at the loop keyword: a global declared before it, or a local or parameter of
+//! - is in scope at the loop keyword: a global declared before it (not a function's static
+//!   local), or a local or parameter of
 //!   the loop's function whose declaration comes before the keyword and whose block ends
 //!   after it;
 //! - is the only variable in scope there with its C name (a local that shadows a global or an
@@ -155,7 +156,9 @@ fn before(a: &SrcPos, b: &SrcPos) -> bool {
 fn in_scope(info: &VarInfo, function: &str, keyword: &SrcPos) -> bool {
     let declared_before = info.pos.as_ref().is_some_and(|p| before(p, keyword));
     match info.kind {
-        VarKind::Global => declared_before,
+        // A static local of some function is a global of the CFA named after its function:
+        // not in scope elsewhere, and not named here.
+        VarKind::Global => declared_before && !info.name.contains("::"),
         _ => {
             let own = info
                 .name
