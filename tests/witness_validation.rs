@@ -839,17 +839,29 @@ fn campaign_witnesses(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             campaign_witnesses(&p, out);
-        } else if p
-            .file_name()
-            .is_some_and(|n| n == "witness.yml" || n == "witness.graphml")
-        {
+        } else if is_witness_file(&p) {
             out.push(p);
         }
     }
 }
 
+/// Whether a file of a campaign is a witness: `witness.yml`/`witness.graphml` as SV-COMP names
+/// them, or any `.yml`/`.graphml` file (as `bitmc bench --config 'w=--witness {run}.yml'`
+/// names them) whose text is a witness's.
+fn is_witness_file(p: &Path) -> bool {
+    let Some(ext) = p.extension().and_then(|e| e.to_str()) else {
+        return false;
+    };
+    if !matches!(ext, "yml" | "yaml" | "graphml") {
+        return false;
+    }
+    let text = std::fs::read_to_string(p).unwrap_or_default();
+    text.contains("entry_type") || text.contains("witness-type")
+}
+
 /// `BITMC_WITNESS_DIR=DIR cargo test --release --test witness_validation campaign -- --nocapture`
-/// validates every `witness.yml` and `witness.graphml` under DIR (each names its program;
+/// validates every witness under DIR (`witness.yml`, `witness.graphml`, or any `.yml`/`.graphml`
+/// file holding one; each names its program;
 /// relative names are resolved against the witness's directory, then the current directory)
 /// and prints the counts: written, passing the format checks, confirmed, rejected (with the
 /// reasons), unconfirmed (with why). It fails when a witness is rejected or DIR has none.
