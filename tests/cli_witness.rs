@@ -7,8 +7,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use support::temp_dir;
+use support::{bitmc_in, temp_dir, Run};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// A counterexample needs two nondet values, returned by calls on lines 5 and 6.
@@ -44,24 +43,11 @@ int main(void) {
 }
 ";
 
-struct Out {
-    code: i32,
-    stderr: String,
-}
-
 /// Runs `bitmc verify` in `dir` on `file` with `args`.
-fn verify_in(dir: &Path, file: &Path, args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_bitmc"))
-        .current_dir(dir)
-        .arg("verify")
-        .arg(file)
-        .args(args)
-        .output()
-        .expect("bitmc runs");
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+fn verify_in(dir: &Path, file: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["verify", file.to_str().expect("UTF-8 path")];
+    all.extend_from_slice(args);
+    bitmc_in(dir, &all)
 }
 
 fn program(name: &str, text: &str) -> (PathBuf, PathBuf) {

@@ -22,7 +22,13 @@ impl Run {
 
 /// Run `bitmc` with the given arguments.
 pub fn bitmc(args: &[&str]) -> Run {
+    bitmc_in(Path::new("."), args)
+}
+
+/// Run `bitmc` with the given arguments in the working directory `dir`.
+pub fn bitmc_in(dir: &Path, args: &[&str]) -> Run {
     let out: Output = Command::new(env!("CARGO_BIN_EXE_bitmc"))
+        .current_dir(dir)
         .args(args)
         .output()
         .expect("the bitmc binary runs");

@@ -76,6 +76,7 @@ pub fn loop_invariants(
             dropped.loops += 1;
             continue;
         };
+        let names = nameable(cfa, &function, &keyword);
         let mut parts = Vec::new();
         for &l in copies {
             let Some(conjuncts) = at.get(&l) else {
@@ -92,7 +93,7 @@ pub fn loop_invariants(
                     // The variable the C reader names: `v` itself, or the program variable
                     // that always equals it.
                     let named = aliases.get(&v).copied().unwrap_or(v);
-                    let ok = live[l.index()][v] && nameable(cfa, named, &function, &keyword);
+                    let ok = live[l.index()][v] && names[named];
                     if ok && named != v {
                         let from = crate::ts::invariants::c_name(name);
                         let to = c_base(&cfa.vars[named]).unwrap_or_default();
@@ -173,22 +174,23 @@ fn in_scope(info: &VarInfo, function: &str, keyword: &SrcPos) -> bool {
     }
 }
 
-/// Whether variable `v` can be written by its C name at a loop keyword of `function`: a
-/// program variable in scope there, and the only one in scope with that name.
-fn nameable(cfa: &Cfa, v: usize, function: &str, keyword: &SrcPos) -> bool {
-    let info = &cfa.vars[v];
-    let Some(base) = c_base(info) else {
-        return false;
-    };
-    if info.name.contains('#') || !in_scope(info, function, keyword) {
-        return false;
-    }
-    let namesakes = cfa
+/// For each variable, whether it can be written by its C name at a loop keyword of
+/// `function`: a program variable in scope there, and the only one in scope with that name.
+fn nameable(cfa: &Cfa, function: &str, keyword: &SrcPos) -> Vec<bool> {
+    let visible: Vec<Option<&str>> = cfa
         .vars
         .iter()
-        .filter(|w| c_base(w) == Some(base) && in_scope(w, function, keyword))
-        .count();
-    namesakes == 1
+        .map(|w| c_base(w).filter(|_| in_scope(w, function, keyword)))
+        .collect();
+    let mut namesakes: HashMap<&str, usize> = HashMap::new();
+    for base in visible.iter().flatten() {
+        *namesakes.entry(base).or_default() += 1;
+    }
+    cfa.vars
+        .iter()
+        .zip(&visible)
+        .map(|(info, base)| base.is_some_and(|b| !info.name.contains('#') && namesakes[b] == 1))
+        .collect()
 }
 
 /// Nondet results that equal a program variable wherever a loop head can see them: the result

@@ -37,31 +37,33 @@ pub fn waypoints(
     ran_on: &Cfa,
     steps: &[interp::Step],
 ) -> Result<Vec<Waypoint>, ViolationError> {
-    let calls: Vec<u128> = returns(ran_on, steps).iter().map(|(_, x)| *x).collect();
+    let ran_kinds = havoc_kinds(ran_on);
+    let calls: Vec<u128> = returns(&ran_kinds, steps).iter().map(|(_, x)| *x).collect();
     let opts = interp::RunOptions {
         step_limit: REPLAY_STEPS,
         uninit_zero: true,
         ..interp::RunOptions::default()
     };
     let (outcome, replay) = interp::run_with(original, &calls, opts);
-    let jumped_calls = jumps_over_calls(ran_on, steps);
     let (mut out, target) = match outcome {
         interp::Outcome::Error { .. } => {
             let last = replay.last().ok_or(ViolationError::NoTarget)?;
             let edge = original.edge(last.edge);
             let pos = last_origin(original, &edge.cmd).ok_or(ViolationError::NoTarget)?;
             (
-                waypoints_of(original, &replay),
+                waypoints_of(original, &havoc_kinds(original), &replay),
                 (pos, function_of(original, edge)),
             )
         }
-        _ if jumped_calls => return Err(ViolationError::JumpedCalls),
+        _ if jumps_over_calls(ran_on, &ran_kinds, steps) => {
+            return Err(ViolationError::JumpedCalls)
+        }
         interp::Outcome::StepLimit { .. } => {
             let target = match only_error_statement(original) {
                 Ok(t) => t,
                 Err(e) => last_statement(ran_on, steps).ok_or(e)?,
             };
-            (waypoints_of(ran_on, steps), target)
+            (waypoints_of(ran_on, &ran_kinds, steps), target)
         }
         other => return Err(ViolationError::NoError(format!("{other:?}"))),
     };
@@ -74,8 +76,7 @@ pub fn waypoints(
 }
 
 /// The nondet call results along a run, in order: the result variable and its value.
-fn returns(cfa: &Cfa, steps: &[interp::Step]) -> Vec<(PVar, u128)> {
-    let kinds = havoc_kinds(cfa);
+fn returns(kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<(PVar, u128)> {
     steps
         .iter()
         .flat_map(|s| s.nondet.iter().copied())
@@ -89,8 +90,7 @@ fn returns(cfa: &Cfa, steps: &[interp::Step]) -> Vec<(PVar, u128)> {
 }
 
 /// One `function_return` waypoint per call result along a run of `cfa`.
-fn waypoints_of(cfa: &Cfa, steps: &[interp::Step]) -> Vec<Waypoint> {
-    let kinds = havoc_kinds(cfa);
+fn waypoints_of(cfa: &Cfa, kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<Waypoint> {
     let mut out = Vec::new();
     for step in steps {
         let function = function_of(cfa, cfa.edge(step.edge));
@@ -136,8 +136,7 @@ fn only_error_statement(cfa: &Cfa) -> Result<(SrcPos, Option<String>), Violation
 /// Whether a step jumps over loop iterations (an accelerated jump taken more than zero times)
 /// on an edge that also calls a nondet function: the values of the iterations jumped over are
 /// not in the run.
-fn jumps_over_calls(cfa: &Cfa, steps: &[interp::Step]) -> bool {
-    let kinds = havoc_kinds(cfa);
+fn jumps_over_calls(cfa: &Cfa, kinds: &Kinds<'_>, steps: &[interp::Step]) -> bool {
     steps.iter().any(|s| {
         let jumps = s
             .nondet
@@ -185,7 +184,9 @@ fn function_of(cfa: &Cfa, edge: &crate::cfa::Edge) -> Option<String> {
 }
 
 /// What each havocked variable's value comes from.
-fn havoc_kinds(cfa: &Cfa) -> HashMap<PVar, &HavocKind> {
+type Kinds<'a> = HashMap<PVar, &'a HavocKind>;
+
+fn havoc_kinds(cfa: &Cfa) -> Kinds<'_> {
     let mut kinds = HashMap::new();
     for e in &cfa.edges {
         e.cmd.for_each_atom(&mut |a| {
