@@ -15,6 +15,7 @@
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
 use crate::engine::portfolio::{Program, Strategy, Systems};
+use crate::engine::preprocess::{Preprocess, Preprocessed};
 use crate::engine::EngineKind;
 use crate::engine::{Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{with_deadline, Interrupter};
@@ -42,6 +43,8 @@ pub struct VerifyOptions {
     /// constrained by the proved ones (the other members run meanwhile). `None` skips the
     /// search.
     pub invariant_budget: Option<Duration>,
+    /// How the system is preprocessed before PDR and BMC run on it.
+    pub preprocess: Preprocess,
     /// A fault to inject, for the tests of how internal errors are reported (`None` in every
     /// real run).
     pub fault: Option<Fault>,
@@ -179,6 +182,8 @@ fn run_phase(
     // The CFA with accelerated loops and its system, made when BMC asks for them.
     let accelerated: OnceLock<Option<(cfa::Accelerated, ProgramSystem, Duration)>> =
         OnceLock::new();
+    // The preprocessed system, made when PDR or BMC asks for it.
+    let preprocessed: OnceLock<Option<Preprocessed>> = OnceLock::new();
     let (verdict, stats, winner) = {
         let ps = &ps;
         let constrain = |intr: &Interrupter| {
@@ -204,16 +209,29 @@ fn run_phase(
                 .as_ref()
                 .map(|(_, aps, _)| &aps.sys)
         };
+        let prepare = |intr: &Interrupter| {
+            preprocessed
+                .get_or_init(|| {
+                    (opts.preprocess != Preprocess::None).then(|| {
+                        Preprocessed::new(ps.original(), crate::sat::Backend::Cadical, intr)
+                    })
+                })
+                .as_ref()
+        };
         let systems = Systems {
             plain: &ps.sys,
             constrained: Some(&constrain),
             accelerated: Some(&accelerate),
             program: Some(Program { cfa, ps }),
+            preprocessed: Some(&prepare),
         };
         opts.strategy.run(&systems, &eopts, &check, progress)
     };
     let (mut constrained, proved) = strengthened.into_inner().flatten().unzip();
     let accelerated = accelerated.into_inner().flatten();
+    if let Some(p) = preprocessed.into_inner().flatten() {
+        out.stats.extend(p.stats(&ps.sys));
+    }
     if let Some((a, _, took)) = &accelerated {
         let proved = if a.loops.is_empty() {
             String::new()

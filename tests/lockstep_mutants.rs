@@ -152,6 +152,7 @@ fn a_havoc_copied_into_both_branches_decodes_to_one_value() {
             pc: PcEncoding::Binary,
             interrupter: Interrupter::new(),
             invariant_budget: None,
+            preprocess: Default::default(),
             fault: None,
         };
         let r = verify_cfa(&cfa, &opts, &mut |_| {});

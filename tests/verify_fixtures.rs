@@ -123,6 +123,7 @@ fn verify_with_stats(
         max_depth: None,
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
+        preprocess: Default::default(),
         fault: None,
     };
     let r = common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}));

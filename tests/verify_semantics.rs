@@ -50,6 +50,7 @@ fn verify(cfa: &bitmc::cfa::Cfa, strategy: Strategy, limit: f64) -> ProgramVerdi
         max_depth: None,
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
+        preprocess: Default::default(),
         fault: None,
     };
     common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}).verdict)

@@ -257,8 +257,29 @@ pub struct EngineArgs {
     /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
     #[arg(long, value_name = "K")]
     pub max_depth: Option<usize>,
+    /// How the bit-level system is simplified before PDR and BMC run on it: sweep merges AND
+    /// gates that compute the same function of the latches and inputs (SAT sweeping, at most
+    /// 2 s); none runs them on the system as built. Their verdicts are carried back to the
+    /// system as built and checked there.
+    #[arg(long, value_enum, default_value_t = PreprocessArg::Sweep)]
+    pub preprocess: PreprocessArg,
     #[command(flatten)]
     pub pdr: PdrArgs,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum PreprocessArg {
+    None,
+    Sweep,
+}
+
+impl PreprocessArg {
+    pub fn preprocess(self) -> bitmc::engine::preprocess::Preprocess {
+        match self {
+            PreprocessArg::None => bitmc::engine::preprocess::Preprocess::None,
+            PreprocessArg::Sweep => bitmc::engine::preprocess::Preprocess::Sweep,
+        }
+    }
 }
 
 impl EngineArgs {

@@ -5,6 +5,7 @@ use super::{EXIT_SAFE, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
 use bitmc::engine::portfolio::Systems;
+use bitmc::engine::preprocess::{Preprocess, Preprocessed};
 use bitmc::engine::{Options, Unknown, Verdict};
 use bitmc::ts::aiger::{from_aiger, AigerSystem};
 use bitmc::ts::{dimspec as ts_dimspec, Plan, System};
@@ -110,8 +111,28 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
         c.verdict
     };
-    let (mut verdict, stats, winner) =
-        strategy.run(&Systems::plain(sys), &opts, &check, &mut progress);
+    // AIGER input is a circuit: PDR and BMC run on it preprocessed, unless asked not to.
+    let preprocessed: std::sync::OnceLock<Option<Preprocessed>> = std::sync::OnceLock::new();
+    let prepare = |intr: &bitmc::sat::Interrupter| {
+        preprocessed
+            .get_or_init(|| match (&input, args.engine.preprocess.preprocess()) {
+                (_, Preprocess::None) | (Input::Dimspec(_), _) => None,
+                (Input::Aiger(a), Preprocess::Sweep) => Some(Preprocessed::new(
+                    a.original(),
+                    bitmc::sat::Backend::Cadical,
+                    intr,
+                )),
+            })
+            .as_ref()
+    };
+    let systems = Systems {
+        preprocessed: Some(&prepare),
+        ..Systems::plain(sys)
+    };
+    let (mut verdict, mut stats, winner) = strategy.run(&systems, &opts, &check, &mut progress);
+    if let Some(p) = preprocessed.get().and_then(|p| p.as_ref()) {
+        stats.extend(p.stats(sys));
+    }
     // For AIGER input the plan must also replay on the circuit itself.
     let mut aiger_trace = None;
     if let (Verdict::Unsafe(plan), Input::Aiger(a)) = (&verdict, &input) {

@@ -265,6 +265,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         pc: args.program.pc.encoding(),
         interrupter,
         invariant_budget: invariant_budget(args),
+        preprocess: args.engine.preprocess.preprocess(),
         fault: args.inject_fault,
     };
     let mut progress = common::progress_printer();

@@ -12,6 +12,7 @@ pub mod ic3cfa;
 pub mod kind;
 pub mod pdr;
 pub mod portfolio;
+pub mod preprocess;
 pub mod unroll;
 
 use crate::aig::{Aig, AigLit};

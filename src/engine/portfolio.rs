@@ -16,6 +16,7 @@
 
 use super::ic3cfa::{self, Ic3cfaOptions};
 use super::pdr::{self, PdrOptions};
+use super::preprocess::Preprocessed;
 use super::{Cause, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::cfa::Cfa;
 use crate::sat::{Backend, Interrupter};
@@ -192,7 +193,8 @@ pub struct Program<'a> {
 /// there is one (the constraints strengthen its induction step), the other engines on the plain
 /// one (for BMC constraints only add work, and PDR finds its own lemmas; measured on SV-COMP,
 /// where a constrained system made PDR lose a task it proves in 1 s); BMC on the accelerated
-/// one when there is one.
+/// one when there is one; PDR, and BMC without an accelerated system, on the preprocessed one
+/// when there is one (their verdicts are carried back to the plain system and checked there).
 ///
 /// The constrained system is made on demand, in the thread of the first k-induction member
 /// that asks for it (later ones wait for the same result), so that the search for invariants
@@ -206,6 +208,19 @@ pub struct Systems<'a> {
     pub accelerated: Option<&'a Constrain<'a>>,
     /// The program `plain` encodes, for engines that work on its control-flow automaton.
     pub program: Option<Program<'a>>,
+    /// Makes the preprocessed system (the first member that asks for it makes it; the others
+    /// wait for the same result).
+    pub preprocessed: Option<&'a Prepare<'a>>,
+}
+
+/// Makes the preprocessed system, given the member's interrupter; `None` when there is none.
+pub type Prepare<'a> = dyn Fn(&Interrupter) -> Option<&'a Preprocessed> + Sync + 'a;
+
+/// The system a member runs on, and the preprocessing its verdicts come back through.
+#[derive(Clone, Copy)]
+pub struct Chosen<'a> {
+    pub sys: &'a System,
+    pub preprocessed: Option<&'a Preprocessed>,
 }
 
 /// Makes the constrained (or accelerated) system, given the member's interrupter; `None` when
@@ -220,15 +235,54 @@ impl<'a> Systems<'a> {
             constrained: None,
             accelerated: None,
             program: None,
+            preprocessed: None,
         }
     }
 
-    /// The system `m` runs on (for k-induction, made now if it is not yet).
-    pub fn for_member(&self, m: &Member, intr: &Interrupter) -> &'a System {
-        match (m.engine, self.constrained, self.accelerated) {
-            (EngineKind::Kind, Some(c), _) => c(intr).unwrap_or(self.plain),
-            (EngineKind::Bmc, _, Some(a)) => a(intr).unwrap_or(self.plain),
-            _ => self.plain,
+    /// The system `m` runs on (for k-induction, made now if it is not yet; likewise the
+    /// accelerated and the preprocessed system).
+    pub fn for_member(&self, m: &Member, intr: &Interrupter) -> Chosen<'a> {
+        let plain = Chosen {
+            sys: self.plain,
+            preprocessed: None,
+        };
+        let special = |sys: Option<&'a System>| sys.map_or(plain, |sys| Chosen { sys, ..plain });
+        let accelerated = || self.accelerated.and_then(|a| a(intr));
+        match m.engine {
+            EngineKind::Kind => special(self.constrained.and_then(|c| c(intr))),
+            EngineKind::Bmc if self.accelerated.is_some() && accelerated().is_some() => {
+                special(accelerated())
+            }
+            EngineKind::Bmc | EngineKind::Pdr => match self.preprocessed.and_then(|p| p(intr)) {
+                Some(p) => Chosen {
+                    sys: &p.sys,
+                    preprocessed: Some(p),
+                },
+                None => plain,
+            },
+            _ => plain,
+        }
+    }
+
+    /// `v`, which `m` found on `chosen`, carried back to the plain system if it came from the
+    /// preprocessed one, and checked by `check` on the system it is now about.
+    fn settle(
+        &self,
+        chosen: Chosen<'_>,
+        v: Verdict,
+        m: &Member,
+        opts: &Options,
+        check: &Checker<'_>,
+    ) -> Verdict {
+        if !conclusive(&v) {
+            return v;
+        }
+        match chosen.preprocessed {
+            Some(p) => match p.carry_back(self.plain, v) {
+                v if conclusive(&v) => check(self.plain, v, m.backend, opts),
+                v => v,
+            },
+            None => check(chosen.sys, v, m.backend, opts),
         }
     }
 }
@@ -345,7 +399,8 @@ pub fn run(
                 // registration allocates) now, not when the member ends out of memory.
                 super::graveyard::release();
                 let t = Instant::now();
-                let sys = systems.for_member(m, stop);
+                let chosen = systems.for_member(m, stop);
+                let sys = chosen.sys;
                 if m.engine == EngineKind::Kind {
                     search_over.store(true, Ordering::SeqCst);
                 }
@@ -370,11 +425,7 @@ pub fn run(
                     let why = Unknown::internal(format!("{m} failed: {what}"));
                     (Verdict::Unknown(why), Vec::new())
                 });
-                let v = if conclusive(&v) {
-                    check(sys, v, m.backend, &mopts)
-                } else {
-                    v
-                };
+                let v = systems.settle(chosen, v, m, &mopts, check);
                 let _ = tx.send((i, v, t.elapsed(), member_stats));
                 // Free the member's solvers only after it has reported.
                 super::graveyard::release();
@@ -550,13 +601,9 @@ impl Strategy {
                     backend: m.backend,
                     ..opts.clone()
                 };
-                let sys = systems.for_member(m, &opts.interrupter);
-                let (v, stats) = m.run_on(systems, sys, &mopts, progress);
-                let v = if conclusive(&v) {
-                    check(sys, v, m.backend, &mopts)
-                } else {
-                    v
-                };
+                let chosen = systems.for_member(m, &opts.interrupter);
+                let (v, stats) = m.run_on(systems, chosen.sys, &mopts, progress);
+                let v = systems.settle(chosen, v, m, &mopts, check);
                 (v, stats, Some(m.clone()))
             }
             Strategy::Portfolio { members, jobs } => {

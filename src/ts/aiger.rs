@@ -147,6 +147,17 @@ pub fn from_aiger(file: &AigerFile) -> Result<AigerSystem, AigerSystemError> {
 }
 
 impl AigerSystem {
+    /// The system as it was built, with its model, for preprocessing.
+    pub fn original(&self) -> crate::engine::preprocess::Original<'_> {
+        crate::engine::preprocess::Original {
+            model: &self.model,
+            sys: &self.sys,
+            latch_var: &self.latch_var,
+            input_var: &self.input_var,
+            words: Default::default(),
+        }
+    }
+
     /// Simulate the circuit along a plan of the system: the initial latch values and the inputs
     /// of every state come from the plan (latches and inputs outside the cone of influence take
     /// their reset value or 0). Returns the trace when every constraint holds in every state and

@@ -21,6 +21,7 @@ pub mod model;
 pub mod program;
 pub mod simulate;
 pub mod step;
+pub mod sweep;
 pub mod templates;
 
 use crate::cnf::Cnf;

@@ -418,6 +418,17 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
 }
 
 impl ProgramSystem {
+    /// The system as it was built, with its model, for preprocessing.
+    pub fn original(&self) -> crate::engine::preprocess::Original<'_> {
+        crate::engine::preprocess::Original {
+            model: &self.model,
+            sys: &self.sys,
+            latch_var: &self.latch_var,
+            input_var: &self.input_var,
+            words: super::invariants::words(self),
+        }
+    }
+
     /// The value of model latch `j` in `st` (a valuation of the system's variables); `None`
     /// when the system does not keep the latch (outside the cone of influence).
     pub fn latch_value(&self, st: &[bool], j: usize) -> Option<bool> {

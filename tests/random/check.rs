@@ -359,6 +359,7 @@ pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
         max_depth: bmc_alone.then_some(BMC_DEPTH),
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
+        preprocess: Default::default(),
         fault: None,
     };
     crate::common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}).verdict)

@@ -1,0 +1,207 @@
+//! Preprocessing of a circuit's system before PDR and BMC run on it, and the way back: their
+//! verdicts about the preprocessed system become verdicts about the original one, which the
+//! caller then checks there as it checks any other verdict.
+//!
+//! Today the one step is SAT sweeping ([`crate::ts::sweep`]): the preprocessed model has the
+//! original's latches and inputs (same indices) and functions equal to the original's, so
+//!
+//! - a **plan** carries back by stepping the original system from the plan's first state with
+//!   the plan's inputs (latches and inputs outside the preprocessed system's cone take their
+//!   reset value, or `false`; their values cannot change whether the goal is reached, and the
+//!   checker re-simulates the result anyway);
+//! - an **inductive invariant** over latches carries back by renaming each preprocessed latch
+//!   variable to the original latch variable of the same index: the conditions it satisfies
+//!   (initiation, consecution, safety) only speak of latch and input valuations, on which the
+//!   two systems agree;
+//! - a **trivial** certificate (no goal state satisfies the constraints) carries back as it is.
+//!
+//! Certificates of other forms (k-induction, diameter, circuits) are not carried back: the
+//! engines that produce them do not run on the preprocessed system, and if one did, its verdict
+//! would become UNKNOWN (internal error), never a verdict that was not checked.
+
+use super::{Certificate, Stats, Unknown, Verdict};
+use crate::cnf::Cnf;
+use crate::sat::{Backend, Interrupter, Var};
+use crate::ts::model::Model;
+use crate::ts::simulate::Words;
+use crate::ts::step::Stepper;
+use crate::ts::sweep::{self, SweepStats};
+use crate::ts::{Plan, System};
+use std::time::Duration;
+
+/// How the system is preprocessed before PDR and BMC run on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Preprocess {
+    /// The engines run on the system as it was built.
+    None,
+    /// SAT sweeping of the combinational logic, for at most the given time.
+    #[default]
+    Sweep,
+}
+
+/// The time SAT sweeping may take at most.
+pub const SWEEP_BUDGET: Duration = Duration::from_secs(2);
+
+/// A circuit system as it was built: its model, the system variable of each latch and input
+/// of the model, and how latches and inputs form words (for simulation).
+pub struct Original<'a> {
+    pub model: &'a Model,
+    pub sys: &'a System,
+    pub latch_var: &'a [Option<Var>],
+    pub input_var: &'a [Option<Var>],
+    pub words: Words,
+}
+
+/// The preprocessed system and what is needed to carry its verdicts back.
+pub struct Preprocessed {
+    pub sys: System,
+    /// The original system's variable of each variable of `sys` that is a latch.
+    to_original: Vec<Option<Var>>,
+    /// The preprocessed system's variable of each latch and input of the model.
+    latch_var: Vec<Option<Var>>,
+    input_var: Vec<Option<Var>>,
+    /// The original system's variable, and reset value, of each latch; the same of each input.
+    orig_latches: Vec<(Option<Var>, Option<bool>)>,
+    orig_inputs: Vec<Option<Var>>,
+    pub sweep: SweepStats,
+}
+
+impl Preprocessed {
+    /// Preprocess `orig` with `backend` as the sweeping solver, stopping early when
+    /// `interrupter` is raised (what was proved until then is used).
+    pub fn new(orig: Original<'_>, backend: Backend, interrupter: &Interrupter) -> Preprocessed {
+        let (model, sweep) =
+            sweep::sweep(orig.model, &orig.words, backend, SWEEP_BUDGET, interrupter);
+        let ms = model.to_system();
+        let mut to_original = vec![None; ms.sys.n()];
+        for (j, v) in ms.latch_var.iter().enumerate() {
+            if let (Some(v), Some(o)) = (v, orig.latch_var[j]) {
+                to_original[v.index()] = Some(o);
+            }
+        }
+        Preprocessed {
+            sys: ms.sys,
+            to_original,
+            latch_var: ms.latch_var,
+            input_var: ms.input_var,
+            orig_latches: orig
+                .latch_var
+                .iter()
+                .zip(&orig.model.latches)
+                .map(|(&v, l)| (v, l.reset))
+                .collect(),
+            orig_inputs: orig.input_var.to_vec(),
+            sweep,
+        }
+    }
+
+    /// What preprocessing did, for `-v`.
+    pub fn stats(&self, orig: &System) -> Stats {
+        let s = &self.sweep;
+        let count = |v: &[Option<Var>]| v.iter().flatten().count();
+        vec![
+            (
+                "preprocessing time",
+                format!(
+                    "{:.3} s{}",
+                    s.time.as_secs_f64(),
+                    if s.stopped { " (stopped early)" } else { "" }
+                ),
+            ),
+            (
+                "preprocessing AND gates",
+                format!("{} -> {}", s.ands_before, s.ands_after),
+            ),
+            (
+                "preprocessing latches",
+                format!(
+                    "{} -> {}",
+                    count(&self.orig_latches.iter().map(|l| l.0).collect::<Vec<_>>()),
+                    count(&self.latch_var)
+                ),
+            ),
+            (
+                "preprocessing inputs",
+                format!("{} -> {}", count(&self.orig_inputs), count(&self.input_var)),
+            ),
+            (
+                "preprocessing system variables",
+                format!("{} -> {}", orig.num_vars, self.sys.num_vars),
+            ),
+            (
+                "preprocessing SAT calls (merged, refuted)",
+                format!("{} ({}, {})", s.sat_calls, s.merged, s.refuted),
+            ),
+        ]
+    }
+
+    /// The verdict about the preprocessed system as a verdict about `orig` (not yet checked);
+    /// UNKNOWN (internal error) when it cannot be carried back.
+    pub fn carry_back(&self, orig: &System, v: Verdict) -> Verdict {
+        let carried = match v {
+            Verdict::Unsafe(plan) => self.plan(orig, &plan).map(Verdict::Unsafe),
+            Verdict::Safe(Certificate::Trivial) => Ok(Verdict::Safe(Certificate::Trivial)),
+            Verdict::Safe(Certificate::Invariant(inv)) => self
+                .invariant(&inv, orig.num_vars)
+                .map(|c| Verdict::Safe(Certificate::Invariant(c))),
+            Verdict::Safe(_) => Err("this kind of certificate cannot be carried back".into()),
+            u @ Verdict::Unknown(_) => Ok(u),
+        };
+        carried.unwrap_or_else(|e| {
+            Verdict::Unknown(Unknown::internal(format!(
+                "the verdict on the preprocessed system: {e}"
+            )))
+        })
+    }
+
+    fn plan(&self, orig: &System, plan: &Plan) -> Result<Plan, String> {
+        let st = Stepper::new(orig);
+        let mut states: Vec<Vec<bool>> = Vec::with_capacity(plan.states.len());
+        for (i, rs) in plan.states.iter().enumerate() {
+            let mut given: Vec<(Var, bool)> = match states.last() {
+                Some(prev) => st.next(prev).map_err(|e| format!("step {i}: {e}"))?,
+                None => self
+                    .orig_latches
+                    .iter()
+                    .zip(&self.latch_var)
+                    .filter_map(|(&(o, reset), r)| {
+                        let b = r.map_or(reset.unwrap_or(false), |r| rs[r.index()]);
+                        o.map(|o| (o, b))
+                    })
+                    .collect(),
+            };
+            for (o, r) in self.orig_inputs.iter().zip(&self.input_var) {
+                if let Some(o) = o {
+                    given.push((*o, r.is_some_and(|r| rs[r.index()])));
+                }
+            }
+            states.push(st.complete(&given).map_err(|e| format!("state {i}: {e}"))?);
+        }
+        Ok(Plan { states })
+    }
+
+    fn invariant(&self, inv: &Cnf, n: u32) -> Result<Cnf, String> {
+        let mut out = Cnf::new();
+        out.reserve_vars(n);
+        for c in inv.iter() {
+            let clause = c
+                .iter()
+                .map(|l| {
+                    self.to_original
+                        .get(l.var().index())
+                        .copied()
+                        .flatten()
+                        .map(|o| crate::sat::Lit::new(o, l.is_negated()))
+                        .ok_or_else(|| {
+                            format!(
+                                "the invariant mentions variable {} that is not a latch",
+                                l.var().0
+                            )
+                        })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            out.push(&clause);
+        }
+        Ok(out)
+    }
+}

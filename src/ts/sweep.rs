@@ -1,0 +1,324 @@
+//! SAT sweeping of a model's combinational logic: AND gates that compute the same function
+//! of the latches and inputs (or its complement, or a constant) are merged, and the model is
+//! rebuilt over the merged graph.
+//!
+//! Bit-blasting a program gives many gates that are equal as functions but not as structures
+//! (the same comparison reached through different adders, a guard and its copy inside a
+//! longer one), which structural hashing cannot see. Every query of an engine loads the cones
+//! it needs, so such duplicates make every query larger.
+//!
+//! **How.** Every node in the cone of the next-state functions, the constraints and the bad
+//! literal gets a signature: its values under patterns of the latches and inputs, some
+//! uniformly random, most from the model's random simulation ([`super::simulate`]).
+//! Nodes with equal signatures (up to complement; the constant's is all zeros) form candidate
+//! classes. In topological order, each member of a class is checked against the class's first
+//! member with two SAT queries on the original graph; a proof merges it (and the equivalence
+//! is added to the solver, which helps later queries), a counterexample becomes a new
+//! simulation pattern that splits the classes it refutes. Passes repeat until no
+//! counterexample is found or the time budget is spent; merges proved until then are kept.
+//!
+//! **Soundness.** Only proved equivalences are merged, and they hold for *every* valuation of
+//! the latches and inputs, whatever the reachable states: the rebuilt model has the same
+//! latches (same indices, reset values and names), the same inputs, and next-state functions,
+//! constraints and bad literal that are equal as functions to the original ones. Its paths are
+//! therefore exactly the original's, valuation for valuation of latches and inputs; only the
+//! gates in between differ (see [`super::preprocess`] for how verdicts are carried back).
+
+use super::model::{Model, ModelInput, ModelLatch};
+use super::simulate::{Rng, Simulation, Words};
+use crate::aig::{Aig, AigLit, AigNode};
+use crate::cnf::Tseitin;
+use crate::sat::{Backend, Interrupter, Lit, SolveResult, Solver};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// Words (of 64 patterns) of uniformly random valuations before the first pass.
+const RANDOM_WORDS: usize = 4;
+/// Words of valuations from steps of the model's random simulation (reachable states, values
+/// drawn per word with small magnitudes favoured) before the first pass. Uniform valuations
+/// alone make every comparison with a constant look constant.
+const SIMULATED_WORDS: usize = 28;
+
+/// What sweeping did.
+#[derive(Clone, Debug, Default)]
+pub struct SweepStats {
+    /// AND gates in the cone of the model's roots, before and after.
+    pub ands_before: usize,
+    pub ands_after: usize,
+    /// Nodes merged into an equivalent one (or a constant).
+    pub merged: usize,
+    /// SAT queries, and how many of them found a counterexample.
+    pub sat_calls: usize,
+    pub refuted: usize,
+    /// Whether the time budget (or an interrupt) stopped sweeping before every class was
+    /// checked.
+    pub stopped: bool,
+    pub time: Duration,
+}
+
+/// The roots whose cones matter: next-state functions, constraints, the bad literal.
+fn roots(model: &Model) -> Vec<AigLit> {
+    let mut r: Vec<AigLit> = model.latches.iter().map(|l| l.next).collect();
+    r.extend(model.constraints.iter().copied());
+    r.push(model.bad);
+    r
+}
+
+/// Per-node simulation values: one vector of 64-bit words per round of patterns.
+#[derive(Default)]
+struct Signatures {
+    rounds: Vec<Vec<u64>>,
+}
+
+impl Signatures {
+    /// One more word per node, simulated from `input` (a word per input variable).
+    fn add_word(&mut self, aig: &Aig, mut input: impl FnMut(u32) -> u64) {
+        let n = aig.num_vars() as usize;
+        let mut vals = vec![0u64; n];
+        for v in 0..n {
+            vals[v] = match aig.node(v as u32) {
+                AigNode::Const => 0,
+                AigNode::Input => input(v as u32),
+                AigNode::And(a, b) => lit_word(&vals, a) & lit_word(&vals, b),
+            };
+        }
+        self.rounds.push(vals);
+    }
+
+    /// The signature of `var` normalised so that its first pattern is 0, and whether it was
+    /// complemented for that.
+    fn key(&self, var: u32) -> (Vec<u64>, bool) {
+        let v = var as usize;
+        let flip = self.rounds.first().is_some_and(|r| r[v] & 1 == 1);
+        let key = self
+            .rounds
+            .iter()
+            .map(|r| if flip { !r[v] } else { r[v] })
+            .collect();
+        (key, flip)
+    }
+}
+
+/// The value of `l` in a word of node values.
+fn lit_word(word: &[u64], l: AigLit) -> u64 {
+    let x = word[l.var() as usize];
+    if l.is_negated() {
+        !x
+    } else {
+        x
+    }
+}
+
+/// Set bit `k` of every node's word to its value under `inputs` (a value per input variable).
+fn set_bit(aig: &Aig, word: &mut [u64], k: usize, inputs: &[bool]) {
+    for v in 0..aig.num_vars() as usize {
+        let b = match aig.node(v as u32) {
+            AigNode::Const => false,
+            AigNode::Input => inputs[v],
+            AigNode::And(a, b) => (lit_word(word, a) & lit_word(word, b)) >> k & 1 == 1,
+        };
+        word[v] = (word[v] & !(1 << k)) | ((b as u64) << k);
+    }
+}
+
+/// The merges proved so far: `rep[v]` is the literal (of a smaller variable) that node `v`
+/// equals, if any.
+struct Sweeper<'m> {
+    aig: &'m Aig,
+    solver: Box<dyn Solver>,
+    enc: Tseitin,
+    rep: Vec<Option<AigLit>>,
+    stats: SweepStats,
+}
+
+enum Check {
+    Equal,
+    /// A valuation of the graph's inputs under which the two differ.
+    Differ(Vec<bool>),
+    Stopped,
+}
+
+impl Sweeper<'_> {
+    fn lit(&mut self, l: AigLit) -> Lit {
+        self.enc.encode(self.aig, self.solver.as_mut(), l)
+    }
+
+    /// Whether `a` and `b` are equal for every valuation of the graph's inputs.
+    fn check(&mut self, a: AigLit, b: AigLit, inputs: &[u32]) -> Check {
+        let (la, lb) = (self.lit(a), self.lit(b));
+        for assume in [[la, !lb], [!la, lb]] {
+            self.stats.sat_calls += 1;
+            match self.solver.solve(&assume) {
+                SolveResult::Unsat => {}
+                SolveResult::Interrupted => return Check::Stopped,
+                SolveResult::Sat => {
+                    self.stats.refuted += 1;
+                    let mut cex = vec![false; self.aig.num_vars() as usize];
+                    for &v in inputs {
+                        if let Some(l) = self.enc.lookup(v) {
+                            cex[v as usize] = self.solver.model_value(l);
+                        }
+                    }
+                    return Check::Differ(cex);
+                }
+            }
+        }
+        self.solver.add_clause(&[!la, lb]);
+        self.solver.add_clause(&[la, !lb]);
+        Check::Equal
+    }
+}
+
+/// Sweep `model` for at most `budget` (or until `interrupter` is raised), with `backend` as the
+/// solver. Returns the rebuilt model and what was done.
+pub fn sweep(
+    model: &Model,
+    words: &Words,
+    backend: Backend,
+    budget: Duration,
+    interrupter: &Interrupter,
+) -> (Model, SweepStats) {
+    let start = Instant::now();
+    let aig = &model.aig;
+    let cone = aig.cone(&roots(model));
+    let inputs: Vec<u32> = cone
+        .iter()
+        .copied()
+        .filter(|&v| aig.node(v) == AigNode::Input)
+        .collect();
+    let ands_before = cone.len() - inputs.len();
+    let mut rng = Rng(0x5eed_5eed);
+    let mut sigs = Signatures::default();
+    for _ in 0..RANDOM_WORDS {
+        sigs.add_word(aig, |_| rng.next());
+    }
+    let mut sim = Simulation::new(model, words, 0x5eed);
+    for _ in 0..SIMULATED_WORDS {
+        let valid = sim.evaluate();
+        sigs.add_word(aig, |v| sim.lit(AigLit::new(v, false)));
+        sim.step(valid);
+    }
+    let rep = crate::sat::with_deadline(interrupter, start + budget, |intr| {
+        let mut sw = Sweeper {
+            aig,
+            solver: backend.create(intr),
+            enc: Tseitin::new(),
+            rep: vec![None; aig.num_vars() as usize],
+            stats: SweepStats {
+                ands_before,
+                ..SweepStats::default()
+            },
+        };
+        'passes: loop {
+            // Classes by signature; the constant node heads the class of all-zero signatures.
+            let mut first: HashMap<Vec<u64>, (u32, bool)> = HashMap::new();
+            first.insert(sigs.key(0).0, (0, false));
+            // This pass's counterexamples, one bit each: a candidate pair they already tell
+            // apart needs no query.
+            let mut found = vec![0u64; aig.num_vars() as usize];
+            let mut k = 0;
+            for &v in &cone {
+                if sw.rep[v as usize].is_some() {
+                    continue;
+                }
+                let (key, flip) = sigs.key(v);
+                let Some(&(r, rflip)) = first.get(&key) else {
+                    first.insert(key, (v, flip));
+                    continue;
+                };
+                if aig.node(v) == AigNode::Input {
+                    continue;
+                }
+                let target = AigLit::new(r, flip != rflip);
+                let told_apart = found[v as usize] ^ lit_word(&found, target);
+                if k > 0 && told_apart & (u64::MAX >> (64 - k)) != 0 {
+                    continue;
+                }
+                match sw.check(AigLit::new(v, false), target, &inputs) {
+                    Check::Equal => {
+                        sw.rep[v as usize] = Some(target);
+                        sw.stats.merged += 1;
+                    }
+                    Check::Differ(cex) => {
+                        set_bit(aig, &mut found, k, &cex);
+                        k += 1;
+                        if k == 64 {
+                            break;
+                        }
+                    }
+                    Check::Stopped => {
+                        sw.stats.stopped = true;
+                        break 'passes;
+                    }
+                }
+            }
+            if k == 0 {
+                break;
+            }
+            sigs.rounds.push(found);
+        }
+        (sw.rep, sw.stats)
+    });
+    let (rep, mut stats) = rep;
+    let swept = rebuild(model, &rep);
+    stats.ands_after = swept.aig.cone(&roots(&swept)).len()
+        - swept
+            .aig
+            .cone(&roots(&swept))
+            .iter()
+            .filter(|&&v| swept.aig.node(v) == AigNode::Input)
+            .count();
+    stats.time = start.elapsed();
+    (swept, stats)
+}
+
+/// The model over a fresh graph in which each merged node is replaced by its representative.
+fn rebuild(model: &Model, rep: &[Option<AigLit>]) -> Model {
+    let old = &model.aig;
+    let mut aig = Aig::new();
+    let mut map: Vec<AigLit> = vec![AigLit::FALSE; old.num_vars() as usize];
+    // Latches and inputs first, in their order, so that they keep their indices.
+    let latches: Vec<AigLit> = model.latches.iter().map(|_| aig.input()).collect();
+    let inputs: Vec<AigLit> = model.inputs.iter().map(|_| aig.input()).collect();
+    for (l, &n) in model.latches.iter().zip(&latches) {
+        map[l.node.var() as usize] = n.xor_sign(l.node.is_negated());
+    }
+    for (i, &n) in model.inputs.iter().zip(&inputs) {
+        map[i.node.var() as usize] = n.xor_sign(i.node.is_negated());
+    }
+    let cone = old.cone(&roots(model));
+    let m = |map: &[AigLit], l: AigLit| map[l.var() as usize].xor_sign(l.is_negated());
+    for v in cone {
+        if let Some(r) = rep[v as usize] {
+            map[v as usize] = m(&map, r);
+        } else if let AigNode::And(a, b) = old.node(v) {
+            let (a, b) = (m(&map, a), m(&map, b));
+            map[v as usize] = aig.and(a, b);
+        }
+    }
+    Model {
+        latches: model
+            .latches
+            .iter()
+            .zip(&latches)
+            .map(|(l, &node)| ModelLatch {
+                node,
+                next: m(&map, l.next),
+                reset: l.reset,
+                name: l.name.clone(),
+            })
+            .collect(),
+        inputs: model
+            .inputs
+            .iter()
+            .zip(&inputs)
+            .map(|(i, &node)| ModelInput {
+                node,
+                name: i.name.clone(),
+            })
+            .collect(),
+        constraints: model.constraints.iter().map(|&c| m(&map, c)).collect(),
+        bad: m(&map, model.bad),
+        aig,
+    }
+}
