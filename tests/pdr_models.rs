@@ -3,15 +3,20 @@
 //! (which must force the constraints under constraints over inputs) and on-demand loading of
 //! the transition relation (with state variables made lazily), solvers rebuilt every few
 //! queries, and each way of generalising must agree with explicit-state search, and every
-//! verdict must pass the independent checks.
+//! verdict must pass the independent checks. Models with redundant gates are swept
+//! ([`bitmc::ts::sweep`]): every function must stay the same, and PDR and BMC on the swept
+//! system, carried back to the original one, must agree with explicit search there too.
 
 use bitmc::aig::{Aig, AigLit};
 use bitmc::engine::pdr::{self, PdrOptions};
-use bitmc::engine::{Options, Verdict};
-use bitmc::sat::Backend;
+use bitmc::engine::preprocess::{Original, Preprocessed};
+use bitmc::engine::{Cause, EngineKind, Options, Verdict};
+use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::model::{Model, ModelInput, ModelLatch};
+use bitmc::ts::sweep;
 use bitmc::witness;
 use common::Rng;
+use std::time::Duration;
 
 mod common;
 
@@ -28,7 +33,52 @@ fn random_fn(rng: &mut Rng, aig: &mut Aig, leaves: &[AigLit], max_gates: u64) ->
     pool[pool.len() - 1 - rng.below(pool.len().min(3) as u64) as usize].xor_sign(rng.below(2) == 0)
 }
 
+/// Like [`random_fn`], but many gates are built twice, as structures that structural hashing
+/// does not identify (associativity, absorption, contradictions, XOR in two forms), the way
+/// bit-blasting a program gives equal functions in different shapes.
+fn redundant_fn(rng: &mut Rng, aig: &mut Aig, leaves: &[AigLit], max_gates: u64) -> AigLit {
+    let gates = 1 + rng.below(max_gates);
+    let mut pool: Vec<AigLit> = leaves.to_vec();
+    for _ in 0..gates {
+        let pick =
+            |rng: &mut Rng| pool[rng.below(pool.len() as u64) as usize].xor_sign(rng.below(2) == 0);
+        let (x, y, z) = (pick(rng), pick(rng), pick(rng));
+        let new: Vec<AigLit> = match rng.below(5) {
+            0 => vec![aig.and(x, y)],
+            1 => {
+                let l = aig.and(x, y);
+                let r = aig.and(y, z);
+                vec![aig.and(l, z), aig.and(x, r)]
+            }
+            2 => {
+                let o = aig.or(x, y);
+                vec![aig.and(x, o)]
+            }
+            3 => {
+                let a = aig.and(x, y);
+                let b = aig.and(!x, z);
+                vec![aig.and(a, b), aig.or(a, b)]
+            }
+            _ => {
+                let p = aig.and(x, !y);
+                let q = aig.and(!x, y);
+                let o = aig.or(x, y);
+                let n = aig.and(x, y);
+                vec![aig.or(p, q), aig.and(o, !n)]
+            }
+        };
+        pool.extend(new);
+    }
+    pool[pool.len() - 1 - rng.below(pool.len().min(3) as u64) as usize].xor_sign(rng.below(2) == 0)
+}
+
 fn random_model(rng: &mut Rng) -> Model {
+    random_model_with(rng, random_fn)
+}
+
+type Build = fn(&mut Rng, &mut Aig, &[AigLit], u64) -> AigLit;
+
+fn random_model_with(rng: &mut Rng, random_fn: Build) -> Model {
     let mut aig = Aig::new();
     let nl = 2 + rng.below(4) as usize;
     let ni = rng.below(4) as usize;
@@ -186,4 +236,104 @@ fn every_configuration_agrees_with_explicit_search() {
     );
     eprintln!("pdr on models: {safe} SAFE, {unsafe_} UNSAFE agreed ({constrained} of 400 models constrained)");
     assert!(safe > 100 && unsafe_ > 100 && constrained > 100);
+}
+
+/// Every next-state function, constraint and the bad literal of `m`, under every valuation of
+/// its latches and inputs (at most 2^12 of them).
+fn truth_tables(m: &Model) -> Vec<Vec<bool>> {
+    let leaves: Vec<u32> = m
+        .latches
+        .iter()
+        .map(|l| l.node.var())
+        .chain(m.inputs.iter().map(|i| i.node.var()))
+        .collect();
+    let mut roots: Vec<AigLit> = m.latches.iter().map(|l| l.next).collect();
+    roots.extend(m.constraints.iter().copied());
+    roots.push(m.bad);
+    (0..1u32 << leaves.len())
+        .map(|a| {
+            let mut vals = vec![false; m.aig.num_vars() as usize];
+            for (b, &v) in leaves.iter().enumerate() {
+                vals[v as usize] = a >> b & 1 == 1;
+            }
+            let all = m.aig.eval_all(&vals);
+            roots.iter().map(|&r| Aig::lit_value(&all, r)).collect()
+        })
+        .collect()
+}
+
+/// SAT sweeping keeps every function of the model, merges the redundant gates, and PDR and BMC
+/// on the swept system, with their verdicts carried back to the original system and checked
+/// there, agree with explicit search.
+#[test]
+fn preprocessed_systems_keep_functions_and_verdicts() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15, Vec::new());
+    let (mut merged, mut before, mut after) = (0, 0, 0);
+    let (mut safe, mut unsafe_) = (0, 0);
+    let mut failures = Vec::new();
+    let opts = Options {
+        backend: Backend::Cadical,
+        ..Options::default()
+    };
+    for case in 0..300 {
+        let m = random_model_with(&mut rng, redundant_fn);
+        let ms = m.to_system();
+        let orig = Original {
+            model: &m,
+            sys: &ms.sys,
+            latch_var: &ms.latch_var,
+            input_var: &ms.input_var,
+            words: Default::default(),
+        };
+        let intr = Interrupter::new();
+        let p = Preprocessed::new(orig, Backend::Cadical, &intr);
+        let swept = sweep::sweep(
+            &m,
+            &Default::default(),
+            Backend::Batsat,
+            Duration::from_secs(10),
+            &intr,
+        )
+        .0;
+        assert_eq!(
+            truth_tables(&m),
+            truth_tables(&swept),
+            "case {case}: a function changed\n{m:?}"
+        );
+        assert!(!p.sweep.stopped);
+        merged += p.sweep.merged;
+        before += p.sweep.ands_before;
+        after += p.sweep.ands_after;
+        let expected = reachable(&m);
+        for engine in [EngineKind::Pdr, EngineKind::Bmc] {
+            let o = Options {
+                max_depth: Some(40),
+                ..opts.clone()
+            };
+            let (v, _) = engine.run(&p.sys, &o, &mut |_| {});
+            let v = p.carry_back(&ms.sys, v);
+            let checked = witness::check_bit_level(&ms.sys, v, Backend::Cadical, &opts);
+            match (&checked.verdict, expected, engine) {
+                (Verdict::Unsafe(_), true, _) => unsafe_ += 1,
+                (Verdict::Safe(_), false, _) => safe += 1,
+                (Verdict::Unknown(u), false, EngineKind::Bmc) if u.cause == Cause::Bound => {}
+                (got, _, _) => failures.push(format!(
+                    "case {case} ({}): {got:?}, explicit search says reachable = {expected}\n{m:?}",
+                    engine.name()
+                )),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!("sweeping: {before} -> {after} AND gates ({merged} merged); {safe} SAFE, {unsafe_} UNSAFE agreed");
+    assert!(
+        merged > 300 && after < before,
+        "sweeping merged too little to be tested"
+    );
+    assert!(safe > 50 && unsafe_ > 50);
 }

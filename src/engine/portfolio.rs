@@ -246,21 +246,22 @@ impl<'a> Systems<'a> {
             sys: self.plain,
             preprocessed: None,
         };
-        let special = |sys: Option<&'a System>| sys.map_or(plain, |sys| Chosen { sys, ..plain });
-        let accelerated = || self.accelerated.and_then(|a| a(intr));
-        match m.engine {
-            EngineKind::Kind => special(self.constrained.and_then(|c| c(intr))),
-            EngineKind::Bmc if self.accelerated.is_some() && accelerated().is_some() => {
-                special(accelerated())
-            }
-            EngineKind::Bmc | EngineKind::Pdr => match self.preprocessed.and_then(|p| p(intr)) {
-                Some(p) => Chosen {
-                    sys: &p.sys,
-                    preprocessed: Some(p),
-                },
-                None => plain,
+        let made = |make: Option<&'a Constrain<'a>>| make.and_then(|f| f(intr));
+        let preprocessed = || match self.preprocessed.and_then(|p| p(intr)) {
+            Some(p) => Chosen {
+                sys: &p.sys,
+                preprocessed: Some(p),
             },
-            _ => plain,
+            None => plain,
+        };
+        match m.engine {
+            EngineKind::Kind => made(self.constrained).map_or(plain, |sys| Chosen { sys, ..plain }),
+            EngineKind::Bmc => match made(self.accelerated) {
+                Some(sys) => Chosen { sys, ..plain },
+                None => preprocessed(),
+            },
+            EngineKind::Pdr => preprocessed(),
+            EngineKind::Ic3cfa => plain,
         }
     }
 

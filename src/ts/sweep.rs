@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 
 /// Words (of 64 patterns) of uniformly random valuations before the first pass.
 const RANDOM_WORDS: usize = 4;
+/// The most bytes of simulation values kept (the oldest rounds are dropped beyond).
+const SIGNATURE_BYTES: usize = 96 << 20;
 /// Words of valuations from steps of the model's random simulation (reachable states, values
 /// drawn per word with small magnitudes favoured) before the first pass. Uniform valuations
 /// alone make every comparison with a constant look constant.
@@ -85,17 +87,36 @@ impl Signatures {
         self.rounds.push(vals);
     }
 
-    /// The signature of `var` normalised so that its first pattern is 0, and whether it was
-    /// complemented for that.
-    fn key(&self, var: u32) -> (Vec<u64>, bool) {
+    /// A hash of the signature of `var` normalised so that its first pattern is 0, and
+    /// whether it was complemented for that. Equal signatures have equal keys; unequal ones
+    /// that collide only make a candidate pair that SAT refutes.
+    fn key(&self, var: u32) -> (u128, bool) {
+        use std::hash::{Hash, Hasher};
         let v = var as usize;
         let flip = self.rounds.first().is_some_and(|r| r[v] & 1 == 1);
-        let key = self
-            .rounds
-            .iter()
-            .map(|r| if flip { !r[v] } else { r[v] })
-            .collect();
-        (key, flip)
+        let mut h = [
+            std::collections::hash_map::DefaultHasher::new(),
+            std::collections::hash_map::DefaultHasher::new(),
+        ];
+        1u8.hash(&mut h[1]);
+        for r in &self.rounds {
+            let x = if flip { !r[v] } else { r[v] };
+            x.hash(&mut h[0]);
+            x.hash(&mut h[1]);
+        }
+        (
+            ((h[0].finish() as u128) << 64) | h[1].finish() as u128,
+            flip,
+        )
+    }
+
+    /// Keep at most `max` rounds, dropping the oldest (fewer patterns only make more
+    /// candidates, never a merge: merges are proved).
+    fn cap(&mut self, max: usize) {
+        if self.rounds.len() > max {
+            let extra = self.rounds.len() - max;
+            self.rounds.drain(..extra);
+        }
     }
 }
 
@@ -188,12 +209,13 @@ pub fn sweep(
         .collect();
     let ands_before = cone.len() - inputs.len();
     let mut rng = Rng(0x5eed_5eed);
+    let max_rounds = (SIGNATURE_BYTES / (8 * aig.num_vars() as usize)).clamp(2, 256);
     let mut sigs = Signatures::default();
-    for _ in 0..RANDOM_WORDS {
+    for _ in 0..RANDOM_WORDS.min(max_rounds / 2) {
         sigs.add_word(aig, |_| rng.next());
     }
     let mut sim = Simulation::new(model, words, 0x5eed);
-    for _ in 0..SIMULATED_WORDS {
+    for _ in 0..SIMULATED_WORDS.min(max_rounds / 2) {
         let valid = sim.evaluate();
         sigs.add_word(aig, |v| sim.lit(AigLit::new(v, false)));
         sim.step(valid);
@@ -211,7 +233,7 @@ pub fn sweep(
         };
         'passes: loop {
             // Classes by signature; the constant node heads the class of all-zero signatures.
-            let mut first: HashMap<Vec<u64>, (u32, bool)> = HashMap::new();
+            let mut first: HashMap<u128, (u32, bool)> = HashMap::new();
             first.insert(sigs.key(0).0, (0, false));
             // This pass's counterexamples, one bit each: a candidate pair they already tell
             // apart needs no query.
@@ -256,6 +278,7 @@ pub fn sweep(
                 break;
             }
             sigs.rounds.push(found);
+            sigs.cap(max_rounds);
         }
         (sw.rep, sw.stats)
     });
