@@ -277,7 +277,10 @@ pub fn sweep(
             if k == 0 {
                 break;
             }
-            sigs.rounds.push(found);
+            // The pass's counterexamples become a round, the rest of it random patterns (so
+            // that every bit of every node is a value under one valuation of the inputs).
+            let used = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
+            sigs.add_word(aig, |v| (found[v as usize] & used) | (rng.next() & !used));
             sigs.cap(max_rounds);
         }
         (sw.rep, sw.stats)
