@@ -34,8 +34,6 @@ use std::time::{Duration, Instant};
 
 /// Words (of 64 patterns) of uniformly random valuations before the first pass.
 const RANDOM_WORDS: usize = 4;
-/// The most bytes of simulation values kept (the oldest rounds are dropped beyond).
-const SIGNATURE_BYTES: usize = 96 << 20;
 /// Words of valuations from steps of the model's random simulation (reachable states, values
 /// drawn per word with small magnitudes favoured) before the first pass. Uniform valuations
 /// alone make every comparison with a constant look constant.
@@ -66,14 +64,18 @@ fn roots(model: &Model) -> Vec<AigLit> {
     r
 }
 
-/// Per-node simulation values: one vector of 64-bit words per round of patterns.
+/// Per-node signatures: a running hash of the node's values under every round of patterns so
+/// far, complemented so that its first pattern is 0 (so a node and its complement agree).
+/// Equal value sequences give equal keys; unequal ones that collide only make a candidate
+/// pair that SAT refutes.
 #[derive(Default)]
 struct Signatures {
-    rounds: Vec<Vec<u64>>,
+    key: Vec<u128>,
+    flip: Vec<bool>,
 }
 
 impl Signatures {
-    /// One more word per node, simulated from `input` (a word per input variable).
+    /// One more round of 64 patterns, simulated from `input` (a word per input variable).
     fn add_word(&mut self, aig: &Aig, mut input: impl FnMut(u32) -> u64) {
         let n = aig.num_vars() as usize;
         let mut vals = vec![0u64; n];
@@ -84,40 +86,30 @@ impl Signatures {
                 AigNode::And(a, b) => lit_word(&vals, a) & lit_word(&vals, b),
             };
         }
-        self.rounds.push(vals);
+        if self.key.is_empty() {
+            self.flip = vals.iter().map(|x| x & 1 == 1).collect();
+            self.key = vec![0; n];
+        }
+        for ((k, &f), &x) in self.key.iter_mut().zip(&self.flip).zip(&vals) {
+            let x = if f { !x } else { x };
+            let lo = mix(*k as u64 ^ x, 0x9e37_79b9_7f4a_7c15);
+            let hi = mix((*k >> 64) as u64 ^ x, 0xc2b2_ae3d_27d4_eb4f);
+            *k = ((hi as u128) << 64) | lo as u128;
+        }
     }
 
-    /// A hash of the signature of `var` normalised so that its first pattern is 0, and
-    /// whether it was complemented for that. Equal signatures have equal keys; unequal ones
-    /// that collide only make a candidate pair that SAT refutes.
+    /// The key of `var` and whether its values were complemented for it.
     fn key(&self, var: u32) -> (u128, bool) {
-        use std::hash::{Hash, Hasher};
-        let v = var as usize;
-        let flip = self.rounds.first().is_some_and(|r| r[v] & 1 == 1);
-        let mut h = [
-            std::collections::hash_map::DefaultHasher::new(),
-            std::collections::hash_map::DefaultHasher::new(),
-        ];
-        1u8.hash(&mut h[1]);
-        for r in &self.rounds {
-            let x = if flip { !r[v] } else { r[v] };
-            x.hash(&mut h[0]);
-            x.hash(&mut h[1]);
-        }
-        (
-            ((h[0].finish() as u128) << 64) | h[1].finish() as u128,
-            flip,
-        )
+        (self.key[var as usize], self.flip[var as usize])
     }
+}
 
-    /// Keep at most `max` rounds, dropping the oldest (fewer patterns only make more
-    /// candidates, never a merge: merges are proved).
-    fn cap(&mut self, max: usize) {
-        if self.rounds.len() > max {
-            let extra = self.rounds.len() - max;
-            self.rounds.drain(..extra);
-        }
-    }
+/// A 64-bit mixing step (the finaliser of splitmix64 after adding `salt`).
+fn mix(x: u64, salt: u64) -> u64 {
+    let mut z = x.wrapping_add(salt);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// The value of `l` in a word of node values.
@@ -209,13 +201,12 @@ pub fn sweep(
         .collect();
     let ands_before = cone.len() - inputs.len();
     let mut rng = Rng(0x5eed_5eed);
-    let max_rounds = (SIGNATURE_BYTES / (8 * aig.num_vars() as usize)).clamp(2, 256);
     let mut sigs = Signatures::default();
-    for _ in 0..RANDOM_WORDS.min(max_rounds / 2) {
+    for _ in 0..RANDOM_WORDS {
         sigs.add_word(aig, |_| rng.next());
     }
     let mut sim = Simulation::new(model, words, 0x5eed);
-    for _ in 0..SIMULATED_WORDS.min(max_rounds / 2) {
+    for _ in 0..SIMULATED_WORDS {
         let valid = sim.evaluate();
         sigs.add_word(aig, |v| sim.lit(AigLit::new(v, false)));
         sim.step(valid);
@@ -281,7 +272,6 @@ pub fn sweep(
             // that every bit of every node is a value under one valuation of the inputs).
             let used = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
             sigs.add_word(aig, |v| (found[v as usize] & used) | (rng.next() & !used));
-            sigs.cap(max_rounds);
         }
         (sw.rep, sw.stats)
     });
