@@ -73,6 +73,34 @@ fn sha256(path: &Path) -> String {
         .collect()
 }
 
+/// The waypoints of a violation witness's entry: type, line, column, constraint.
+fn waypoints(entry: &Yaml) -> Vec<(String, i64, i64, String)> {
+    entry["content"]
+        .as_vec()
+        .expect("segments")
+        .iter()
+        .map(|s| &s["segment"].as_vec().expect("a segment")[0]["waypoint"])
+        .map(|w| {
+            (
+                w["type"].as_str().unwrap_or("").to_string(),
+                w["location"]["line"].as_i64().unwrap_or(0),
+                w["location"]["column"].as_i64().unwrap_or(0),
+                w["constraint"]["value"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The texts of the GraphML data elements with a key.
+fn graphml_data(path: &Path, key: &str) -> Vec<String> {
+    let graphml = std::fs::read_to_string(path).expect("GraphML written");
+    let doc = roxmltree::Document::parse(&graphml).expect("the GraphML is XML");
+    doc.descendants()
+        .filter(|n| n.attribute("key") == Some(key))
+        .filter_map(|n| n.text().map(str::to_string))
+        .collect()
+}
+
 #[test]
 fn a_violation_witness_gives_each_nondet_value_at_its_call_and_the_target() {
     let (dir, f) = program("unsafe", UNSAFE);
@@ -88,23 +116,7 @@ fn a_violation_witness_gives_each_nondet_value_at_its_call_and_the_target() {
         Some(sha256(&f).as_str())
     );
     assert_eq!(task["data_model"].as_str(), Some("ILP32"));
-    let points: Vec<&Yaml> = entry["content"]
-        .as_vec()
-        .expect("segments")
-        .iter()
-        .map(|s| &s["segment"].as_vec().expect("a segment")[0]["waypoint"])
-        .collect();
-    let summary: Vec<(String, i64, i64, String)> = points
-        .iter()
-        .map(|w| {
-            (
-                w["type"].as_str().unwrap_or("").to_string(),
-                w["location"]["line"].as_i64().unwrap_or(0),
-                w["location"]["column"].as_i64().unwrap_or(0),
-                w["constraint"]["value"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect();
+    let summary = waypoints(entry);
     // The closing parentheses of the calls; the target is the error call's statement.
     assert_eq!(
         summary,
@@ -114,14 +126,7 @@ fn a_violation_witness_gives_each_nondet_value_at_its_call_and_the_target() {
             ("target".into(), 8, 9, String::new()),
         ]
     );
-    let graphml = std::fs::read_to_string(dir.join("witness.graphml")).expect("GraphML written");
-    let doc = roxmltree::Document::parse(&graphml).expect("the GraphML is XML");
-    let data = |key: &str| -> Vec<String> {
-        doc.descendants()
-            .filter(|n| n.attribute("key") == Some(key))
-            .filter_map(|n| n.text().map(str::to_string))
-            .collect()
-    };
+    let data = |key: &str| graphml_data(&dir.join("witness.graphml"), key);
     assert_eq!(data("witness-type"), vec!["violation_witness"]);
     assert_eq!(
         data("assumption"),
@@ -129,6 +134,104 @@ fn a_violation_witness_gives_each_nondet_value_at_its_call_and_the_target() {
     );
     assert_eq!(data("violation"), vec!["true"]);
     assert_eq!(data("programhash"), vec![sha256(&f)]);
+}
+
+/// `gcc -E` writes one blank for each run of blanks and tabs between tokens; the witness's
+/// columns are the original file's bytes (a tab is one).
+#[test]
+fn violation_columns_count_the_original_blanks_and_tabs() {
+    let text = "extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+\tint  x;
+\tx =  \t__VERIFIER_nondet_int();
+  \t int   y =\t\t__VERIFIER_nondet_int(  )  ;
+\tif (x == 3  &&  y == -4)   reach_error();
+\treturn 0;
+}
+";
+    let (dir, f) = program("blanks", text);
+    let r = verify_in(&dir, &f, &["--svcomp", "--engine", "bmc"]);
+    assert_eq!(r.code, 10, "{}", r.stderr);
+    // Line 5: the call's `)` is byte 30; line 6: byte 40; line 7: the error call at byte 29.
+    assert_eq!(
+        waypoints(&yaml(&dir.join("witness.yml"))[0]),
+        vec![
+            ("function_return".into(), 5, 30, "\\result == 3".into()),
+            ("function_return".into(), 6, 40, "\\result == -4".into()),
+            ("target".into(), 7, 29, String::new()),
+        ]
+    );
+}
+
+/// An uninitialised local that decides whether a call is made (the shape of `s3_clnt_1`): a
+/// compiled program's value is whatever its stack holds, so the witness states the value the
+/// counterexample reads, where it reads it, before the call's value.
+#[test]
+fn a_violation_witness_states_the_uninitialised_values_it_reads() {
+    let text = "extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int ready;
+    int got = 0;
+    int unread;
+    if (ready == 0) {
+        got = __VERIFIER_nondet_int() + ready;
+    }
+    int y = __VERIFIER_nondet_int();
+    if (got == 7 && y == 5)
+        reach_error();
+    return 0;
+}
+";
+    let (dir, f) = program("uninit", text);
+    let r = verify_in(&dir, &f, &["--svcomp", "--engine", "bmc"]);
+    assert_eq!(r.code, 10, "{}", r.stderr);
+    assert_eq!(
+        waypoints(&yaml(&dir.join("witness.yml"))[0]),
+        vec![
+            ("assumption".into(), 7, 5, "ready == 0".into()),
+            ("function_return".into(), 8, 37, "\\result == 7".into()),
+            ("function_return".into(), 10, 35, "\\result == 5".into()),
+            ("target".into(), 12, 9, String::new()),
+        ]
+    );
+    assert_eq!(
+        graphml_data(&dir.join("witness.graphml"), "assumption"),
+        vec!["ready == 0;", "\\result == 7;", "\\result == 5;"]
+    );
+}
+
+/// A value first read in a `do` loop's condition, after the body's call: the start of the
+/// `do` statement was passed before that call, so no assumption there could state it; the
+/// note on stderr (and in the witness) says so instead.
+#[test]
+fn an_uninitialised_value_read_after_its_statement_began_is_only_noted() {
+    let text = "extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int u;
+    int n = 0;
+    do {
+        n = n + __VERIFIER_nondet_int();
+    } while (u == 0 && n < 3);
+    if (n == 7)
+        reach_error();
+    return 0;
+}
+";
+    let (dir, f) = program("uninit-do", text);
+    let r = verify_in(&dir, &f, &["--svcomp", "--engine", "bmc"]);
+    assert_eq!(r.code, 10, "{}", r.stderr);
+    let points = waypoints(&yaml(&dir.join("witness.yml"))[0]);
+    assert!(points.iter().all(|p| p.0 != "assumption"), "{points:?}");
+    assert!(
+        r.stderr.contains("uninitialised") && r.stderr.contains("main::u"),
+        "{}",
+        r.stderr
+    );
+    let text = std::fs::read_to_string(dir.join("witness.yml")).unwrap();
+    assert!(text.starts_with("# the run reads uninitialised"), "{text}");
 }
 
 #[test]

@@ -134,6 +134,51 @@ fn semantic_and_syntax_errors_have_positions() {
     assert!(e.contains("no definition of `main`"), "{e}");
 }
 
+/// Columns are those of the original line, counted in bytes (a tab is one), although `gcc -E`
+/// writes one blank for every run of blanks, tabs and comments between tokens.
+#[test]
+fn error_columns_count_the_original_blanks_and_tabs() {
+    // On line 3, `v` is at byte 45, `f` at byte 30 (and at 24 in the preprocessed text).
+    let src = "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   struct  s { int a; }   v;\n  return 0;\n}\n";
+    let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.starts_with("t.c:3:45: unsupported: struct"), "{e}");
+    let src =
+        "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   float   f = 1;\n  return 0;\n}\n";
+    let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        e.starts_with("t.c:3:30: unsupported: floating point"),
+        "{e}"
+    );
+    // A comment and a macro before the construct, and a syntax error after a tab.
+    let src = "#define ONE  1\nint main() {\n  int x = ONE /* one */ +  ONE;   float f;\n}\n";
+    let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        e.starts_with("t.c:3:41: unsupported: floating point"),
+        "{e}"
+    );
+    let src = "int main() {\n\tint  x =\t\t1 +  ;\n}\n";
+    let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.starts_with("t.c:2:17: error: syntax error at `;`"), "{e}");
+    // The same from a file on disk (its lines are read back by the name the markers give).
+    let dir = std::env::temp_dir().join(format!("bitmc-error-columns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cols.c");
+    std::fs::write(
+        &file,
+        "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   struct  s { int a; }   v;\n}\n",
+    )
+    .unwrap();
+    let e = bitmc::frontend::lower_file(&file, &FrontendOptions::default())
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        e.starts_with(&format!("{}:3:45: unsupported: struct", file.display())),
+        "{e}"
+    );
+}
+
 #[test]
 fn undefined_functions_warn_and_return_nondet() {
     let l =

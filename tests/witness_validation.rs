@@ -64,6 +64,21 @@ impl Case {
         }
     }
 
+    /// A directory with `text` as `prog.c`.
+    fn from_text(name: &str, text: &str) -> Case {
+        let dir = std::env::temp_dir().join(format!(
+            "bitmc-witness-validation-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("prog.c"), text).unwrap();
+        Case {
+            dir,
+            hash: sha256_hex(text.as_bytes()),
+        }
+    }
+
     fn write(&self, name: &str, text: &str) -> PathBuf {
         let p = self.dir.join(name);
         std::fs::write(&p, text).unwrap();
@@ -118,6 +133,19 @@ fn target(line: usize, col: usize) -> String {
         type: target
         action: follow
         location: {{file_name: \"prog.c\", line: {line}, column: {col}, function: main}}
+"
+    )
+}
+
+/// An `assumption` segment: the C expression `expr` holds before the statement at the location.
+fn assumption(line: usize, col: usize, expr: &str) -> String {
+    format!(
+        "  - segment:
+    - waypoint:
+        type: assumption
+        action: follow
+        location: {{file_name: \"prog.c\", line: {line}, column: {col}, function: main}}
+        constraint: {{value: \"{expr}\", format: c_expression}}
 "
     )
 }
@@ -298,6 +326,147 @@ fn wrong_missing_and_extra_values_are_rejected() {
         ],
     );
     assert!(reasons[0].contains("ended"), "{}", reasons[0]);
+}
+
+/// An uninitialised local decides whether a nondet call is made (the shape of `s3_clnt_1`,
+/// whose `s__init_buf___0` guards `buf = __VERIFIER_nondet_int()`): `ready` is read at line 6
+/// (the `if` at column 5); the values 7 (line 7, column 37) and 5 (line 9, column 35) reach
+/// the error only when `ready` is 0.
+const UNINIT_GUARD: &str = "extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int ready;
+    int got = 0;
+    if (ready == 0) {
+        got = __VERIFIER_nondet_int();
+    }
+    int y = __VERIFIER_nondet_int();
+    if (got == 7 && y == 5)
+        reach_error();
+    return 0;
+}
+";
+
+/// A compiled program's uninitialised locals hold what the stack holds: the replay zeroes them
+/// and compares a run with them filled with a pattern, so a witness whose path depends on one
+/// must state its value, and a stated value is checked where the witness puts it.
+#[test]
+fn runs_that_depend_on_uninitialised_locals_need_stated_assumptions() {
+    if !have_gcc(DataModel::Ilp32, false) {
+        return;
+    }
+    if !replay::auto_init_works() {
+        eprintln!("skipped: gcc has no -ftrivial-auto-var-init");
+        return;
+    }
+    let c = Case::from_text("viol-uninit", UNINIT_GUARD);
+    let h = &c.hash;
+    let witness = |pre: &[String], mid: &[String]| {
+        let mut segs = pre.to_vec();
+        segs.push(ret(7, 37, 7));
+        segs.extend_from_slice(mid);
+        segs.push(ret(9, 35, 5));
+        segs.push(target(11, 9));
+        violation_yaml(h, UNREACH, &segs)
+    };
+    let reasons = judge_all(
+        &c,
+        &[
+            (
+                "stated.yml",
+                witness(&[assumption(6, 5, "ready == 0")], &[]),
+                None,
+            ),
+            (
+                "unstated.yml",
+                witness(&[], &[]),
+                Some((
+                    Check::Replay,
+                    "depends on the values of uninitialised variables",
+                )),
+            ),
+            (
+                "false.yml",
+                witness(&[assumption(6, 5, "ready == 1")], &[]),
+                Some((Check::Replay, "does not hold")),
+            ),
+            // After the first value, the `if` is never passed again.
+            (
+                "late.yml",
+                witness(&[], &[assumption(6, 5, "ready == 0")]),
+                Some((
+                    Check::Replay,
+                    "passes only 0 of the witness's 1 assumptions",
+                )),
+            ),
+            (
+                "name.yml",
+                witness(&[assumption(6, 5, "readiness == 0")], &[]),
+                Some((Check::Structure, "do not compile")),
+            ),
+        ],
+    );
+    assert!(
+        reasons[0].contains("as an assumption states"),
+        "{}",
+        reasons[0]
+    );
+    assert!(
+        reasons[1].contains("filled with a pattern"),
+        "{}",
+        reasons[1]
+    );
+    // Inside a statement, no check can be put.
+    let inside = c.write(
+        "inside.yml",
+        &witness(&[assumption(7, 15, "ready == 0")], &[]),
+    );
+    match validate(&inside, &opts()) {
+        Outcome::Unconfirmed(why) => assert!(why.contains("not at a statement"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Counterexamples of bitmc are validated end to end where gcc's output differs from the
+/// program as written: an uninitialised local guarding a call (the witness states its value)
+/// and nondet calls after runs of blanks and tabs (columns count the original bytes).
+#[test]
+fn bitmc_witnesses_with_uninitialised_guards_and_blank_runs_are_confirmed() {
+    if !have_gcc(DataModel::Ilp32, false) || !replay::auto_init_works() {
+        return;
+    }
+    let blanks = "extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+\tint  x;
+\tx =  \t__VERIFIER_nondet_int();
+  \t int   y =\t\t__VERIFIER_nondet_int(  )  ;
+\tif (x == 3  &&  y == -4)   reach_error();
+\treturn 0;
+}
+";
+    for (name, text) in [("uninit-guard", UNINIT_GUARD), ("blank-runs", blanks)] {
+        let c = Case::from_text(name, text);
+        let (yml, gml) = (c.dir.join("w.yml"), c.dir.join("w.graphml"));
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_bitmc"))
+            .current_dir(&c.dir)
+            .args(["verify", "prog.c", "--timeout", "60"])
+            .args(["--witness", "w.yml", "--witness", "w.graphml"])
+            .output()
+            .expect("bitmc runs");
+        assert_eq!(
+            run.status.code(),
+            Some(10),
+            "{name}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        for f in [&yml, &gml] {
+            let how = confirmed(f);
+            if name == "uninit-guard" {
+                assert!(how.contains("as an assumption states"), "{name}: {how}");
+            }
+        }
+    }
 }
 
 #[test]

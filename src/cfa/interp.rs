@@ -20,7 +20,9 @@
 //! beyond those the taken path consumes, which the CFA's determinism (see [`crate::cfa`])
 //! provides. With [`RunOptions::uninit_zero`], a `Havoc` of an uninitialised declaration takes
 //! 0 and consumes nothing, so that a sequence lines up with the calls of `__VERIFIER_nondet_*`
-//! of a compiled program (positions are then no longer the system's).
+//! of a compiled program whose uninitialised locals are 0 (positions are then no longer the
+//! system's; a compiled program's locals hold what its stack holds, which is why violation
+//! witnesses state the uninitialised values a run reads).
 
 use super::{Cfa, EdgeId, Gcl, Loc, LocKind, PVar, Property};
 use crate::bv::{value, Evaluator};

@@ -331,6 +331,10 @@ pub struct Origin {
     pub pos: Option<SrcPos>,
     /// The C text of the statement or expression (one line, possibly shortened).
     pub text: String,
+    /// The start of the C statement or declaration the command belongs to (for a condition,
+    /// the `if`, loop or `switch` it is part of): where a witness can state what holds before
+    /// it.
+    pub statement: Option<SrcPos>,
 }
 
 /// An index into [`Cfa::origins`].
@@ -534,8 +538,22 @@ impl Cfa {
 
     /// Records the origin of a command.
     pub fn add_origin(&mut self, pos: Option<SrcPos>, text: String) -> OriginId {
+        self.add_statement_origin(pos, text, None)
+    }
+
+    /// Records the origin of a command that belongs to the statement starting at `statement`.
+    pub fn add_statement_origin(
+        &mut self,
+        pos: Option<SrcPos>,
+        text: String,
+        statement: Option<SrcPos>,
+    ) -> OriginId {
         let o = OriginId(self.origins.len() as u32);
-        self.origins.push(Origin { pos, text });
+        self.origins.push(Origin {
+            pos,
+            text,
+            statement,
+        });
         o
     }
 

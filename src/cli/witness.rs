@@ -49,7 +49,12 @@ pub fn write(
         ProgramVerdict::False(_, trace) => {
             let ran_on = trace.accelerated.as_deref().unwrap_or(cfa);
             match violation::waypoints(original, ran_on, &trace.steps) {
-                Ok(points) => Some((Content::Violation(points), None)),
+                Ok((points, note)) => {
+                    if let Some(n) = &note {
+                        eprintln!("note: {n}");
+                    }
+                    Some((Content::Violation(points), note))
+                }
                 Err(e) => {
                     eprintln!("note: no violation witness: {e}");
                     None

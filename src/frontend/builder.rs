@@ -76,6 +76,9 @@ pub struct Lower<'a> {
     /// The position and text of the statement being lowered (origins of commands).
     pub pos: SrcPos,
     pub text: String,
+    /// The start of the innermost statement or declaration being lowered (origins of
+    /// commands; for the condition of an `if`, a loop or a `switch`, that statement's start).
+    pub stmt_start: Option<SrcPos>,
     /// The element designated by the last array subscript lowered (for assignments).
     pub last_elem: Option<super::lval::Lval>,
     /// The variables of globals with external linkage that are not `const`: what a function
@@ -194,7 +197,19 @@ impl<'a> Lower<'a> {
             .map(str::to_string)
             .unwrap_or_else(|| self.text.clone());
         let pos = Some(self.pos.clone());
-        self.cfa.add_origin(pos, t)
+        self.cfa
+            .add_statement_origin(pos, t, self.stmt_start.clone())
+    }
+
+    /// Runs `f` with `span` as the start of the statement being lowered (restored after).
+    pub fn in_statement<T>(&mut self, span: Span, f: impl FnOnce(&mut Self) -> T) -> T {
+        if span.is_none() {
+            return f(self);
+        }
+        let saved = self.stmt_start.replace(self.src.span_pos(span));
+        let r = f(self);
+        self.stmt_start = saved;
+        r
     }
 
     /// Appends an edge with `cmd` from the current location to a fresh one.
@@ -385,6 +400,7 @@ pub fn lower_unit(
         static_init: init,
         pos,
         text: String::new(),
+        stmt_start: None,
         last_elem: None,
         external_globals: Vec::new(),
         external_pointers: Vec::new(),

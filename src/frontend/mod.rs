@@ -46,6 +46,7 @@ mod array;
 mod builder;
 mod builtins;
 mod call;
+mod columns;
 mod cond;
 mod decl;
 mod expr;
@@ -134,13 +135,24 @@ pub fn lower_source(
     opts: &FrontendOptions,
 ) -> Result<Lowered, FrontendError> {
     let pre = parse::preprocess_text(text, file_name, opts.data_model)?;
-    lower_preprocessed(pre, file_name, opts)
+    lower(pre, file_name, Some(text.to_string()), opts)
 }
 
 /// Parses and lowers already preprocessed text (no comments, `#` line markers allowed).
 pub fn lower_preprocessed(
     text: String,
     file_name: &str,
+    opts: &FrontendOptions,
+) -> Result<Lowered, FrontendError> {
+    lower(text, file_name, None, opts)
+}
+
+/// Parses and lowers preprocessed text; `original` is the main file's text when the file is
+/// not on disk under `file_name`.
+fn lower(
+    text: String,
+    file_name: &str,
+    original: Option<String>,
     opts: &FrontendOptions,
 ) -> Result<Lowered, FrontendError> {
     // Parsing and lowering recurse over the syntax tree: run them on a thread with a large
@@ -151,7 +163,7 @@ pub fn lower_preprocessed(
         .name("bitmc-frontend".into())
         .stack_size(512 << 20)
         .spawn(move || -> Result<Lowered, FrontendError> {
-            let (parsed, map) = parse::parse(text, &name)?;
+            let (parsed, map) = parse::parse(text, &name, original.as_deref())?;
             let mut lowered = builder::lower_unit(&parsed.unit, &map, &opts2)?;
             lowered.cfa = cfa::remove_unreachable(&lowered.cfa);
             if opts2.lbe {

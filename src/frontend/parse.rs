@@ -7,15 +7,20 @@
 //! when neither exists, that is the error. The text is parsed with lang-c (GNU C11 flavour).
 //!
 //! Positions: lang-c spans are byte offsets into the preprocessed text; [`SourceMap`] follows
-//! the `# line "file"` markers to give the original file, line and column.
+//! the `# line "file"` markers to give the original file and line, and relocates each
+//! preprocessed line's tokens in the original line (read from the file the marker names, or
+//! given with the text) for the original byte column ([`super::columns`]: `gcc -E` writes one
+//! blank for every run of blanks, tabs and comments between tokens).
 
+use super::columns::{self, ColumnMap};
 use super::FrontendError;
 use crate::cfa::{DataModel, SrcPos};
 use lang_c::driver::{parse_preprocessed, Config, Flavor, Parse};
 use lang_c::span::Span;
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Maps offsets of the preprocessed text to original positions.
 pub struct SourceMap {
@@ -24,11 +29,42 @@ pub struct SourceMap {
     lines: Vec<(usize, Arc<str>, u32)>,
     /// The file name used when no marker applies.
     pub main_file: Arc<str>,
+    /// The original files by name, read when first needed (`None`: not readable).
+    originals: Mutex<HashMap<Arc<str>, Option<Arc<Original>>>>,
+    /// The column map of each preprocessed line, made when first needed (`None`: the
+    /// preprocessed columns are kept).
+    columns: Mutex<HashMap<usize, Option<Arc<ColumnMap>>>>,
+}
+
+/// An original source file: its lines and whether each starts inside a block comment.
+struct Original {
+    lines: Vec<String>,
+    in_comment: Vec<bool>,
+}
+
+impl Original {
+    fn new(text: &str) -> Original {
+        let lines: Vec<&str> = text
+            .split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .collect();
+        Original {
+            in_comment: columns::comment_starts(&lines),
+            lines: lines.into_iter().map(str::to_string).collect(),
+        }
+    }
 }
 
 impl SourceMap {
-    /// Builds the line table of a preprocessed text.
+    /// Builds the line table of a preprocessed text; original files are read from disk by
+    /// the names the markers give.
     pub fn new(text: String, main_file: &str) -> SourceMap {
+        SourceMap::with_original(text, main_file, None)
+    }
+
+    /// Like [`SourceMap::new`], with the text of the main file when it is not on disk (or not
+    /// under that name).
+    pub fn with_original(text: String, main_file: &str, original: Option<&str>) -> SourceMap {
         let main: Arc<str> = Arc::from(main_file);
         let mut lines = Vec::new();
         let mut file = main.clone();
@@ -50,10 +86,16 @@ impl SourceMap {
                 None => line = line.saturating_add(1),
             }
         }
+        let mut originals = HashMap::new();
+        if let Some(o) = original {
+            originals.insert(main.clone(), Some(Arc::new(Original::new(o))));
+        }
         SourceMap {
             text,
             lines,
             main_file: main,
+            originals: Mutex::new(originals),
+            columns: Mutex::new(HashMap::new()),
         }
     }
 
@@ -65,11 +107,11 @@ impl SourceMap {
             .saturating_sub(1);
         match self.lines.get(i) {
             Some((start, f, l)) => {
-                let col = self
-                    .text
-                    .get(*start..offset)
-                    .map(|s| s.chars().count())
-                    .unwrap_or(0);
+                let col = offset.saturating_sub(*start).min(self.text.len() - start);
+                let col = match self.column_map(i) {
+                    Some(m) => m.map(col),
+                    None => col,
+                };
                 SrcPos {
                     file: f.clone(),
                     line: *l,
@@ -82,6 +124,42 @@ impl SourceMap {
                 col: 1,
             },
         }
+    }
+
+    /// The column map of preprocessed line `i`, when its original line can be read and
+    /// aligned with it.
+    fn column_map(&self, i: usize) -> Option<Arc<ColumnMap>> {
+        let mut cache = self.columns.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = cache.get(&i) {
+            return m.clone();
+        }
+        let m = self.make_column_map(i).map(Arc::new);
+        cache.insert(i, m.clone());
+        m
+    }
+
+    fn make_column_map(&self, i: usize) -> Option<ColumnMap> {
+        let (start, file, line) = self.lines.get(i)?;
+        let end = self.lines.get(i + 1).map_or(self.text.len(), |l| l.0);
+        let pre = self.text.get(*start..end)?.trim_end_matches(['\n', '\r']);
+        if pre.trim_start().starts_with('#') {
+            return None;
+        }
+        let original = self.original(file)?;
+        let k = (*line as usize).checked_sub(1)?;
+        ColumnMap::new(pre, original.lines.get(k)?, original.in_comment[k])
+    }
+
+    /// The original file named `file`, read on first use.
+    fn original(&self, file: &Arc<str>) -> Option<Arc<Original>> {
+        let mut originals = self.originals.lock().unwrap_or_else(|e| e.into_inner());
+        originals
+            .entry(file.clone())
+            .or_insert_with(|| {
+                let bytes = std::fs::read(&**file).ok()?;
+                Some(Arc::new(Original::new(&String::from_utf8_lossy(&bytes))))
+            })
+            .clone()
     }
 
     /// The position of the start of a span (the file's start when the span is undefined).
@@ -249,19 +327,24 @@ fn run_cpp(
     Ok(format!("{FLOAT128_PRELUDE}{text}"))
 }
 
-/// Parses preprocessed text.
-pub fn parse(text: String, file_name: &str) -> Result<(Parse, SourceMap), FrontendError> {
+/// Parses preprocessed text; `original` is the main file's text when it is not on disk under
+/// `file_name` (for columns).
+pub fn parse(
+    text: String,
+    file_name: &str,
+    original: Option<&str>,
+) -> Result<(Parse, SourceMap), FrontendError> {
     let config = Config {
         flavor: Flavor::GnuC11,
         ..Config::default()
     };
     match parse_preprocessed(&config, text) {
         Ok(p) => {
-            let map = SourceMap::new(p.source.clone(), file_name);
+            let map = SourceMap::with_original(p.source.clone(), file_name, original);
             Ok((p, map))
         }
         Err(e) => {
-            let map = SourceMap::new(e.source.clone(), file_name);
+            let map = SourceMap::with_original(e.source.clone(), file_name, original);
             let pos = map.pos(e.offset);
             let token: String = e
                 .source

@@ -24,6 +24,10 @@ pub struct SwitchCtx {
 impl<'a> Lower<'a> {
     /// Lowers a statement at the current location.
     pub fn stmt(&mut self, s: &Node<Statement>) -> Result<(), FrontendError> {
+        self.in_statement(s.span, |lw| lw.statement(s))
+    }
+
+    fn statement(&mut self, s: &Node<Statement>) -> Result<(), FrontendError> {
         match &s.node {
             Statement::Compound(items) => {
                 self.scopes.push(Default::default());
@@ -134,7 +138,7 @@ impl<'a> Lower<'a> {
     /// An item of a block.
     pub fn block_item(&mut self, i: &Node<BlockItem>) -> Result<(), FrontendError> {
         match &i.node {
-            BlockItem::Declaration(d) => self.declaration(d, false),
+            BlockItem::Declaration(d) => self.in_statement(d.span, |lw| lw.declaration(d, false)),
             BlockItem::StaticAssert(_) => Ok(()),
             BlockItem::Statement(s) => self.stmt(s),
         }

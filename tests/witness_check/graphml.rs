@@ -18,15 +18,16 @@
 //!
 //! A violation witness is read along its path from the entry node (edges into sink nodes are
 //! ignored) to a violation node: each edge whose `assumption` has `\result == V;` and an
-//! `assumption.resultfunction` gives one nondet value; the `startline` of the edge into the
-//! violation node is the target line. In a correctness witness, each node with an `invariant`
+//! `assumption.resultfunction` gives one nondet value, and any other edge's `assumption` is
+//! something the witness says holds after the statement on its `startline`; the `startline` of
+//! the edge into the violation node is the target line. In a correctness witness, each node with an `invariant`
 //! stands at the loop found on the `startline` of the edges entering it (those marked
 //! `enterLoopHead`, or all of them when none is marked).
 
 use super::source::Source;
 use super::{
-    check_hash, data_model, resolve_program, result_value, Check, Format, Invariant, Kind,
-    Location, NondetValue, Property, Rejection, Witness,
+    check_hash, data_model, resolve_program, result_value, Assumption, Check, Format, Invariant,
+    Kind, Location, NondetValue, Property, Rejection, Witness,
 };
 use roxmltree::{Document, Node};
 use std::collections::{HashMap, HashSet};
@@ -315,6 +316,7 @@ pub fn read(path: &Path, text: &str) -> Result<Witness, Rejection> {
         producer: gdata["producer"].clone(),
         values: Vec::new(),
         target: None,
+        assumptions: Vec::new(),
         invariants: Vec::new(),
     };
     let startline = |d: &Data| d.get("startline").and_then(|l| l.parse::<usize>().ok());
@@ -365,6 +367,23 @@ pub fn read(path: &Path, text: &str) -> Result<Witness, Rejection> {
                         function: Some(f.clone()),
                         location: startline(d).map(Location::at_line),
                     });
+                } else if let (Some(a), Some(line)) = (d.get("assumption"), startline(d)) {
+                    let parts: Vec<&str> = a
+                        .split(';')
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                        .collect();
+                    if !parts.is_empty() {
+                        w.assumptions.push(Assumption {
+                            expr: parts
+                                .iter()
+                                .map(|c| format!("({c})"))
+                                .collect::<Vec<_>>()
+                                .join(" && "),
+                            location: Location::at_line(line),
+                            after_values: w.values.len(),
+                        });
+                    }
                 }
                 if flag(&nodes[t], "violation") {
                     w.target = startline(d).map(Location::at_line);

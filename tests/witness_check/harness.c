@@ -10,6 +10,13 @@
  * WITNESS_VALUES: comma-separated decimal integers, signed or unsigned, as the witness writes
  * them (\result == -1 for an int). A call returns the next value converted to its return type.
  *
+ * WITNESS_ASSUMPTIONS (optional): for each assumption of the witness that the program was
+ * instrumented with (`__witness_assumption(k, (EXPR));` before a statement, k from 0), how many
+ * values come before it on the witness's path. Assumption k is checked the first time its
+ * statement is reached with that many values used; when it is false the run ends (106). When
+ * there are assumptions, the line "witness-harness: assumptions passed P of A" comes before the
+ * last line.
+ *
  * Exit codes, each after a line "witness-harness: <event> after N of M values" on stderr:
  *   100  the program ended: return from main, exit(n), abort() (and so an UBSan report under
  *        UBSAN_OPTIONS=abort_on_error=1: the caller reads stderr for "runtime error:")
@@ -17,9 +24,11 @@
  *        a failed __VERIFIER_assert (unless the program defines its own)
  *   102  a failed __VERIFIER_assume
  *   103  the program asked for a value beyond the witness's (the witness is incomplete)
- *   104  WITNESS_VALUES is malformed
+ *   104  WITNESS_VALUES or WITNESS_ASSUMPTIONS is malformed
  *   105  an instrumented invariant check failed (__witness_failed(k) reports "the check of
  *        invariant k failed"; see invariants.rs)
+ *   106  an instrumented assumption is false where the witness's path passes it ("assumption k
+ *        does not hold", k from 1)
  */
 
 #undef main
@@ -38,10 +47,23 @@ extern int __witness_program_main();
 static uint64_t *values;
 static size_t n_values, used;
 
+static uint64_t *assume_at;
+static unsigned char *assume_passed;
+static size_t n_assume, n_passed;
+
 static void finish(const char *event, int code) {
     char buf[200];
-    int n = snprintf(buf, sizeof buf, "witness-harness: %s after %zu of %zu values\n", event,
-                     used, n_values);
+    int n;
+    if (n_assume > 0) {
+        n = snprintf(buf, sizeof buf, "witness-harness: assumptions passed %zu of %zu\n",
+                     n_passed, n_assume);
+        if (n > 0) {
+            ssize_t r = write(2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+            (void)r;
+        }
+    }
+    n = snprintf(buf, sizeof buf, "witness-harness: %s after %zu of %zu values\n", event,
+                 used, n_values);
     if (n > 0) {
         ssize_t r = write(2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
         (void)r;
@@ -49,9 +71,16 @@ static void finish(const char *event, int code) {
     _exit(code);
 }
 
-static void parse_values(const char *s) {
-    size_t cap = 16;
-    values = malloc(cap * sizeof *values);
+/* Parses the comma-separated decimals of the environment variable `name` into *out
+ * (allocated), their number into *count. */
+static void parse_list(const char *name, uint64_t **out, size_t *count) {
+    const char *s = getenv(name);
+    size_t cap = 16, n = 0;
+    uint64_t *list = malloc(cap * sizeof *list);
+    char event[80];
+    snprintf(event, sizeof event, "malformed %s", name);
+    *out = list;
+    *count = 0;
     if (s == NULL) return;
     while (*s == ' ') s++;
     if (*s == '\0') return;
@@ -66,25 +95,22 @@ static void parse_values(const char *s) {
             v = (uint64_t)strtoull(s, &end, 10);
         }
         if (end == s || errno != 0 || (*s != '-' && (*s < '0' || *s > '9'))) {
-            finish("malformed WITNESS_VALUES", 104);
+            finish(event, 104);
         }
-        if (n_values == cap) {
+        if (n == cap) {
             cap *= 2;
-            values = realloc(values, cap * sizeof *values);
+            list = realloc(list, cap * sizeof *list);
+            *out = list;
         }
-        values[n_values++] = v;
+        list[n++] = v;
+        *count = n;
         s = end;
         while (*s == ' ') s++;
         if (*s == '\0') return;
-        if (*s != ',') finish("malformed WITNESS_VALUES", 104);
+        if (*s != ',') finish(event, 104);
         s++;
         while (*s == ' ') s++;
     }
-}
-
-static uint64_t next_value(void) {
-    if (used >= n_values) finish("a value was asked for beyond the witness's", 103);
-    return values[used++];
 }
 
 static void on_exit_handler(void) { finish("the program ended", 100); }
@@ -94,10 +120,29 @@ static void on_abort(int sig) {
     finish("the program aborted", 100);
 }
 
+/* Called by the instrumented program before the statement of assumption k (from 0). */
+void __witness_assumption(int k, int holds) {
+    if (k < 0 || (size_t)k >= n_assume || assume_passed[k] || used != assume_at[k]) return;
+    assume_passed[k] = 1;
+    n_passed++;
+    if (!holds) {
+        char event[64];
+        snprintf(event, sizeof event, "assumption %d does not hold", k + 1);
+        finish(event, 106);
+    }
+}
+
+static uint64_t next_value(void) {
+    if (used >= n_values) finish("a value was asked for beyond the witness's", 103);
+    return values[used++];
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
-    parse_values(getenv("WITNESS_VALUES"));
+    parse_list("WITNESS_VALUES", &values, &n_values);
+    parse_list("WITNESS_ASSUMPTIONS", &assume_at, &n_assume);
+    assume_passed = calloc(n_assume + 1, 1);
     signal(SIGABRT, on_abort);
     atexit(on_exit_handler);
     __witness_program_main();

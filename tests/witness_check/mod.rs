@@ -15,7 +15,9 @@
 //!    compiled with gcc against a harness whose nondet functions return the witness's values
 //!    in order, must reach the error (`unreach-call`) or make UBSan report a signed overflow at
 //!    the target line (`no-overflow`), using all the values and no more (in the spirit of
-//!    witness2test).
+//!    witness2test). Uninitialised automatic variables are 0 in that run; when a run with them
+//!    filled with a pattern ends otherwise, the witness must state the values it relies on as
+//!    assumptions, which are checked in the run where the witness puts them.
 //! 3. **Correctness witnesses** ([`invariants`]): every invariant must sit at a loop keyword;
 //!    the program is instrumented so that each invariant is checked every time its loop head
 //!    is reached, and `bitmc verify` with an engine other than the one that produced the
@@ -142,6 +144,17 @@ pub struct NondetValue {
     pub location: Option<Location>,
 }
 
+/// A C expression a violation witness says holds on its path: an `assumption` waypoint (YAML:
+/// before the statement at its location), or the assumption of a GraphML edge that is not
+/// about a function's result (after the statement on its `startline`).
+#[derive(Clone, Debug)]
+pub struct Assumption {
+    pub expr: String,
+    pub location: Location,
+    /// How many of the witness's nondet values come before it on the path.
+    pub after_values: usize,
+}
+
 /// A loop invariant of a correctness witness.
 #[derive(Clone, Debug)]
 pub struct Invariant {
@@ -166,6 +179,8 @@ pub struct Witness {
     pub values: Vec<NondetValue>,
     /// Violation witnesses: where the violation happens, when the witness says.
     pub target: Option<Location>,
+    /// Violation witnesses: what else they say holds on the path, in order.
+    pub assumptions: Vec<Assumption>,
     /// Correctness witnesses: the loop invariants.
     pub invariants: Vec<Invariant>,
 }

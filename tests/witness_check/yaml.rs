@@ -14,11 +14,12 @@
 //!   at the end");
 //! - every `function_return` constraint reads `\result == <integer>`.
 //!
-//! The nondet values are those of the `follow` waypoints of type `function_return`, in order.
+//! The nondet values are those of the `follow` waypoints of type `function_return`, in order;
+//! the `follow` waypoints of type `assumption` are what else the witness says holds on its path.
 
 use super::{
-    check_hash, data_model, resolve_program, result_value, Check, Format, Invariant, Kind,
-    Location, NondetValue, Property, Rejection, Witness,
+    check_hash, data_model, resolve_program, result_value, Assumption, Check, Format, Invariant,
+    Kind, Location, NondetValue, Property, Rejection, Witness,
 };
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -177,6 +178,7 @@ pub fn read(path: &Path, text: &str) -> Result<Witness, Rejection> {
         producer: producer_text,
         values: Vec::new(),
         target: None,
+        assumptions: Vec::new(),
         invariants: Vec::new(),
     };
     let check_file = |loc: &Value| -> Result<(), Rejection> {
@@ -236,6 +238,14 @@ pub fn read(path: &Path, text: &str) -> Result<Witness, Rejection> {
                                 value,
                                 function: None,
                                 location: Some(loc),
+                            });
+                        }
+                        ("assumption", true) => {
+                            let c = wp["constraint"]["value"].as_str().unwrap_or("");
+                            w.assumptions.push(Assumption {
+                                expr: c.to_string(),
+                                location: loc,
+                                after_values: w.values.len(),
                             });
                         }
                         _ => {}

@@ -136,7 +136,7 @@ pub fn loop_invariants(
 
 /// The C name of a program variable (without its function prefix and copy suffix), or `None`
 /// for what is not a program variable.
-fn c_base(info: &VarInfo) -> Option<&str> {
+pub(super) fn c_base(info: &VarInfo) -> Option<&str> {
     if !matches!(
         info.kind,
         VarKind::Global | VarKind::Local | VarKind::Parameter
@@ -174,9 +174,10 @@ fn in_scope(info: &VarInfo, function: &str, keyword: &SrcPos) -> bool {
     }
 }
 
-/// For each variable, whether it can be written by its C name at a loop keyword of
-/// `function`: a program variable in scope there, and the only one in scope with that name.
-fn nameable(cfa: &Cfa, function: &str, keyword: &SrcPos) -> Vec<bool> {
+/// For each variable, whether it can be written by its C name at a position (a loop keyword,
+/// a statement's start) in `function`: a program variable in scope there, and the only one in
+/// scope with that name.
+pub(super) fn nameable(cfa: &Cfa, function: &str, keyword: &SrcPos) -> Vec<bool> {
     let visible: Vec<Option<&str>> = cfa
         .vars
         .iter()

@@ -2,8 +2,10 @@
 //! automaton over the program's source lines.
 //!
 //! - Violation: a path from the entry node through one edge per nondet value (its line, the
-//!   assumption `\result == V;` with the function as `assumption.resultfunction`) to the
-//!   violation node, entered at the line of the failing statement.
+//!   assumption `\result == V;` with the function as `assumption.resultfunction`) and one per
+//!   value of an uninitialised variable the run reads (the line of the reading statement, the
+//!   assumption `x == V;`, when the statement does not change `x`) to the violation node,
+//!   entered at the line of the failing statement.
 //! - Correctness: the entry node and one node per loop invariant, entered from every node at
 //!   the loop's line with `enterLoopHead`; with no invariant, the entry node alone (the trivial
 //!   witness).
@@ -130,6 +132,26 @@ pub fn write(w: &Witness) -> String {
                             ("startline", line.as_str()),
                             ("assumption", assumption.as_str()),
                             ("assumption.resultfunction", function.as_str()),
+                        ];
+                        if let Some(f) = &p.function {
+                            items.push(("assumption.scope", f.as_str()));
+                        }
+                        edge(&mut out, &prev, &id, &items);
+                    }
+                    WaypointKind::Assumption {
+                        constraint,
+                        holds_after,
+                    } => {
+                        // An edge's assumption holds after its statement: only where that
+                        // statement leaves it true.
+                        if !holds_after {
+                            continue;
+                        }
+                        node(&mut out, &id, &[]);
+                        let assumption = format!("{constraint};");
+                        let mut items = vec![
+                            ("startline", line.as_str()),
+                            ("assumption", assumption.as_str()),
                         ];
                         if let Some(f) = &p.function {
                             items.push(("assumption.scope", f.as_str()));

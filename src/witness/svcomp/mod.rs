@@ -4,7 +4,8 @@
 //!
 //! - A FALSE verdict gives a **violation witness**: the values returned by the program's
 //!   `__VERIFIER_nondet_*` calls along the replayed counterexample, in order, each at its call
-//!   (the call's closing parenthesis), and the target: the statement where the property fails
+//!   (the call's closing parenthesis), the values of the uninitialised variables it reads, at
+//!   the statements that read them, and the target: the statement where the property fails
 //!   ([`violation`]).
 //! - A TRUE verdict gives a **correctness witness**: an invariant at each loop head, from the
 //!   engine's inductive invariant, restricted to the conjuncts a C reader can name at the loop
@@ -150,6 +151,13 @@ pub struct Waypoint {
 pub enum WaypointKind {
     /// A call of `function` returned `value` (a decimal in the range of its C type).
     Return { function: String, value: String },
+    /// The C expression `constraint` holds at the start of the statement at the waypoint's
+    /// position (the value of an uninitialised variable the run reads there). `holds_after`:
+    /// the statement leaves it true (GraphML states assumptions after a statement).
+    Assumption {
+        constraint: String,
+        holds_after: bool,
+    },
     /// The property fails here.
     Target,
 }

@@ -1,17 +1,28 @@
 //! The waypoints of a violation witness: the values a counterexample's nondet calls return, at
-//! their calls, and the failing statement.
+//! their calls, the values of uninitialised variables it reads, and the failing statement.
 //!
 //! The counterexample is replayed on the CFA the front end built (one edge per statement), with
 //! the calls returning the values they returned on the verified (or accelerated) CFA and
-//! uninitialised declarations taking 0, as a compiled program's would. That replay gives the
-//! failing statement. A counterexample too long to replay step by step (a loop of millions of
-//! iterations that acceleration jumped over) keeps the calls of the run that found it — each
-//! nondet result is a variable of its own, positioned at its call — and takes the target from
-//! the program's only statement that reaches the error, when there is only one.
+//! uninitialised declarations taking 0. That replay gives the failing statement. A compiled
+//! program does not give its uninitialised locals 0: they hold whatever the stack held (with
+//! gcc, a position-independent build of `s3_clnt_1` has a pointer's bits where a build at fixed
+//! addresses has 0), so a run that reads one depends on a value the calls' values do not fix.
+//! Each such read is stated: an `assumption` waypoint `x == 0` at the start of the statement
+//! that first reads the value (for a condition, its `if`, loop or `switch`), placed before the
+//! values of the calls that statement makes, when `x` names the variable there and the read
+//! happens in the pass through the statement that began at that start (not in a loop
+//! condition evaluated again after the body, a `do` loop's condition or a `for` loop's step);
+//! otherwise the witness's note says which values it leaves unstated.
+//!
+//! A counterexample too long to replay step by step (a loop of millions of iterations that
+//! acceleration jumped over) keeps the calls of the run that found it — each nondet result is
+//! a variable of its own, positioned at its call — and takes the target from the program's
+//! only statement that reaches the error, when there is only one.
 
 use super::{Waypoint, WaypointKind};
 use crate::bv::value::to_signed;
-use crate::cfa::{interp, Cfa, Gcl, HavocKind, PVar, SrcPos};
+use crate::bv::TermId;
+use crate::cfa::{interp, Cfa, Gcl, HavocKind, IntType, OriginId, PVar, SrcPos};
 use std::collections::HashMap;
 
 /// The most steps of the replay on the program as written.
@@ -31,12 +42,14 @@ pub enum ViolationError {
 }
 
 /// The waypoints of a counterexample: `steps`, a run of `ran_on` that reaches the error, and
-/// `original`, the CFA the front end built, from which `ran_on` derives (same variables).
+/// `original`, the CFA the front end built, from which `ran_on` derives (same variables). With
+/// them, a note on what the waypoints leave unstated (uninitialised values read where no C
+/// expression names them).
 pub fn waypoints(
     original: &Cfa,
     ran_on: &Cfa,
     steps: &[interp::Step],
-) -> Result<Vec<Waypoint>, ViolationError> {
+) -> Result<(Vec<Waypoint>, Option<String>), ViolationError> {
     let ran_kinds = havoc_kinds(ran_on);
     let calls: Vec<u128> = returns(&ran_kinds, steps).iter().map(|(_, x)| *x).collect();
     let opts = interp::RunOptions {
@@ -45,13 +58,23 @@ pub fn waypoints(
         ..interp::RunOptions::default()
     };
     let (outcome, replay) = interp::run_with(original, &calls, opts);
+    let mut note = None;
     let (mut out, target) = match outcome {
         interp::Outcome::Error { .. } => {
             let last = replay.last().ok_or(ViolationError::NoTarget)?;
             let edge = original.edge(last.edge);
             let pos = last_origin(original, &edge.cmd).ok_or(ViolationError::NoTarget)?;
+            let kinds = havoc_kinds(original);
+            let mut points = waypoints_of(original, &kinds, &replay);
+            let unstated = state_uninitialised_reads(original, &kinds, &replay, &mut points);
+            if !unstated.is_empty() {
+                note = Some(format!(
+                    "the run reads uninitialised variables whose values the witness cannot state where they are read (not nameable there, or read after the start of their statement was passed with other values): {}",
+                    unstated.join(", ")
+                ));
+            }
             (
-                waypoints_of(original, &havoc_kinds(original), &replay),
+                points.into_iter().map(|(w, _)| w).collect::<Vec<_>>(),
                 (pos, function_of(original, edge)),
             )
         }
@@ -63,7 +86,8 @@ pub fn waypoints(
                 Ok(t) => t,
                 Err(e) => last_statement(ran_on, steps).ok_or(e)?,
             };
-            (waypoints_of(ran_on, &ran_kinds, steps), target)
+            let points = waypoints_of(ran_on, &ran_kinds, steps);
+            (points.into_iter().map(|(w, _)| w).collect(), target)
         }
         other => return Err(ViolationError::NoError(format!("{other:?}"))),
     };
@@ -72,7 +96,7 @@ pub fn waypoints(
         pos: target.0,
         function: target.1,
     });
-    Ok(out)
+    Ok((out, note))
 }
 
 /// The nondet call results along a run, in order: the result variable and its value.
@@ -89,11 +113,17 @@ fn returns(kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<(PVar, u128)> {
         .collect()
 }
 
-/// One `function_return` waypoint per call result along a run of `cfa`.
-fn waypoints_of(cfa: &Cfa, kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<Waypoint> {
+/// One `function_return` waypoint per call result along a run of `cfa`, each with the start of
+/// the statement that makes the call.
+fn waypoints_of(
+    cfa: &Cfa,
+    kinds: &Kinds<'_>,
+    steps: &[interp::Step],
+) -> Vec<(Waypoint, Option<SrcPos>)> {
     let mut out = Vec::new();
     for step in steps {
-        let function = function_of(cfa, cfa.edge(step.edge));
+        let edge = cfa.edge(step.edge);
+        let function = function_of(cfa, edge);
         for &(v, value) in &step.nondet {
             let (name, ty) = match kinds.get(&v) {
                 Some(HavocKind::NondetCall { function, ty })
@@ -103,22 +133,269 @@ fn waypoints_of(cfa: &Cfa, kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<Way
             let Some(pos) = cfa.var(v).pos.clone() else {
                 continue;
             };
-            let value = if ty.signed {
-                to_signed(value, ty.width).to_string()
-            } else {
-                value.to_string()
-            };
-            out.push(Waypoint {
-                kind: WaypointKind::Return {
-                    function: name.clone(),
-                    value,
+            out.push((
+                Waypoint {
+                    kind: WaypointKind::Return {
+                        function: name.clone(),
+                        value: decimal(value, *ty),
+                    },
+                    pos,
+                    function: function.clone(),
                 },
-                pos,
-                function: function.clone(),
-            });
+                havoc_statement(cfa, &edge.cmd, v),
+            ));
         }
     }
     out
+}
+
+/// A value of a C type in decimal.
+fn decimal(value: u128, ty: IntType) -> String {
+    if ty.signed {
+        to_signed(value, ty.width).to_string()
+    } else {
+        value.to_string()
+    }
+}
+
+/// The statement start of the command that havocs `v` in `cmd`.
+fn havoc_statement(cfa: &Cfa, cmd: &Gcl, v: PVar) -> Option<SrcPos> {
+    let mut out = None;
+    cmd.for_each_atom(&mut |a| {
+        if let Gcl::Havoc(w, _, o) = a {
+            if *w == v && out.is_none() {
+                out = cfa.origin(*o).and_then(|o| o.statement.clone());
+            }
+        }
+    });
+    out
+}
+
+/// Sets whether `v` holds an uninitialised value (`Some` of it), counting those that do.
+fn write(v: PVar, x: Option<u128>, uninit: &mut [Option<u128>], live: &mut usize) {
+    let slot = &mut uninit[v.index()];
+    *live = *live + usize::from(x.is_some()) - usize::from(slot.is_some());
+    *slot = x;
+}
+
+/// A read of an uninitialised variable's value along a run: the step, the variable, its value
+/// and the origin of the reading command.
+struct UninitRead {
+    step: usize,
+    var: PVar,
+    value: u128,
+    origin: OriginId,
+}
+
+/// The first read of each uninitialised value along a run of the CFA the front end built
+/// (whose edges have no `Choice`, so a step executes every atom of its edge, in order).
+fn uninitialised_reads(cfa: &Cfa, kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<UninitRead> {
+    let mut uninit: Vec<Option<u128>> = vec![None; cfa.vars.len()];
+    let mut live = 0usize;
+    let mut free: HashMap<TermId, Vec<PVar>> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let mut taken = step.nondet.iter();
+        let mut read = |t: TermId, o: OriginId, uninit: &mut [Option<u128>], live: &mut usize| {
+            if *live == 0 {
+                return;
+            }
+            let vars = free.entry(t).or_insert_with(|| {
+                cfa.tm
+                    .free_vars(t)
+                    .into_iter()
+                    .map(|v| PVar(v.0))
+                    .filter(|v| v.index() < cfa.vars.len())
+                    .collect()
+            });
+            for &v in vars.iter() {
+                if let Some(value) = uninit[v.index()].take() {
+                    *live -= 1;
+                    out.push(UninitRead {
+                        step: i,
+                        var: v,
+                        value,
+                        origin: o,
+                    });
+                }
+            }
+        };
+        cfa.edge(step.edge).cmd.for_each_atom(&mut |a| match a {
+            Gcl::Assume(t, o) => read(*t, *o, &mut uninit, &mut live),
+            Gcl::Assign(v, t, o) => {
+                read(*t, *o, &mut uninit, &mut live);
+                write(*v, None, &mut uninit, &mut live);
+            }
+            Gcl::Havoc(v, _, _) => {
+                // The havocs of a step took the values of `step.nondet`, in order.
+                let x = taken.next().map_or(0, |(_, x)| *x);
+                let fresh = matches!(kinds.get(v), Some(HavocKind::Uninitialized));
+                write(*v, fresh.then_some(x), &mut uninit, &mut live);
+            }
+            Gcl::Seq(_) | Gcl::Choice(_) => {}
+        });
+    }
+    out
+}
+
+/// Adds to `points` (the run's `function_return` waypoints, each with its statement's start)
+/// an `assumption` waypoint for each uninitialised value the run reads: the variable equals
+/// its value at the start of the reading statement, placed before the values of the calls that
+/// statement makes. Returns the reads no waypoint states (the variable cannot be named there).
+fn state_uninitialised_reads(
+    cfa: &Cfa,
+    kinds: &Kinds<'_>,
+    steps: &[interp::Step],
+    points: &mut Vec<(Waypoint, Option<SrcPos>)>,
+) -> Vec<String> {
+    let reads = uninitialised_reads(cfa, kinds, steps);
+    if reads.is_empty() {
+        return Vec::new();
+    }
+    // Where each step's first call value is in `points`.
+    let mut first_point = Vec::with_capacity(steps.len() + 1);
+    let mut k = 0;
+    for step in steps {
+        first_point.push(k);
+        k += step
+            .nondet
+            .iter()
+            .filter(|(v, _)| {
+                matches!(
+                    kinds.get(v),
+                    Some(HavocKind::NondetCall { .. } | HavocKind::UndefinedCall { .. })
+                ) && cfa.var(*v).pos.is_some()
+            })
+            .count();
+    }
+    first_point.push(k);
+    let mut unstated = Vec::new();
+    let mut inserted = 0usize;
+    for r in reads {
+        let info = cfa.var(r.var);
+        let edge = cfa.edge(steps[r.step].edge);
+        let function = function_of(cfa, edge);
+        let statement = cfa.origin(r.origin).and_then(|o| o.statement.clone());
+        let name = match (&statement, &function) {
+            (Some(at), Some(f)) if super::correctness::nameable(cfa, f, at)[r.var.index()] => {
+                super::correctness::c_base(info)
+            }
+            _ => None,
+        };
+        let stated = match (statement, name) {
+            (Some(at), Some(name)) if first_pass(cfa, steps, r.step, &at) => Some((at, name)),
+            _ => None,
+        };
+        let Some((at, name)) = stated else {
+            unstated.push(format!(
+                "{} (value {})",
+                info.name,
+                decimal(r.value, info.ty)
+            ));
+            continue;
+        };
+        // GraphML places an assumption after its statement: only where the statement leaves
+        // the variable as it was.
+        let writes = statement_writes(cfa, steps, r.step, &at, r.var);
+        // Before the values of the calls of the same statement made before the read.
+        let mut at_k = first_point[r.step + 1] + inserted;
+        while at_k > 0
+            && points[at_k - 1].1.as_ref() == Some(&at)
+            && matches!(points[at_k - 1].0.kind, WaypointKind::Return { .. })
+        {
+            at_k -= 1;
+        }
+        points.insert(
+            at_k,
+            (
+                Waypoint {
+                    kind: WaypointKind::Assumption {
+                        constraint: format!("{name} == {}", decimal(r.value, info.ty)),
+                        holds_after: !writes,
+                    },
+                    pos: at.clone(),
+                    function,
+                },
+                Some(at),
+            ),
+        );
+        inserted += 1;
+    }
+    unstated
+}
+
+/// The statement start of the command of an edge (of its first atom with an origin).
+fn statement_of(cfa: &Cfa, cmd: &Gcl) -> Option<SrcPos> {
+    let mut out = None;
+    cmd.for_each_atom(&mut |a| {
+        if let Gcl::Assume(_, o) | Gcl::Assign(_, _, o) | Gcl::Havoc(_, _, o) = a {
+            if out.is_none() {
+                out = cfa.origin(*o).and_then(|o| o.statement.clone());
+            }
+        }
+    });
+    out
+}
+
+/// The steps of a run around step `at_step` that execute the statement starting at `at`:
+/// walking from `at_step` in `steps` (backwards or forwards), the commands of that statement,
+/// and those of other functions (called from it) or of no statement, until the first step of
+/// another statement of the same function, which is returned.
+fn next_statement<'a>(
+    cfa: &Cfa,
+    mut walk: impl Iterator<Item = &'a interp::Step>,
+    at: &SrcPos,
+    function: Option<&str>,
+    mut visit: impl FnMut(&Gcl),
+) -> Option<SrcPos> {
+    walk.find_map(|s| {
+        let e = cfa.edge(s.edge);
+        if function_of(cfa, e).as_deref() != function {
+            return None;
+        }
+        match statement_of(cfa, &e.cmd) {
+            None => None,
+            Some(p) if &p == at => {
+                visit(&e.cmd);
+                None
+            }
+            Some(p) => Some(p),
+        }
+    })
+}
+
+/// Whether the read at step `read` happens in the first pass through the statement starting at
+/// `at` since the run came to it from code before it (not in a later evaluation of a loop's
+/// condition, or in a `do` loop's condition, or in a `for` loop's step, which come after the
+/// loop's body): there the statement's start is passed with the values used so far, and an
+/// assumption placed there is checked with them.
+fn first_pass(cfa: &Cfa, steps: &[interp::Step], read: usize, at: &SrcPos) -> bool {
+    let function = function_of(cfa, cfa.edge(steps[read].edge));
+    match next_statement(
+        cfa,
+        steps[..read].iter().rev(),
+        at,
+        function.as_deref(),
+        |_| {},
+    ) {
+        Some(p) => p.file == at.file && (p.line, p.col) < (at.line, at.col),
+        None => true,
+    }
+}
+
+/// Whether the statement starting at `at` writes `v` in its pass that makes the read at step
+/// `read`.
+fn statement_writes(cfa: &Cfa, steps: &[interp::Step], read: usize, at: &SrcPos, v: PVar) -> bool {
+    let function = function_of(cfa, cfa.edge(steps[read].edge));
+    let mut writes = false;
+    next_statement(cfa, steps[read..].iter(), at, function.as_deref(), |cmd| {
+        cmd.for_each_atom(&mut |a| {
+            if let Gcl::Assign(w, ..) | Gcl::Havoc(w, ..) = a {
+                writes |= *w == v;
+            }
+        })
+    });
+    writes
 }
 
 /// The position and function of the program's only edge into the error location.

@@ -2,7 +2,9 @@
 //! "Software Verification Witnesses 2.0"): one entry, a `violation_sequence` or an
 //! `invariant_set`, with its metadata. A violation sequence has one segment per waypoint, each
 //! ending in that waypoint with action `follow`; nondet values are `function_return`
-//! waypoints at the call's closing parenthesis with the ACSL constraint `\result == V`.
+//! waypoints at the call's closing parenthesis with the ACSL constraint `\result == V`, values
+//! of uninitialised variables `assumption` waypoints at the start of the statement that reads
+//! them, with the C expression `x == V`.
 
 use super::{Content, LoopInvariant, Metadata, SrcPos, Waypoint, WaypointKind, Witness};
 use yaml_rust2::yaml::{Array, Hash};
@@ -73,6 +75,18 @@ fn waypoint(m: &Metadata, w: &Waypoint) -> Yaml {
                 map(vec![
                     ("value", s(&format!("\\result == {value}"))),
                     ("format", s("acsl_expression")),
+                ]),
+            ));
+            entries.push(("location", loc));
+        }
+        WaypointKind::Assumption { constraint, .. } => {
+            entries.push(("type", s("assumption")));
+            entries.push(("action", s("follow")));
+            entries.push((
+                "constraint",
+                map(vec![
+                    ("value", s(constraint)),
+                    ("format", s("c_expression")),
                 ]),
             ));
             entries.push(("location", loc));
