@@ -187,6 +187,7 @@ fn a_win_cancels_the_search_for_the_constrained_system() {
         constrained: Some(&search),
         accelerated: None,
         program: None,
+        preprocessed: None,
     };
     let members: Vec<Member> = ["bmc:cadical", "kind:cadical"]
         .iter()
