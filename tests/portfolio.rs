@@ -211,3 +211,109 @@ fn a_win_cancels_the_search_for_the_constrained_system() {
         "the search took {latency:?} to stop after the win"
     );
 }
+
+/// PDR and BMC run on the preprocessed system; their verdicts reach the checker carried back
+/// to the plain system (never about the system they were found on), and agree with the
+/// verdicts found on the plain system.
+#[test]
+fn verdicts_on_the_preprocessed_system_are_checked_on_the_plain_one() {
+    use bitmc::aig::Aig;
+    use bitmc::engine::preprocess::Preprocessed;
+    use bitmc::ts::model::{Model, ModelInput, ModelLatch};
+    // A 5-bit counter that adds 2 when the input is set (bit 0 stays 0), its carries built in
+    // two shapes of the same function (so sweeping merges something); bad once it reaches
+    // `target`, which only even targets do.
+    for (target, expect_safe) in [(10u32, false), (9, true)] {
+        let mut aig = Aig::new();
+        let bits: Vec<_> = (0..5).map(|_| aig.input()).collect();
+        let inc = aig.input();
+        let mut carry = inc;
+        let mut next = vec![bits[0]];
+        for &b in &bits[1..] {
+            next.push(aig.xor(b, carry));
+            let c1 = aig.and(b, carry);
+            // b ∧ (b ∧ carry): the same function, a node of its own for structural hashing.
+            carry = aig.and(b, c1);
+        }
+        let hit: Vec<_> = bits
+            .iter()
+            .enumerate()
+            .map(|(k, &b)| b.xor_sign(target >> k & 1 == 0))
+            .collect();
+        let bad = aig.and_all(hit);
+        let model = Model {
+            latches: bits
+                .iter()
+                .zip(&next)
+                .map(|(&node, &next)| ModelLatch {
+                    node,
+                    next,
+                    reset: Some(false),
+                    name: None,
+                })
+                .collect(),
+            inputs: vec![ModelInput {
+                node: inc,
+                name: None,
+            }],
+            constraints: Vec::new(),
+            bad,
+            aig,
+        };
+        let ms = model.to_system();
+        let orig = bitmc::engine::preprocess::Original {
+            model: &model,
+            sys: &ms.sys,
+            latch_var: &ms.latch_var,
+            input_var: &ms.input_var,
+            words: Default::default(),
+        };
+        let pre = Preprocessed::new(orig, Backend::Cadical, &bitmc::sat::Interrupter::new());
+        assert!(pre.sweep.merged > 0, "nothing merged");
+        assert!(pre.sys.num_vars < ms.sys.num_vars);
+        let prepare = |_: &bitmc::sat::Interrupter| Some(&pre);
+        let systems = portfolio::Systems {
+            preprocessed: Some(&prepare),
+            ..portfolio::Systems::plain(&ms.sys)
+        };
+        let plain_vars = ms.sys.num_vars;
+        let checked_on = std::sync::Mutex::new(Vec::new());
+        let recording = |sys: &System, v: Verdict, b: Backend, o: &Options| {
+            checked_on.lock().unwrap().push(sys.num_vars);
+            check(sys, v, b, o)
+        };
+        for engine in ["pdr:cadical", "bmc:cadical"] {
+            let m: Member = engine.parse().unwrap();
+            let opts = Options {
+                max_depth: Some(40),
+                ..Options::default()
+            };
+            let r = portfolio::run(&systems, &[m.clone()], 1, &opts, &recording, &mut |_| {});
+            let plain = portfolio::run(
+                &portfolio::Systems::plain(&ms.sys),
+                &[m],
+                1,
+                &opts,
+                &check,
+                &mut |_| {},
+            );
+            match (&r.verdict, expect_safe, engine) {
+                (Verdict::Safe(_), true, _) | (Verdict::Unsafe(_), false, _) => {}
+                (Verdict::Unknown(_), true, "bmc:cadical") => continue,
+                (v, _, _) => panic!("{engine}, target {target}: {v:?}"),
+            }
+            assert_eq!(
+                std::mem::discriminant(&r.verdict),
+                std::mem::discriminant(&plain.verdict),
+                "{engine}, target {target}"
+            );
+        }
+        let seen = checked_on.lock().unwrap();
+        assert!(!seen.is_empty());
+        assert!(
+            seen.iter().all(|&n| n == plain_vars),
+            "a verdict was checked on the preprocessed system ({} variables, plain {plain_vars}): {seen:?}",
+            pre.sys.num_vars
+        );
+    }
+}
