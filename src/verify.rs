@@ -212,9 +212,11 @@ fn run_phase(
         let prepare = |intr: &Interrupter| {
             preprocessed
                 .get_or_init(|| {
-                    (opts.preprocess != Preprocess::None).then(|| {
-                        Preprocessed::new(ps.original(), crate::sat::Backend::Cadical, intr)
-                    })
+                    (opts.preprocess != Preprocess::None)
+                        .then(|| {
+                            Preprocessed::new(ps.original(), crate::sat::Backend::Cadical, intr)
+                        })
+                        .flatten()
                 })
                 .as_ref()
         };

@@ -286,7 +286,6 @@ fn preprocessed_systems_keep_functions_and_verdicts() {
             words: Default::default(),
         };
         let intr = Interrupter::new();
-        let p = Preprocessed::new(orig, Backend::Cadical, &intr);
         let swept = sweep::sweep(
             &m,
             &Default::default(),
@@ -300,6 +299,10 @@ fn preprocessed_systems_keep_functions_and_verdicts() {
             truth_tables(&swept),
             "case {case}: a function changed\n{m:?}"
         );
+        // Nothing merged: the engines run on the original system itself.
+        let Some(p) = Preprocessed::new(orig, Backend::Cadical, &intr) else {
+            continue;
+        };
         assert!(!p.sweep.stopped);
         merged += p.sweep.merged;
         before += p.sweep.ands_before;

@@ -117,11 +117,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         preprocessed
             .get_or_init(|| match (&input, args.engine.preprocess.preprocess()) {
                 (_, Preprocess::None) | (Input::Dimspec(_), _) => None,
-                (Input::Aiger(a), Preprocess::Sweep) => Some(Preprocessed::new(
-                    a.original(),
-                    bitmc::sat::Backend::Cadical,
-                    intr,
-                )),
+                (Input::Aiger(a), Preprocess::Sweep) => {
+                    Preprocessed::new(a.original(), bitmc::sat::Backend::Cadical, intr)
+                }
             })
             .as_ref()
     };

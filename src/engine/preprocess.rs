@@ -68,10 +68,22 @@ pub struct Preprocessed {
 
 impl Preprocessed {
     /// Preprocess `orig` with `backend` as the sweeping solver, stopping early when
-    /// `interrupter` is raised (what was proved until then is used).
-    pub fn new(orig: Original<'_>, backend: Backend, interrupter: &Interrupter) -> Preprocessed {
+    /// `interrupter` is raised (what was proved until then is used). `None` when the process
+    /// has too little memory left for a second copy of the system and a solver holding its
+    /// logic, or when sweeping merged nothing (the engines then run on the original itself).
+    pub fn new(
+        orig: Original<'_>,
+        backend: Backend,
+        interrupter: &Interrupter,
+    ) -> Option<Preprocessed> {
+        if super::unroll::too_large(orig.sys, 0, 3) {
+            return None;
+        }
         let (model, sweep) =
             sweep::sweep(orig.model, &orig.words, backend, SWEEP_BUDGET, interrupter);
+        if sweep.merged == 0 {
+            return None;
+        }
         let ms = model.to_system();
         let mut to_original = vec![None; ms.sys.n()];
         for (j, v) in ms.latch_var.iter().enumerate() {
@@ -79,7 +91,7 @@ impl Preprocessed {
                 to_original[v.index()] = Some(o);
             }
         }
-        Preprocessed {
+        Some(Preprocessed {
             sys: ms.sys,
             to_original,
             latch_var: ms.latch_var,
@@ -92,7 +104,7 @@ impl Preprocessed {
                 .collect(),
             orig_inputs: orig.input_var.to_vec(),
             sweep,
-        }
+        })
     }
 
     /// What preprocessing did, for `-v`.
