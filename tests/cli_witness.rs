@@ -140,16 +140,8 @@ fn a_violation_witness_gives_each_nondet_value_at_its_call_and_the_target() {
 /// columns are the original file's bytes (a tab is one).
 #[test]
 fn violation_columns_count_the_original_blanks_and_tabs() {
-    let text = "extern void reach_error(void);
-extern int __VERIFIER_nondet_int(void);
-int main(void) {
-\tint  x;
-\tx =  \t__VERIFIER_nondet_int();
-  \t int   y =\t\t__VERIFIER_nondet_int(  )  ;
-\tif (x == 3  &&  y == -4)   reach_error();
-\treturn 0;
-}
-";
+    // Runs of blanks and tabs before, inside and after the calls.
+    let text = include_str!("data/witness_blanks.c");
     let (dir, f) = program("blanks", text);
     let r = verify_in(&dir, &f, &["--svcomp", "--engine", "bmc"]);
     assert_eq!(r.code, 10, "{}", r.stderr);

@@ -435,16 +435,8 @@ fn bitmc_witnesses_with_uninitialised_guards_and_blank_runs_are_confirmed() {
     if !have_gcc(DataModel::Ilp32, false) || !replay::auto_init_works() {
         return;
     }
-    let blanks = "extern void reach_error(void);
-extern int __VERIFIER_nondet_int(void);
-int main(void) {
-\tint  x;
-\tx =  \t__VERIFIER_nondet_int();
-  \t int   y =\t\t__VERIFIER_nondet_int(  )  ;
-\tif (x == 3  &&  y == -4)   reach_error();
-\treturn 0;
-}
-";
+    // Runs of blanks and tabs before, inside and after the calls.
+    let blanks = include_str!("data/witness_blanks.c");
     for (name, text) in [("uninit-guard", UNINIT_GUARD), ("blank-runs", blanks)] {
         let c = Case::from_text(name, text);
         let (yml, gml) = (c.dir.join("w.yml"), c.dir.join("w.graphml"));
