@@ -289,7 +289,14 @@ fn verdicts_on_the_preprocessed_system_are_checked_on_the_plain_one() {
                 max_depth: Some(40),
                 ..Options::default()
             };
-            let r = portfolio::run(&systems, &[m.clone()], 1, &opts, &recording, &mut |_| {});
+            let r = portfolio::run(
+                &systems,
+                std::slice::from_ref(&m),
+                1,
+                &opts,
+                &recording,
+                &mut |_| {},
+            );
             let plain = portfolio::run(
                 &portfolio::Systems::plain(&ms.sys),
                 &[m],
