@@ -128,7 +128,7 @@ impl Preprocessed {
                 "preprocessing latches",
                 format!(
                     "{} -> {}",
-                    count(&self.orig_latches.iter().map(|l| l.0).collect::<Vec<_>>()),
+                    self.orig_latches.iter().filter(|l| l.0.is_some()).count(),
                     count(&self.latch_var)
                 ),
             ),

@@ -64,6 +64,15 @@ fn roots(model: &Model) -> Vec<AigLit> {
     r
 }
 
+/// The AND gates in the cone of the model's roots.
+fn ands_in_cone(model: &Model) -> usize {
+    let aig = &model.aig;
+    let cone = aig.cone(&roots(model));
+    cone.iter()
+        .filter(|&&v| matches!(aig.node(v), AigNode::And(..)))
+        .count()
+}
+
 /// Per-node signatures: a running hash of the node's values under every round of patterns so
 /// far, complemented so that its first pattern is 0 (so a node and its complement agree).
 /// Equal value sequences give equal keys; unequal ones that collide only make a candidate
@@ -122,9 +131,11 @@ fn lit_word(word: &[u64], l: AigLit) -> u64 {
     }
 }
 
-/// Set bit `k` of every node's word to its value under `inputs` (a value per input variable).
-fn set_bit(aig: &Aig, word: &mut [u64], k: usize, inputs: &[bool]) {
-    for v in 0..aig.num_vars() as usize {
+/// Set bit `k` of the word of every node of `cone` (in topological order) to its value under
+/// `inputs` (a value per input variable); nodes outside the cone are never compared.
+fn set_bit(aig: &Aig, cone: &[u32], word: &mut [u64], k: usize, inputs: &[bool]) {
+    for &v in cone {
+        let v = v as usize;
         let b = match aig.node(v as u32) {
             AigNode::Const => false,
             AigNode::Input => inputs[v],
@@ -199,7 +210,7 @@ pub fn sweep(
         .copied()
         .filter(|&v| aig.node(v) == AigNode::Input)
         .collect();
-    let ands_before = cone.len() - inputs.len();
+    let ands_before = ands_in_cone(model);
     let mut rng = Rng(0x5eed_5eed);
     let mut sigs = Signatures::default();
     for _ in 0..RANDOM_WORDS {
@@ -253,7 +264,7 @@ pub fn sweep(
                         sw.stats.merged += 1;
                     }
                     Check::Differ(cex) => {
-                        set_bit(aig, &mut found, k, &cex);
+                        set_bit(aig, &cone, &mut found, k, &cex);
                         k += 1;
                         if k == 64 {
                             break;
@@ -277,13 +288,7 @@ pub fn sweep(
     });
     let (rep, mut stats) = rep;
     let swept = rebuild(model, &rep);
-    stats.ands_after = swept.aig.cone(&roots(&swept)).len()
-        - swept
-            .aig
-            .cone(&roots(&swept))
-            .iter()
-            .filter(|&&v| swept.aig.node(v) == AigNode::Input)
-            .count();
+    stats.ands_after = ands_in_cone(&swept);
     stats.time = start.elapsed();
     (swept, stats)
 }
