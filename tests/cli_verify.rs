@@ -171,28 +171,36 @@ fn internal_errors_exit_3_in_either_phase() {
     );
 }
 
-/// A program whose system (64-bit products checked for overflow at double width) needs more
-/// memory than the limit allows, in every engine.
-const WIDE_PRODUCTS: &str = "extern unsigned short __VERIFIER_nondet_ushort(void);\n\
-                             int main(void) {\n\
-                             long long x = __VERIFIER_nondet_ushort(), y = __VERIFIER_nondet_ushort(), z = 6;\n\
-                             while (__VERIFIER_nondet_ushort()) {\n\
-                             x = x * y + z;\n\
-                             y = y * z + x;\n\
-                             z = z * x + y;\n\
-                             }\n\
-                             return 0;\n}\n";
+/// The loop body of [`wide_products`]: three 64-bit products, each checked for overflow at
+/// double width.
+const WIDE_STEP: &str = "x = x * y + z;\ny = y * z + x;\nz = z * x + y;\n";
 
-/// The limit of the memory test: above what the front end's thread reserves for its stack
-/// (512 MiB of address space), below what any engine needs for the first steps of
-/// [`WIDE_PRODUCTS`] (1.4 GB resident without a limit).
-const MEMORY_LIMIT: u64 = 640 << 20;
+/// A program whose system needs more memory than [`MEMORY_LIMIT`] allows in every engine
+/// alone: the loop body is [`WIDE_STEP`] eight times (IC3CFA alone grows past 1.6 GB
+/// resident on it without a limit, and PDR, k-induction and BMC need more). Every engine must
+/// fail by itself, not only beside the others: one that fits once the others have freed their
+/// memory would run on until the timeout.
+fn wide_products() -> String {
+    format!(
+        "extern unsigned short __VERIFIER_nondet_ushort(void);\n\
+         int main(void) {{\n\
+         long long x = __VERIFIER_nondet_ushort(), y = __VERIFIER_nondet_ushort(), z = 6;\n\
+         while (__VERIFIER_nondet_ushort()) {{\n{}}}\n\
+         return 0;\n}}\n",
+        WIDE_STEP.repeat(8)
+    )
+}
+
+/// The limit of the memory test: above what the front end and the system of
+/// [`wide_products`] need (the front end's thread alone reserves 512 MiB of address space),
+/// below what any engine needs for its first steps on it.
+const MEMORY_LIMIT: u64 = 1280 << 20;
 
 #[test]
 fn a_run_out_of_memory_answers_unknown_memory() {
     let dir = temp_dir("cli-verify-memory");
     let f = dir.join("wide_products.c");
-    std::fs::write(&f, WIDE_PRODUCTS).expect("program written");
+    std::fs::write(&f, wide_products()).expect("program written");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_bitmc"));
     cmd.args(["verify", "--property", "no-overflow", "--timeout", "120"])
         .arg(&f);
