@@ -63,6 +63,7 @@ mod pre;
 mod push;
 mod solver;
 mod stable;
+mod stats;
 #[cfg(test)]
 mod tests;
 pub mod wp;
@@ -78,10 +79,11 @@ use crate::ts::program::ProgramSystem;
 use context::Contexts;
 pub use options::Ic3cfaOptions;
 use solver::{Answer, Circuit, LocSolver};
+use stats::Counters;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wp::{Splitter, Values};
 
 /// How many obligations are handled between two checks of the memory left.
@@ -105,38 +107,6 @@ struct Obligation {
     handled: bool,
     /// The level it was last blocked at and the lemma's cube.
     blocked: Option<(usize, Cube)>,
-}
-
-/// Counters for `-v`.
-#[derive(Default)]
-struct Counters {
-    obligations: usize,
-    predecessors: usize,
-    predecessor_literals: usize,
-    lemmas: usize,
-    literals_before: usize,
-    literals_after: usize,
-    sat_relind: usize,
-    sat_gen: usize,
-    sat_push: usize,
-    sat_time: Duration,
-    relind_time: Duration,
-    generalisations: usize,
-    gen_time: Duration,
-    pushed: usize,
-    push_tried: usize,
-    push_filtered: usize,
-    stable_rounds: usize,
-    stable_stops: usize,
-    bit_splits: usize,
-    precube_hits: usize,
-    assumed_dropped: usize,
-    upper_hits: usize,
-    lower_hits: usize,
-    reused: usize,
-    skipped: usize,
-    ctgs: usize,
-    wp_cache_hits: usize,
 }
 
 /// The kind of a query, for the statistics.
@@ -597,119 +567,6 @@ impl<'a> Ic3cfa<'a> {
                 "ic3cfa proved the program but cannot state its invariant: {e}"
             ))),
         }
-    }
-
-    fn stats(&self) -> Stats {
-        let n = &self.n;
-        let mean = |a: usize, b: usize| {
-            if b == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.2}", a as f64 / b as f64)
-            }
-        };
-        let lemmas_now = self.lemmas.len();
-        let blocked = self.n.lemmas - self.n.pushed;
-        vec![
-            ("ic3cfa obligations handled", n.obligations.to_string()),
-            (
-                "ic3cfa predecessors (mean literals)",
-                format!(
-                    "{} ({})",
-                    n.predecessors,
-                    mean(n.predecessor_literals, n.predecessors)
-                ),
-            ),
-            (
-                "ic3cfa lemmas (kept, pushed)",
-                format!("{} ({lemmas_now}, {})", n.lemmas, n.pushed),
-            ),
-            (
-                "ic3cfa mean cube before/after generalisation",
-                format!(
-                    "{} / {}",
-                    mean(n.literals_before, blocked),
-                    mean(n.literals_after, blocked)
-                ),
-            ),
-            (
-                "ic3cfa SAT calls (relative induction, generalisation, push)",
-                format!(
-                    "{} ({}, {}, {})",
-                    n.sat_relind + n.sat_gen + n.sat_push,
-                    n.sat_relind,
-                    n.sat_gen,
-                    n.sat_push
-                ),
-            ),
-            (
-                "ic3cfa time in SAT",
-                format!("{:.3} s", n.sat_time.as_secs_f64()),
-            ),
-            (
-                "ic3cfa time in relative induction",
-                format!("{:.6} s", n.relind_time.as_secs_f64()),
-            ),
-            ("ic3cfa generalisations", n.generalisations.to_string()),
-            (
-                "ic3cfa time generalising",
-                format!("{:.6} s", n.gen_time.as_secs_f64()),
-            ),
-            (
-                "ic3cfa equalities split into bits",
-                n.bit_splits.to_string(),
-            ),
-            (
-                "ic3cfa pushes (tried, succeeded)",
-                format!("{}, {}", n.push_tried, n.pushed),
-            ),
-            ("ic3cfa pushes filtered out", n.push_filtered.to_string()),
-            ("ic3cfa stable rounds", n.stable_rounds.to_string()),
-            ("ic3cfa stable-iteration stops", n.stable_stops.to_string()),
-            ("ic3cfa predecessor-cube hits", n.precube_hits.to_string()),
-            (
-                "ic3cfa literals dropped as assumed by the edge",
-                n.assumed_dropped.to_string(),
-            ),
-            (
-                "ic3cfa context hits (upper bounds, lower bounds; contexts kept)",
-                format!(
-                    "{}, {}; {}",
-                    n.upper_hits,
-                    n.lower_hits,
-                    self.contexts.len()
-                ),
-            ),
-            (
-                "ic3cfa obligations (reused, skipped)",
-                format!("{}, {}", n.reused, n.skipped),
-            ),
-            ("ic3cfa CTGs blocked", n.ctgs.to_string()),
-            (
-                "ic3cfa WP-inductivity answers reused",
-                n.wp_cache_hits.to_string(),
-            ),
-            (
-                "ic3cfa terms, AND gates (MiB held)",
-                format!(
-                    "{}, {} ({:.0})",
-                    self.tm.len(),
-                    self.circuit.aig.num_ands(),
-                    (self.tm.heap_bytes() + self.circuit.aig.heap_bytes()) as f64
-                        / (1 << 20) as f64
-                ),
-            ),
-            ("ic3cfa solvers (mean variables)", {
-                let made: Vec<u32> = self
-                    .solvers
-                    .iter()
-                    .flatten()
-                    .map(|s| s.num_vars())
-                    .collect();
-                let total: u64 = made.iter().map(|&v| v as u64).sum();
-                format!("{} ({})", made.len(), mean(total as usize, made.len()))
-            }),
-        ]
     }
 }
 
