@@ -64,10 +64,8 @@ fn roots(model: &Model) -> Vec<AigLit> {
     r
 }
 
-/// The AND gates in the cone of the model's roots.
-fn ands_in_cone(model: &Model) -> usize {
-    let aig = &model.aig;
-    let cone = aig.cone(&roots(model));
+/// The AND gates among the nodes of `cone`.
+fn ands(aig: &Aig, cone: &[u32]) -> usize {
     cone.iter()
         .filter(|&&v| matches!(aig.node(v), AigNode::And(..)))
         .count()
@@ -134,9 +132,9 @@ fn lit_word(word: &[u64], l: AigLit) -> u64 {
 /// Set bit `k` of the word of every node of `cone` (in topological order) to its value under
 /// `inputs` (a value per input variable); nodes outside the cone are never compared.
 fn set_bit(aig: &Aig, cone: &[u32], word: &mut [u64], k: usize, inputs: &[bool]) {
-    for &v in cone {
-        let v = v as usize;
-        let b = match aig.node(v as u32) {
+    for &var in cone {
+        let v = var as usize;
+        let b = match aig.node(var) {
             AigNode::Const => false,
             AigNode::Input => inputs[v],
             AigNode::And(a, b) => (lit_word(word, a) & lit_word(word, b)) >> k & 1 == 1,
@@ -210,7 +208,7 @@ pub fn sweep(
         .copied()
         .filter(|&v| aig.node(v) == AigNode::Input)
         .collect();
-    let ands_before = ands_in_cone(model);
+    let ands_before = ands(aig, &cone);
     let mut rng = Rng(0x5eed_5eed);
     let mut sigs = Signatures::default();
     for _ in 0..RANDOM_WORDS {
@@ -287,14 +285,15 @@ pub fn sweep(
         (sw.rep, sw.stats)
     });
     let (rep, mut stats) = rep;
-    let swept = rebuild(model, &rep);
-    stats.ands_after = ands_in_cone(&swept);
+    let swept = rebuild(model, &cone, &rep);
+    stats.ands_after = ands(&swept.aig, &swept.aig.cone(&roots(&swept)));
     stats.time = start.elapsed();
     (swept, stats)
 }
 
-/// The model over a fresh graph in which each merged node is replaced by its representative.
-fn rebuild(model: &Model, rep: &[Option<AigLit>]) -> Model {
+/// The model over a fresh graph in which each merged node is replaced by its representative;
+/// `cone` is the cone of the model's roots, in topological order.
+fn rebuild(model: &Model, cone: &[u32], rep: &[Option<AigLit>]) -> Model {
     let old = &model.aig;
     let mut aig = Aig::new();
     let mut map: Vec<AigLit> = vec![AigLit::FALSE; old.num_vars() as usize];
@@ -307,9 +306,8 @@ fn rebuild(model: &Model, rep: &[Option<AigLit>]) -> Model {
     for (i, &n) in model.inputs.iter().zip(&inputs) {
         map[i.node.var() as usize] = n.xor_sign(i.node.is_negated());
     }
-    let cone = old.cone(&roots(model));
     let m = |map: &[AigLit], l: AigLit| map[l.var() as usize].xor_sign(l.is_negated());
-    for v in cone {
+    for &v in cone {
         if let Some(r) = rep[v as usize] {
             map[v as usize] = m(&map, r);
         } else if let AigNode::And(a, b) = old.node(v) {
