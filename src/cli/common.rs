@@ -251,7 +251,10 @@ pub struct EngineArgs {
     /// threads than members) [default: one per member].
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Stop after this many seconds of wall-clock time and answer UNKNOWN.
+    /// Stop searching after this many seconds of wall-clock time and answer UNKNOWN. A
+    /// counterexample found just before is still replayed on the interpreter (at most
+    /// 2,000,000 steps), which may take a few seconds more; certificate checks stop with the
+    /// search.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
