@@ -156,7 +156,7 @@ pub fn parse_peers(
                 peer::Peer::new(c, &s, &u).map_err(|e| anyhow::anyhow!("--peer {name}: {e}"))?
             }
             None => match peer::Peer::preset(name) {
-                Some(p) => p,
+                Some(p) => p.map_err(|e| anyhow::anyhow!("--peer {name}: {e}"))?,
                 None => bail!(
                     "--peer {name}: no built-in peer of that name (built in: {}); give NAME='COMMAND'",
                     peer::PRESETS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")

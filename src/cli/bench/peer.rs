@@ -101,12 +101,13 @@ impl Peer {
         })
     }
 
-    /// The built-in peer of that name.
-    pub fn preset(name: &str) -> Option<Peer> {
+    /// The built-in peer of that name, `None` when there is none (an error only if the
+    /// built-in definition itself were invalid).
+    pub fn preset(name: &str) -> Option<anyhow::Result<Peer>> {
         PRESETS
             .iter()
             .find(|p| p.0 == name)
-            .map(|&(_, c, s, u)| Peer::new(c, s, u).expect("built-in peers are valid"))
+            .map(|&(_, c, s, u)| Peer::new(c, s, u))
     }
 
     /// The file the peer reads for a task: the task's own file, or the path its export goes to
@@ -151,7 +152,9 @@ impl Peer {
             .argv
             .iter()
             .map(|a| a.replace(self.format.placeholder(), &file));
-        let program = PathBuf::from(words.next().expect("a non-empty command"));
+        // `new` refuses an empty command; were it empty, starting the program fails with an
+        // error of its own.
+        let program = PathBuf::from(words.next().unwrap_or_default());
         (program, words.map(OsString::from).collect())
     }
 
@@ -184,11 +187,18 @@ mod tests {
         assert!(Peer::new("tool {aiger} {dimspec}", "ok", "bad").is_err());
         assert!(Peer::new("tool {aiger}", "", "bad").is_err());
         assert!(Peer::new("tool '{aiger}", "ok", "bad").is_err());
+        for (name, ..) in PRESETS {
+            assert!(
+                matches!(Peer::preset(name), Some(Ok(_))),
+                "built-in peer {name}"
+            );
+        }
+        assert!(Peer::preset("no-such-peer").is_none());
     }
 
     #[test]
     fn the_placeholder_is_replaced_inside_words() {
-        let p = Peer::preset("abc-pdr").unwrap();
+        let p = Peer::preset("abc-pdr").unwrap().unwrap();
         let (prog, args) = p.command(Path::new("/t/x.aig"));
         assert_eq!(prog, PathBuf::from("berkeley-abc"));
         assert_eq!(
@@ -202,7 +212,7 @@ mod tests {
 
     #[test]
     fn verdicts_are_read_from_the_texts() {
-        let p = Peer::preset("abc-pdr").unwrap();
+        let p = Peer::preset("abc-pdr").unwrap().unwrap();
         assert_eq!(p.verdict("Property proved.  Time = 0.1 sec"), Some(true));
         assert_eq!(
             p.verdict("Output 0 of miter \"x\" was asserted in frame 3."),
@@ -213,7 +223,7 @@ mod tests {
 
     #[test]
     fn c_tasks_are_exported_and_others_given_as_they_are() {
-        let p = Peer::preset("abc-pdr").unwrap();
+        let p = Peer::preset("abc-pdr").unwrap().unwrap();
         let log = Path::new("/logs/abc/t.c.unreach-call");
         let (file, export) = p
             .input(Path::new("t.c"), true, Some("unreach-call"), log)
