@@ -17,7 +17,8 @@ use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
 use crate::cfa::{PVar, VarKind};
-use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
+use super::init::InitPart;
+use lang_c::ast::{Expression, Initializer, InitializerListItem};
 use lang_c::span::{Node, Span};
 use std::rc::Rc;
 
@@ -92,8 +93,11 @@ impl<'a> Lower<'a> {
                     match init {
                         Some(Node {
                             node: Initializer::List(items),
-                            ..
-                        }) => ds.push(self.infer_len(items, stride.max(1))?),
+                            span: init_span,
+                        }) => {
+                            let _ = stride;
+                            ds.push(self.plan_init(ty, items, *init_span)?.top_len)
+                        }
                         Some(Node {
                             node: Initializer::Expression(e),
                             ..
@@ -143,42 +147,6 @@ impl<'a> Lower<'a> {
         }))
     }
 
-    /// The length of an array from its initialiser list.
-    fn infer_len(
-        &mut self,
-        items: &[Node<InitializerListItem>],
-        stride: u64,
-    ) -> Result<u64, FrontendError> {
-        let mut pos: u64 = 0;
-        let mut max: u64 = 0;
-        for it in items {
-            if let Some(d) = it.node.designation.first() {
-                pos = self.designator_index(d)?.saturating_mul(stride);
-            }
-            match &it.node.initializer.node {
-                Initializer::Expression(_) => pos = pos.saturating_add(1),
-                Initializer::List(_) => {
-                    pos = pos
-                        .div_ceil(stride)
-                        .saturating_mul(stride)
-                        .saturating_add(stride)
-                }
-            }
-            max = max.max(pos);
-        }
-        Ok(max.div_ceil(stride))
-    }
-
-    fn designator_index(&mut self, d: &Node<Designator>) -> Result<u64, FrontendError> {
-        match &d.node {
-            Designator::Index(e) => {
-                let v = self.const_int(e)?;
-                u64::try_from(v).or_else(|_| self.error(e.span, "negative array designator"))
-            }
-            _ => self.unsupported(d.span, "this designator"),
-        }
-    }
-
     /// The variables of an object.
     pub fn object_vars(&self, b: &Binding) -> Vec<PVar> {
         match b {
@@ -196,21 +164,14 @@ impl<'a> Lower<'a> {
         init: &Node<Initializer>,
     ) -> Result<(), FrontendError> {
         match &init.node {
-            Initializer::List(items) => self.init_level(view, 0, &view.dims, items),
+            Initializer::List(items) => self.init_list(view, items, init.span),
             Initializer::Expression(e) => {
                 let bytes = self.string_init(e, view.arr.elem)?;
-                if view.dims.len() != 1 || bytes.len() as u64 > view.dims.iter().product::<u64>() {
-                    return self.error(e.span, "string literal too long for the array");
+                if view.dims.len() != 1 {
+                    return self.error(e.span, "string literal for an array of arrays");
                 }
-                // The terminating NUL (when it fits) is the zero already stored.
-                for (k, b) in bytes.into_iter().enumerate() {
-                    let v = self.int_const(i128::from(b as i8), CInt::CHAR);
-                    let t = self.convert(v, view.arr.elem);
-                    if let Some(&x) = view.arr.elems.get(k) {
-                        self.assign(x, t);
-                    }
-                }
-                Ok(())
+                let len = view.dims.iter().product::<u64>();
+                self.store_string(view, 0, len, bytes, e.span)
             }
         }
     }
@@ -228,56 +189,51 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn init_level(
+    /// Assigns the elements an initialiser list gives, in list order (see [`super::init`]).
+    fn init_list(
         &mut self,
         view: &ArrayView,
-        base: u64,
-        dims: &[u64],
         items: &[Node<InitializerListItem>],
+        span: Span,
     ) -> Result<(), FrontendError> {
-        let stride: u64 = dims.iter().skip(1).product::<u64>().max(1);
-        let size: u64 = dims.iter().product();
-        let mut pos: u64 = 0;
-        for it in items {
-            if it.node.designation.len() > 1 {
-                return self.unsupported(it.span, "nested designators");
-            }
-            if let Some(d) = it.node.designation.first() {
-                pos = self.designator_index(d)?.saturating_mul(stride);
-            }
-            match &it.node.initializer.node {
-                Initializer::Expression(e) => {
-                    if pos >= size {
-                        return self.error(e.span, "excess elements in array initialiser");
-                    }
-                    let v = self.rval(e)?;
+        let plan = self.plan_init(&view.ctype(), items, span)?;
+        for part in plan.parts {
+            match part {
+                InitPart::Scalar { offset, expr } => {
+                    let v = self.rval(expr)?;
                     let t = self.convert(v, view.arr.elem);
-                    if let Some(&x) = view.arr.elems.get((base + pos) as usize) {
+                    if let Some(&x) = view.arr.elems.get(offset as usize) {
                         self.assign(x, t);
                     }
-                    pos += 1;
                 }
-                Initializer::List(sub) => {
-                    if dims.len() > 1 {
-                        pos = pos.div_ceil(stride) * stride;
-                        if pos >= size {
-                            return self.error(it.span, "excess elements in array initialiser");
-                        }
-                        self.init_level(view, base + pos, &dims[1..], sub)?;
-                        pos += stride;
-                    } else {
-                        match sub.as_slice() {
-                            [one] if one.node.designation.is_empty() => {
-                                self.init_level(view, base + pos, &[1], std::slice::from_ref(one))?;
-                                pos += 1;
-                            }
-                            _ => {
-                                return self
-                                    .unsupported(it.span, "braced list for an array element")
-                            }
-                        }
-                    }
+                InitPart::String { offset, len, expr } => {
+                    let bytes = self.string_init(expr, view.arr.elem)?;
+                    self.store_string(view, offset, len, bytes, expr.span)?;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the bytes of a string literal in the `len` elements from `offset` (the
+    /// terminating null character only when it fits, as C11 6.7.9p14 allows).
+    fn store_string(
+        &mut self,
+        view: &ArrayView,
+        offset: u64,
+        len: u64,
+        bytes: Vec<u8>,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        if bytes.len() as u64 > len {
+            return self.error(span, "string literal too long for the array");
+        }
+        // The terminating null character (when it fits) is the zero already stored.
+        for (k, b) in bytes.into_iter().enumerate() {
+            let v = self.int_const(i128::from(b as i8), CInt::CHAR);
+            let t = self.convert(v, view.arr.elem);
+            if let Some(&x) = view.arr.elems.get(offset as usize + k) {
+                self.assign(x, t);
             }
         }
         Ok(())

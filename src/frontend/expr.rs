@@ -212,7 +212,11 @@ impl<'a> Lower<'a> {
             }
             Expression::AlignOf(t) => {
                 let ty = self.type_name(&t.node.0)?;
-                self.sizeof(&ty, e.span)
+                let gnu = self.src.snippet(e.span).trim_start().starts_with("__alignof");
+                match ty.align(self.dm(), gnu) {
+                    Some(n) => Ok(Val::Int(self.int_const(n as i128, size_t(self.dm())))),
+                    None => self.unsupported(e.span, format!("_Alignof of {}", ty.describe())),
+                }
             }
             Expression::UnaryOperator(u) => self.unary(u),
             Expression::Cast(c) => {
@@ -302,8 +306,20 @@ impl<'a> Lower<'a> {
         self.cur = self.new_loc("sizeof operand (not evaluated)");
         let v = self.expr(e);
         self.cur = saved;
+        // Only an lvalue designating an array keeps its array type; in every other expression
+        // (a comma or conditional operator's result, a statement expression) an array has
+        // decayed to a pointer to its first element (C11 6.3.2.1p3).
+        let lvalue = match &e.node {
+            Expression::Identifier(_) | Expression::Member(_) | Expression::StringLiteral(_) => {
+                true
+            }
+            Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Index,
+            Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
+            _ => false,
+        };
         Ok(match v? {
             Val::Int(r) => CType::Int(r.ty),
+            Val::Array(view) if !lvalue => CType::Pointer(Box::new(view.row_type())),
             Val::Array(view) => view.ctype(),
             Val::Ptr(p) if p.void => CType::Pointer(Box::new(CType::Void)),
             Val::Ptr(p) => CType::Pointer(Box::new(match p.target {

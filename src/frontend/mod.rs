@@ -50,6 +50,7 @@ mod columns;
 mod cond;
 mod decl;
 mod expr;
+mod init;
 mod literal;
 mod lval;
 pub mod parse;

@@ -200,6 +200,21 @@ impl CType {
         }
     }
 
+    /// The alignment in bytes, when defined: C11 `_Alignof` (`gnu` false) or gcc's
+    /// `__alignof__` (`gnu` true). An array is aligned as its element (C11 6.5.3.4p3). On
+    /// i386 (ILP32) the two differ for `long long`: its alignment as a member and by the ABI
+    /// is 4, which `_Alignof` gives, while `__alignof__` gives its preferred alignment, 8.
+    pub fn align(&self, dm: DataModel, gnu: bool) -> Option<u64> {
+        match self {
+            CType::Int(i) if i.kind == IntKind::LongLong && dm == DataModel::Ilp32 && !gnu => {
+                Some(4)
+            }
+            CType::Int(_) | CType::Pointer(_) => self.size(dm),
+            CType::Array(e, _) => e.align(dm, gnu),
+            _ => None,
+        }
+    }
+
     /// For an array of integers (of any dimension): the element type and the lengths.
     pub fn array_shape(&self) -> Option<(CInt, Vec<Option<u64>>)> {
         let mut dims = Vec::new();

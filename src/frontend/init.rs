@@ -1,0 +1,277 @@
+//! Initialiser lists (C11 6.7.9): which element of an array each initialiser of a
+//! brace-enclosed list initialises.
+//!
+//! The rules followed, as gcc implements them:
+//! - a brace-enclosed list initialises the next subobject as a whole (p17, p20): its elements
+//!   from its first, or, for a scalar, the scalar (`{ {2} }`, a braced scalar);
+//! - an initialiser that is not a brace-enclosed list, met where an aggregate is next, starts
+//!   *brace elision* (p20): the aggregate takes as many initialisers from the same list as it
+//!   has elements (recursively), and the rest go on to the next subobject of the enclosing
+//!   aggregate — so `int m[3][3] = {1, {2}, 3}` sets `m[0] = {1, 2, 3}`;
+//! - a character array may be initialised by a string literal, optionally in braces (p14);
+//! - a designation `[i]` (p17, p18) sets the position in the aggregate of the innermost
+//!   *braced* list (an elided level gives the item back to its parent); `[i][j]` descends into
+//!   element `i` as an elided level starting at `j`; the list goes on after the designated
+//!   element, at the level of the last designator;
+//! - an element initialised twice keeps the last initialiser; an overridden initialiser with
+//!   side effects is `unsupported` (C leaves open whether its effects happen); excess
+//!   initialisers, which gcc drops with a warning, are an error.
+//!
+//! The planner only reads types and syntax; it returns the elements (flat, row-major offsets of
+//! scalars) and the expressions that initialise them, in list order, for the caller to lower.
+
+use super::builder::Lower;
+use super::expr::has_side_effects;
+use super::types::{CType, IntKind};
+use super::FrontendError;
+use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
+use lang_c::span::{Node, Span};
+
+/// What initialises one part of an object.
+#[derive(Clone, Copy, Debug)]
+pub enum InitPart<'a> {
+    /// The scalar at a flat offset, by an expression converted to its type.
+    Scalar { offset: u64, expr: &'a Node<Expression> },
+    /// The character array of `len` elements at a flat offset, by a string literal.
+    String {
+        offset: u64,
+        len: u64,
+        expr: &'a Node<Expression>,
+    },
+}
+
+impl InitPart<'_> {
+    fn offset(&self) -> u64 {
+        match self {
+            InitPart::Scalar { offset, .. } | InitPart::String { offset, .. } => *offset,
+        }
+    }
+
+    fn expr(&self) -> &Node<Expression> {
+        match self {
+            InitPart::Scalar { expr, .. } | InitPart::String { expr, .. } => expr,
+        }
+    }
+}
+
+/// The plan of an initialiser list.
+#[derive(Debug, Default)]
+pub struct InitPlan<'a> {
+    /// The parts in list order (the order their expressions are evaluated in).
+    pub parts: Vec<InitPart<'a>>,
+    /// The number of elements of the outermost array the list reaches (its length when the
+    /// declaration leaves it out).
+    pub top_len: u64,
+}
+
+/// The number of scalars in an object of type `ty` (its length counted as 1 when unknown).
+fn scalars(ty: &CType) -> u64 {
+    match ty {
+        CType::Array(e, n) => scalars(e).saturating_mul(n.unwrap_or(1)),
+        _ => 1,
+    }
+}
+
+fn is_string_literal(e: &Node<Expression>) -> bool {
+    matches!(e.node, Expression::StringLiteral(_))
+}
+
+fn is_char_array(ty: &CType) -> bool {
+    matches!(ty, CType::Array(e, _) if matches!(**e, CType::Int(i) if i.kind == IntKind::Char))
+}
+
+/// The cursor of one list: its items and the next one to take.
+struct Cursor<'a> {
+    items: &'a [Node<InitializerListItem>],
+    next: usize,
+}
+
+impl<'a> Lower<'a> {
+    /// Plans the initialisation of an array of type `ty` (its outermost length may be unknown)
+    /// by the brace-enclosed list `items`.
+    pub fn plan_init<'x>(
+        &mut self,
+        ty: &CType,
+        items: &'x [Node<InitializerListItem>],
+        span: Span,
+    ) -> Result<InitPlan<'x>, FrontendError> {
+        let mut plan = InitPlan::default();
+        plan.top_len = self.braced(ty, 0, items, span, &mut plan)?;
+        // An element initialised twice keeps its last initialiser.
+        let mut last = std::collections::HashMap::new();
+        for (i, p) in plan.parts.iter().enumerate() {
+            let len = match p {
+                InitPart::Scalar { .. } => 1,
+                InitPart::String { len, .. } => *len,
+            };
+            for o in p.offset()..p.offset() + len {
+                last.insert(o, i);
+            }
+        }
+        let mut keep = Vec::with_capacity(plan.parts.len());
+        for (i, p) in plan.parts.iter().enumerate() {
+            if last.values().any(|&j| j == i) {
+                keep.push(*p);
+            } else if has_side_effects(&p.expr().node) {
+                return self.unsupported(
+                    p.expr().span,
+                    "an overridden initialiser with side effects",
+                );
+            }
+        }
+        plan.parts = keep;
+        Ok(plan)
+    }
+
+    /// Takes items from `cur` for the aggregate `ty` at flat `offset`: all of a braced list
+    /// (`braced`), or, under brace elision, as many as the aggregate has elements. `start`
+    /// holds designators that position the first item inside it. Returns how many elements
+    /// of `ty` were reached.
+    #[allow(clippy::too_many_arguments)]
+    fn fill<'x>(
+        &mut self,
+        ty: &CType,
+        offset: u64,
+        cur: &mut Cursor<'x>,
+        braced: bool,
+        start: &'x [Node<Designator>],
+        plan: &mut InitPlan<'x>,
+        span: Span,
+    ) -> Result<u64, FrontendError> {
+        let CType::Array(elem, len) = ty else {
+            return Err(FrontendError::Internal(
+                "initialiser list planned for a scalar".into(),
+            ));
+        };
+        let stride = scalars(elem);
+        let mut pos: u64 = 0;
+        let mut reached: u64 = 0;
+        let mut designators = start;
+        loop {
+            let Some(item) = cur.items.get(cur.next) else {
+                break;
+            };
+            if designators.is_empty() && !item.node.designation.is_empty() {
+                if !braced {
+                    // The designation belongs to the list of the enclosing braces.
+                    break;
+                }
+                designators = &item.node.designation;
+            }
+            if let Some((d, rest)) = designators.split_first() {
+                pos = self.designated_index(d)?;
+                designators = rest;
+            }
+            if len.is_some_and(|n| pos >= n) {
+                if braced {
+                    return self.error(item.span, "excess elements in array initialiser");
+                }
+                break;
+            }
+            let at = offset + pos * stride;
+            if !designators.is_empty() {
+                // `[i][j] = …`: element `i` continues as an elided level from `[j]`.
+                if !matches!(**elem, CType::Array(..)) {
+                    return self.error(item.span, "designator for a scalar element");
+                }
+                let ds = std::mem::take(&mut designators);
+                self.fill(elem, at, cur, false, ds, plan, span)?;
+            } else {
+                match &item.node.initializer.node {
+                    Initializer::List(sub) => {
+                        cur.next += 1;
+                        self.braced(elem, at, sub, item.span, plan)?;
+                    }
+                    Initializer::Expression(e) if is_string_literal(e) && is_char_array(elem) => {
+                        cur.next += 1;
+                        plan.parts.push(InitPart::String {
+                            offset: at,
+                            len: scalars(elem),
+                            expr: e,
+                        });
+                    }
+                    Initializer::Expression(e) => {
+                        if matches!(**elem, CType::Array(..)) {
+                            // Brace elision: the element takes items from this list.
+                            self.fill(elem, at, cur, false, &[], plan, span)?;
+                        } else {
+                            cur.next += 1;
+                            plan.parts.push(InitPart::Scalar { offset: at, expr: e });
+                        }
+                    }
+                }
+            }
+            pos += 1;
+            reached = reached.max(pos);
+        }
+        Ok(reached)
+    }
+
+    /// A brace-enclosed list `items` initialising the object `ty` at flat `offset`; returns
+    /// how many elements of an array it reaches (of a string literal, its length with the
+    /// terminating null character).
+    fn braced<'x>(
+        &mut self,
+        ty: &CType,
+        offset: u64,
+        items: &'x [Node<InitializerListItem>],
+        span: Span,
+        plan: &mut InitPlan<'x>,
+    ) -> Result<u64, FrontendError> {
+        match ty {
+            CType::Array(..) => {
+                // `char s[4] = {"abc"}`: a string literal in braces.
+                if let [one] = items {
+                    if let Initializer::Expression(e) = &one.node.initializer.node {
+                        if one.node.designation.is_empty() && is_string_literal(e) && is_char_array(ty)
+                        {
+                            plan.parts.push(InitPart::String {
+                                offset,
+                                len: scalars(ty),
+                                expr: e,
+                            });
+                            return match &e.node {
+                                Expression::StringLiteral(s) => {
+                                    match super::literal::string_bytes(&s.node) {
+                                        Some(b) => Ok(b.len() as u64 + 1),
+                                        None => self.unsupported(
+                                            e.span,
+                                            "wide or non-ASCII string literal",
+                                        ),
+                                    }
+                                }
+                                _ => Ok(1),
+                            };
+                        }
+                    }
+                }
+                let mut cur = Cursor { items, next: 0 };
+                self.fill(ty, offset, &mut cur, true, &[], plan, span)
+            }
+            // A braced scalar: exactly one initialiser, without designation.
+            _ => match items {
+                [one] if one.node.designation.is_empty() => match &one.node.initializer.node {
+                    Initializer::Expression(e) => {
+                        plan.parts.push(InitPart::Scalar { offset, expr: e });
+                        Ok(1)
+                    }
+                    Initializer::List(sub) => self.braced(ty, offset, sub, one.span, plan),
+                },
+                [] => self.error(span, "empty braces for a scalar"),
+                [_, extra, ..] => self.error(extra.span, "excess elements in scalar initialiser"),
+                [one] => self.error(one.span, "designator for a scalar"),
+            },
+        }
+    }
+
+    fn designated_index(&mut self, d: &Node<Designator>) -> Result<u64, FrontendError> {
+        match &d.node {
+            Designator::Index(e) => {
+                let v = self.const_int(e)?;
+                u64::try_from(v).or_else(|_| self.error(e.span, "negative array designator"))
+            }
+            Designator::Range(_) => self.unsupported(d.span, "designator range `[a ... b]`"),
+            Designator::Member(_) => self.unsupported(d.span, "member designator"),
+        }
+    }
+}
