@@ -28,8 +28,8 @@ pub enum Binding {
     Pointer(super::pointer::Pointer),
     /// A pointer variable that is not bound to an object: an address-only integer.
     PtrVar(PVar),
-    /// An enumeration constant (type `int`).
-    Enum(i128),
+    /// An enumeration constant: its value and type (`int` unless the value does not fit).
+    Enum(i128, CInt),
     Typedef(CType),
     /// A declared function (its type).
     Function(CType),

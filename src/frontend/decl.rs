@@ -172,21 +172,54 @@ impl<'a> Lower<'a> {
                 _ => Ok(CType::Int(CInt::UINT)),
             };
         }
-        let mut next: i128 = 0;
-        let mut any_negative = false;
+        // gcc's rules (ISO C before C23 allows only values of `int`): inside the list an
+        // enumerator has type `int` when its value fits, else the type of its value expression
+        // (an implicit value is the previous one plus one in the previous one's type, an error
+        // when that overflows); after the list, the ones that do not fit `int` have the
+        // enumeration's type, which is `unsigned int` or `int` when every value fits 32 bits,
+        // else the first of `long`, `long long` wide enough.
+        let dm = self.dm();
+        let mut prev: Option<(i128, CInt)> = None;
+        let mut values = Vec::new();
         for en in &e.node.enumerators {
-            let v = match &en.node.expression {
-                Some(x) => self.const_int(x)?,
-                None => next,
+            let (v, ty) = match (&en.node.expression, prev) {
+                (Some(x), _) => self.const_int_typed(x)?,
+                (None, None) => (0, CInt::INT),
+                (None, Some((p, pty))) => {
+                    if p + 1 > pty.range(dm).1 {
+                        return self.error(en.span, "overflow in enumeration values");
+                    }
+                    (p + 1, pty)
+                }
             };
-            if !(i128::from(i32::MIN)..=i128::from(u32::MAX)).contains(&v) {
-                return self.unsupported(en.span, "enumeration constant outside the range of int");
-            }
-            any_negative |= v < 0;
-            self.bind(&en.node.identifier.node.name, Binding::Enum(v));
-            next = v + 1;
+            let (lo, hi) = CInt::INT.range(dm);
+            let ty = if (lo..=hi).contains(&v) { CInt::INT } else { ty };
+            self.bind(&en.node.identifier.node.name, Binding::Enum(v, ty));
+            values.push((&en.node.identifier.node.name, v, en.span));
+            prev = Some((v, ty));
         }
-        let ty = CType::Int(if any_negative { CInt::INT } else { CInt::UINT });
+        let min = values.iter().map(|x| x.1).min().unwrap_or(0);
+        let max = values.iter().map(|x| x.1).max().unwrap_or(0);
+        let fits = |t: CInt| {
+            let (lo, hi) = t.range(dm);
+            lo <= min && max <= hi
+        };
+        let candidates = if min >= 0 {
+            [CInt::UINT, CInt::new(IntKind::Long, false), CInt::new(IntKind::LongLong, false)]
+        } else {
+            [CInt::INT, CInt::LONG, CInt::new(IntKind::LongLong, true)]
+        };
+        let Some(ety) = candidates.into_iter().find(|t| fits(*t)) else {
+            let span = values.last().map(|x| x.2).unwrap_or(e.span);
+            return self.unsupported(span, "enumeration values that no integer type holds");
+        };
+        let (lo, hi) = CInt::INT.range(dm);
+        for (name, v, _) in values {
+            if !(lo..=hi).contains(&v) {
+                self.bind(name, Binding::Enum(v, ety));
+            }
+        }
+        let ty = CType::Int(ety);
         if let Some(t) = tag {
             self.bind(&t, Binding::Typedef(ty.clone()));
         }
@@ -266,17 +299,25 @@ impl<'a> Lower<'a> {
 
     /// An integer constant expression.
     pub fn const_int(&mut self, e: &Node<Expression>) -> Result<i128, FrontendError> {
+        self.const_int_typed(e).map(|(v, _)| v)
+    }
+
+    /// The value and type of an integer constant expression.
+    pub fn const_int_typed(&mut self, e: &Node<Expression>) -> Result<(i128, CInt), FrontendError> {
         let saved = self.cur;
         self.cur = self.new_loc("constant expression");
         let r = self.rval(e);
         self.cur = saved;
         let v = r?;
         match self.cfa.tm.const_value(v.t) {
-            Some(x) => Ok(if v.ty.signed {
-                crate::bv::value::to_signed(x, v.ty.width(self.dm()))
-            } else {
-                x as i128
-            }),
+            Some(x) => Ok((
+                if v.ty.signed {
+                    crate::bv::value::to_signed(x, v.ty.width(self.dm()))
+                } else {
+                    x as i128
+                },
+                v.ty,
+            )),
             None => self.unsupported(e.span, "expression is not an integer constant"),
         }
     }

@@ -275,7 +275,7 @@ impl<'a> Lower<'a> {
                 t: self.var_term(v),
                 ty,
             })),
-            Some(Binding::Enum(x)) => Ok(Val::Int(self.int_const(x, CInt::INT))),
+            Some(Binding::Enum(x, ty)) => Ok(Val::Int(self.int_const(x, ty))),
             Some(Binding::Array(view)) => Ok(Val::Array(view)),
             Some(Binding::Pointer(p)) => Ok(Val::Ptr(p)),
             Some(Binding::PtrVar(v)) => Ok(Val::Addr(RVal {
