@@ -92,6 +92,10 @@ pub struct Lower<'a> {
     pub block_ends: Vec<SrcPos>,
     /// The closing parenthesis of the nondet call being lowered.
     pub call_close: Option<SrcPos>,
+    /// Functions declared `_Noreturn` or `noreturn`.
+    pub noreturn: std::collections::HashSet<String>,
+    /// Functions declared to run without a call (`constructor`, `destructor`): where, and which.
+    pub runs_code: HashMap<String, (SrcPos, String)>,
     temp_count: u32,
 }
 
@@ -406,6 +410,8 @@ pub fn lower_unit(
         external_pointers: Vec::new(),
         block_ends: Vec::new(),
         call_close: None,
+        noreturn: Default::default(),
+        runs_code: HashMap::new(),
         temp_count: 0,
     };
     // The typedef names lang-c predefines.

@@ -211,6 +211,10 @@ impl<'a> Lower<'a> {
     ) -> Result<Val, FrontendError> {
         let declared = match self.lookup(name) {
             Some(Binding::Function(CType::Function(rt, _))) => Some((**rt).clone()),
+            Some(Binding::Invalid(why)) => {
+                let why = why.clone();
+                return self.unsupported(c.span, format!("call of `{name}`: {why}"));
+            }
             Some(_) => {
                 return self
                     .unsupported(c.span, format!("call of `{name}`, which is not a function"))
@@ -230,6 +234,12 @@ impl<'a> Lower<'a> {
                     Val::Int(_) | Val::Addr(_) | Val::Void => {}
                 },
             }
+        }
+        if self.noreturn.contains(name) {
+            // It never comes back: the execution ends here.
+            let exit = self.cfa.exit;
+            self.jump(exit);
+            return Ok(Val::Void);
         }
         let rt = declared.clone().unwrap_or(CType::Int(CInt::INT));
         let pos = self.pos.clone();

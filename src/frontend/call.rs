@@ -41,7 +41,10 @@ impl<'a> Lower<'a> {
                     for p in &f.node.parameters {
                         let (_, pt) = self.decl_specifiers(&p.node.specifiers, p.span)?;
                         let (name, pt) = match &p.node.declarator {
-                            Some(pd) => self.declarator(pt, pd)?,
+                            Some(pd) => {
+                                let (n, t, _) = self.declared(pt, pd, false)?;
+                                (n, t)
+                            }
                             None => (None, pt),
                         };
                         if pt == CType::Void && name.is_none() {
@@ -152,7 +155,13 @@ impl<'a> Lower<'a> {
             };
             bound.push((pname.clone(), v));
         }
-        self.body(name, def, bound)
+        let v = self.body(name, def, bound)?;
+        if self.noreturn.contains(name) {
+            // C11 6.7.4p8: a `_Noreturn` function that returns has undefined behaviour.
+            let t = self.cfa.tm.tru();
+            self.ub_check(None, t, &format!("`{name}`, declared noreturn, returned"));
+        }
+        Ok(v)
     }
 
     /// Lowers the body of a function with bound parameters; returns the call's value. The

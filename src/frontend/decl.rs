@@ -1,6 +1,7 @@
 //! Declarations: type specifiers and declarators, typedefs, enumerations, global variables,
 //! local variables (with initialisers; uninitialised locals are havocked) and static locals.
 
+use super::attrs::{bare_name, classify, declarator_attributes, spec_attributes, AttrClass};
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
 use super::pointer::ADDRESS;
@@ -18,6 +19,8 @@ pub struct Storage {
     pub is_extern: bool,
     /// `const` among the specifiers (the declared object is read-only unless it is a pointer).
     pub is_const: bool,
+    /// `_Noreturn` or `__attribute__((noreturn))` among the specifiers.
+    pub noreturn: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -46,12 +49,34 @@ impl<'a> Lower<'a> {
                     TypeQualifier::Const => st.is_const = true,
                     _ => {}
                 },
-                DeclarationSpecifier::Function(_)
-                | DeclarationSpecifier::Alignment(_)
-                | DeclarationSpecifier::Extension(_) => {}
+                DeclarationSpecifier::Function(f) => {
+                    st.noreturn |= f.node == FunctionSpecifier::Noreturn;
+                }
+                DeclarationSpecifier::Alignment(_) | DeclarationSpecifier::Extension(_) => {}
             }
         }
         let ty = self.type_specifiers(&tys, span)?;
+        // Among the specifiers of a typedef or with a tagged type, an attribute may belong to
+        // the type.
+        let on_type = st.typedef
+            || tys.iter().any(|t| {
+                matches!(
+                    t.node,
+                    TypeSpecifier::Enum(_) | TypeSpecifier::Struct(_)
+                )
+            });
+        let (ty, noreturn) = self.apply_attributes(ty, &spec_attributes(specs), on_type);
+        st.noreturn |= noreturn;
+        if let CType::Unsupported(_) = ty {
+            // `enum e {…} __attribute__((packed))`: the tag names the changed type.
+            for t in &tys {
+                if let TypeSpecifier::Enum(e) = &t.node {
+                    if let Some(id) = &e.node.identifier {
+                        self.bind(&format!("enum {}", id.node.name), Binding::Typedef(ty.clone()));
+                    }
+                }
+            }
+        }
         Ok((st, ty))
     }
 
@@ -226,6 +251,19 @@ impl<'a> Lower<'a> {
         Ok(ty)
     }
 
+    /// The name and type of a declarator applied to `base`, with the attributes written in the
+    /// declarator applied (`on_type`: a typedef's); also whether they include `noreturn`.
+    pub fn declared(
+        &mut self,
+        base: CType,
+        d: &Node<Declarator>,
+        on_type: bool,
+    ) -> Result<(Option<(String, Span)>, CType, bool), FrontendError> {
+        let (name, ty) = self.declarator(base, d)?;
+        let (ty, noreturn) = self.apply_attributes(ty, &declarator_attributes(d), on_type);
+        Ok((name, ty, noreturn))
+    }
+
     /// The name and type of a declarator applied to `base`.
     pub fn declarator(
         &mut self,
@@ -270,7 +308,7 @@ impl<'a> Lower<'a> {
                     for p in &f.node.parameters {
                         let (_, pt) = self.decl_specifiers(&p.node.specifiers, p.span)?;
                         let pt = match &p.node.declarator {
-                            Some(pd) => self.declarator(pt, pd)?.1,
+                            Some(pd) => self.declared(pt, pd, false)?.1,
                             None => pt,
                         };
                         if pt != CType::Void {
@@ -330,13 +368,28 @@ impl<'a> Lower<'a> {
                 ExternalDeclaration::Declaration(d) => self.declaration(d, true)?,
                 ExternalDeclaration::StaticAssert(_) => {}
                 ExternalDeclaration::FunctionDefinition(f) => {
-                    let (_, rt) = self.decl_specifiers(&f.node.specifiers, f.span)?;
-                    let (name, ty) = self.declarator(rt, &f.node.declarator)?;
+                    let (st, rt) = self.decl_specifiers(&f.node.specifiers, f.span)?;
+                    let (name, ty, noreturn) = self.declared(rt, &f.node.declarator, false)?;
                     if let Some((n, _)) = name {
+                        self.note_function_attributes(&n, &f.node.specifiers, &f.node.declarator);
+                        if st.noreturn || noreturn {
+                            self.noreturn.insert(n.clone());
+                        }
                         self.scopes[0].insert(n.clone(), Binding::Function(ty));
                         self.functions.insert(n, &f.node);
                     }
                 }
+            }
+        }
+        // A defined function marked to run before or after `main` runs without a call.
+        let mut runs: Vec<_> = self.runs_code.iter().collect();
+        runs.sort_by_key(|(_, (pos, _))| (pos.line, pos.col));
+        for (name, (pos, attr)) in runs {
+            if self.functions.contains_key(name) {
+                return Err(FrontendError::Unsupported {
+                    pos: pos.clone(),
+                    what: format!("attribute `{attr}` (function `{name}` runs without a call)"),
+                });
             }
         }
         Ok(())
@@ -351,7 +404,8 @@ impl<'a> Lower<'a> {
         self.at(d.span);
         let (st, base) = self.decl_specifiers(&d.node.specifiers, d.span)?;
         for idecl in &d.node.declarators {
-            let (name, ty) = self.declarator(base.clone(), &idecl.node.declarator)?;
+            let (name, ty, noreturn) =
+                self.declared(base.clone(), &idecl.node.declarator, st.typedef)?;
             let Some((name, nspan)) = name else { continue };
             if st.typedef {
                 let ty = if name == "__bitmc_float128" {
@@ -363,13 +417,17 @@ impl<'a> Lower<'a> {
                 continue;
             }
             if let CType::Function(..) = ty {
+                self.note_function_attributes(&name, &d.node.specifiers, &idecl.node.declarator);
+                if st.noreturn || noreturn {
+                    self.noreturn.insert(name.clone());
+                }
                 if !self.functions.contains_key(&name) {
                     self.bind(&name, Binding::Function(ty));
                 }
                 continue;
             }
             let unsupported_type = match &ty {
-                CType::Unsupported(w) => Some(format!("{w} (variable `{name}`)")),
+                CType::Unsupported(w) => Some(format!("{w} (declaration of `{name}`)")),
                 CType::Array(..) if ty.array_shape().is_none() => {
                     Some(format!("array `{name}` of {}", ty.describe()))
                 }
@@ -592,6 +650,27 @@ impl<'a> Lower<'a> {
                 ),
             },
             _ => self.unsupported(init.span, "this initialiser"),
+        }
+    }
+
+    /// Records the attributes of a function's declaration or definition that make it run
+    /// without a call (`constructor`, `destructor`); gcc merges the attributes of all of a
+    /// function's declarations.
+    fn note_function_attributes(
+        &mut self,
+        name: &str,
+        specs: &[Node<DeclarationSpecifier>],
+        d: &Node<Declarator>,
+    ) {
+        for (attr, span, _) in spec_attributes(specs)
+            .into_iter()
+            .chain(declarator_attributes(d))
+        {
+            if classify(&attr) == AttrClass::RunsCode && !self.runs_code.contains_key(name) {
+                let pos = self.span_pos(span);
+                self.runs_code
+                    .insert(name.to_string(), (pos, bare_name(&attr).to_string()));
+            }
         }
     }
 

@@ -43,6 +43,7 @@
 
 pub mod arith;
 mod array;
+mod attrs;
 mod builder;
 mod builtins;
 mod call;
