@@ -11,6 +11,9 @@ use crate::cfa::{HavocKind, VarKind};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
+/// What a declarator declares: its name (if any) and type, and whether it is `noreturn`.
+pub type Declared = (Option<(String, Span)>, CType, bool);
+
 /// Storage class of a declaration.
 #[derive(Default)]
 pub struct Storage {
@@ -258,7 +261,7 @@ impl<'a> Lower<'a> {
         base: CType,
         d: &Node<Declarator>,
         on_type: bool,
-    ) -> Result<(Option<(String, Span)>, CType, bool), FrontendError> {
+    ) -> Result<Declared, FrontendError> {
         let (name, ty) = self.declarator(base, d)?;
         let (ty, noreturn) = self.apply_attributes(ty, &declarator_attributes(d), on_type);
         Ok((name, ty, noreturn))

@@ -127,7 +127,6 @@ impl<'a> Lower<'a> {
     /// (`braced`), or, under brace elision, as many as the aggregate has elements. `start`
     /// holds designators that position the first item inside it. Returns how many elements
     /// of `ty` were reached.
-    #[allow(clippy::too_many_arguments)]
     fn fill<'x>(
         &mut self,
         ty: &CType,
@@ -136,7 +135,6 @@ impl<'a> Lower<'a> {
         braced: bool,
         start: &'x [Node<Designator>],
         plan: &mut InitPlan<'x>,
-        span: Span,
     ) -> Result<u64, FrontendError> {
         let CType::Array(elem, len) = ty else {
             return Err(FrontendError::Internal(
@@ -147,10 +145,7 @@ impl<'a> Lower<'a> {
         let mut pos: u64 = 0;
         let mut reached: u64 = 0;
         let mut designators = start;
-        loop {
-            let Some(item) = cur.items.get(cur.next) else {
-                break;
-            };
+        while let Some(item) = cur.items.get(cur.next) {
             if designators.is_empty() && !item.node.designation.is_empty() {
                 if !braced {
                     // The designation belongs to the list of the enclosing braces.
@@ -175,7 +170,7 @@ impl<'a> Lower<'a> {
                     return self.error(item.span, "designator for a scalar element");
                 }
                 let ds = std::mem::take(&mut designators);
-                self.fill(elem, at, cur, false, ds, plan, span)?;
+                self.fill(elem, at, cur, false, ds, plan)?;
             } else {
                 match &item.node.initializer.node {
                     Initializer::List(sub) => {
@@ -193,7 +188,7 @@ impl<'a> Lower<'a> {
                     Initializer::Expression(e) => {
                         if matches!(**elem, CType::Array(..)) {
                             // Brace elision: the element takes items from this list.
-                            self.fill(elem, at, cur, false, &[], plan, span)?;
+                            self.fill(elem, at, cur, false, &[], plan)?;
                         } else {
                             cur.next += 1;
                             plan.parts.push(InitPart::Scalar { offset: at, expr: e });
@@ -246,7 +241,7 @@ impl<'a> Lower<'a> {
                     }
                 }
                 let mut cur = Cursor { items, next: 0 };
-                self.fill(ty, offset, &mut cur, true, &[], plan, span)
+                self.fill(ty, offset, &mut cur, true, &[], plan)
             }
             // A braced scalar: exactly one initialiser, without designation.
             _ => match items {
