@@ -45,9 +45,23 @@ pub struct VerifyOptions {
     pub invariant_budget: Option<Duration>,
     /// How the system is preprocessed before PDR and BMC run on it.
     pub preprocess: Preprocess,
+    /// What a counterexample that depends on a function without a definition is.
+    pub undefined_calls: UndefinedCalls,
     /// A fault to inject, for the tests of how internal errors are reported (`None` in every
     /// real run).
     pub fault: Option<Fault>,
+}
+
+/// What a counterexample is whose path depends on the result or the effects of a function
+/// without a definition (or model), see [`cfa::taint`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UndefinedCalls {
+    /// UNKNOWN: the program does not state what the function does.
+    #[default]
+    Unknown,
+    /// A violation: the function may return any value and write any global it can see, as
+    /// SV-COMP's environment model has it.
+    Nondet,
 }
 
 /// A fault injected into a verification run, so that tests can check how bitmc reports an
@@ -559,5 +573,30 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
             }
         }
     };
+    if let ProgramVerdict::False(_, t) = &out.verdict {
+        if opts.undefined_calls == UndefinedCalls::Unknown {
+            if let Some(why) = undefined_dependence(cfa, t) {
+                out.notes.push(format!("counterexample not accepted: {why}"));
+                out.verdict = ProgramVerdict::Unknown(Unknown::incomplete(why));
+            }
+        }
+    }
     out
+}
+
+/// Why a counterexample depends on a function without a definition, if it does.
+fn undefined_dependence(cfa: &Cfa, t: &ProgramTrace) -> Option<String> {
+    if !cfa::taint::Taint::needed(cfa) {
+        return None;
+    }
+    let accept = "--undefined-calls nondet accepts it";
+    if !t.expanded {
+        return Some(format!(
+            "the counterexample calls a function without a definition and is too long to check whether it depends on it; {accept}"
+        ));
+    }
+    let (_, depends) = interp::undefined_dependence(cfa, &t.nondet, ORIGINAL_REPLAY_STEPS);
+    depends.map(|f| {
+        format!("the counterexample depends on the undefined function `{f}`; {accept}")
+    })
 }

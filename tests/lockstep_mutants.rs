@@ -153,6 +153,7 @@ fn a_havoc_copied_into_both_branches_decodes_to_one_value() {
             interrupter: Interrupter::new(),
             invariant_budget: None,
             preprocess: Default::default(),
+            undefined_calls: Default::default(),
             fault: None,
         };
         let r = verify_cfa(&cfa, &opts, &mut |_| {});

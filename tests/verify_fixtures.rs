@@ -124,6 +124,7 @@ fn verify_with_stats(
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
         preprocess: Default::default(),
+        undefined_calls: Default::default(),
         fault: None,
     };
     let r = common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}));

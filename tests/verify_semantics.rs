@@ -51,6 +51,7 @@ fn verify(cfa: &bitmc::cfa::Cfa, strategy: Strategy, limit: f64) -> ProgramVerdi
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
         preprocess: Default::default(),
+        undefined_calls: Default::default(),
         fault: None,
     };
     common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}).verdict)

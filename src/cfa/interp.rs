@@ -122,6 +122,8 @@ struct Machine<'a> {
     exhausted: bool,
     /// The values after the last step with a list ([`Nondet::Keeping`]).
     kept: Vec<u128>,
+    /// Which values come from functions without a definition, when asked for.
+    taint: Option<super::taint::Taint>,
 }
 
 /// A snapshot to undo a failed command.
@@ -129,6 +131,7 @@ struct Mark {
     pos: usize,
     writes: usize,
     taken: usize,
+    taint: usize,
     undo: Vec<(PVar, u128)>,
 }
 
@@ -142,6 +145,9 @@ impl<'a> Machine<'a> {
     }
 
     fn rollback(&mut self, m: Mark) {
+        if let Some(t) = &mut self.taint {
+            t.rollback(m.taint);
+        }
         self.pos = m.pos;
         self.writes.truncate(m.writes);
         self.taken.truncate(m.taken);
@@ -154,8 +160,16 @@ impl<'a> Machine<'a> {
     /// Executes `g`; returns false (having undone nothing: the caller rolls back) if blocked.
     fn exec(&mut self, g: &Gcl, undo: &mut Vec<(PVar, u128)>) -> bool {
         match g {
-            Gcl::Assume(t, _) => self.ev.eval_bool(*t),
+            Gcl::Assume(t, _) => {
+                if let Some(taint) = &mut self.taint {
+                    taint.guard(self.cfa, *t);
+                }
+                self.ev.eval_bool(*t)
+            }
             Gcl::Assign(v, t, _) => {
+                if let Some(taint) = &mut self.taint {
+                    taint.assign(self.cfa, *v, *t);
+                }
                 let x = self.ev.eval(*t);
                 self.write(*v, x, undo);
                 true
@@ -171,6 +185,9 @@ impl<'a> Machine<'a> {
                     self.exhausted = true;
                     return false;
                 };
+                if let Some(taint) = &mut self.taint {
+                    taint.havoc(*v, kind);
+                }
                 self.taken.push((*v, x));
                 self.write(*v, x, undo);
                 true
@@ -228,6 +245,7 @@ impl<'a> Machine<'a> {
             pos: self.pos,
             writes: self.writes.len(),
             taken: self.taken.len(),
+            taint: self.taint.as_ref().map_or(0, |t| t.mark()),
             undo: Vec::new(),
         }
     }
@@ -240,6 +258,30 @@ pub fn run_with(cfa: &Cfa, nondet: &[u128], opts: RunOptions) -> (Outcome, Vec<S
 
 /// Runs `cfa` with the nondet values from `nondet`; returns the outcome and the executed steps.
 pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, Vec<Step>) {
+    let (outcome, steps, _) = run_machine(cfa, nondet, opts, None);
+    (outcome, steps)
+}
+
+/// Runs `cfa` on a nondet sequence as [`run_with`] does, and says whether its path depends on
+/// a value of a function without a definition (see [`super::taint`]): the first such function
+/// a guard read.
+pub fn undefined_dependence(cfa: &Cfa, nondet: &[u128], step_limit: usize) -> (Outcome, Option<String>) {
+    let opts = RunOptions {
+        step_limit,
+        record: false,
+        ..RunOptions::default()
+    };
+    let taint = Some(super::taint::Taint::new(cfa));
+    let (outcome, _, taint) = run_machine(cfa, Nondet::Sequence(nondet), opts, taint);
+    (outcome, taint.and_then(|t| t.depends_on))
+}
+
+fn run_machine(
+    cfa: &Cfa,
+    nondet: Nondet<'_>,
+    opts: RunOptions,
+    taint: Option<super::taint::Taint>,
+) -> (Outcome, Vec<Step>, Option<super::taint::Taint>) {
     let out = cfa.out_edges();
     let mut m = Machine {
         cfa,
@@ -253,6 +295,7 @@ pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, 
         taken: Vec::new(),
         exhausted: false,
         kept: Vec::new(),
+        taint,
     };
     let mut steps = Vec::new();
     let mut loc = cfa.init;
@@ -260,28 +303,18 @@ pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, 
     loop {
         match cfa.kind(loc) {
             LocKind::Error => {
-                return (
-                    Outcome::Error {
-                        property: cfa.property,
-                        loc,
-                    },
-                    steps,
-                )
+                let property = cfa.property;
+                return (Outcome::Error { property, loc }, steps, m.taint);
             }
             LocKind::Sink(r) => {
-                return (
-                    Outcome::Sink {
-                        reason: r.clone(),
-                        loc,
-                    },
-                    steps,
-                )
+                let reason = r.clone();
+                return (Outcome::Sink { reason, loc }, steps, m.taint);
             }
-            LocKind::Exit => return (Outcome::Exit, steps),
+            LocKind::Exit => return (Outcome::Exit, steps, m.taint),
             _ => {}
         }
         if count >= opts.step_limit {
-            return (Outcome::StepLimit { loc }, steps);
+            return (Outcome::StepLimit { loc }, steps, m.taint);
         }
         let mut taken = None;
         for &e in out.get(loc.index()).map(|v| v.as_slice()).unwrap_or(&[]) {
@@ -293,11 +326,11 @@ pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, 
             }
             m.rollback(Mark { undo, ..mk });
             if m.exhausted {
-                return (Outcome::NondetExhausted { loc }, steps);
+                return (Outcome::NondetExhausted { loc }, steps, m.taint);
             }
         }
         let Some((e, mk)) = taken else {
-            return (Outcome::AssumeFailed { loc }, steps);
+            return (Outcome::AssumeFailed { loc }, steps, m.taint);
         };
         if opts.record {
             steps.push(Step {
@@ -308,6 +341,9 @@ pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, 
         }
         m.writes.clear();
         m.taken.clear();
+        if let Some(t) = &mut m.taint {
+            t.commit();
+        }
         m.commit();
         count += 1;
         loc = cfa.edge(e).to;

@@ -35,6 +35,7 @@ mod print;
 mod simplify;
 mod slice;
 pub mod symex;
+pub mod taint;
 
 #[cfg(test)]
 mod tests;

@@ -107,6 +107,12 @@ pub struct VerifyArgs {
     /// 0 turns it off. Default: a third of --timeout, at most 20 s.
     #[arg(long, value_name = "SECONDS")]
     pub invariant_time: Option<f64>,
+    /// What a counterexample is whose path depends on what a function without a definition
+    /// returns or writes: `unknown` (UNKNOWN, as the program does not state it) or `nondet`
+    /// (a violation: such a function may return any value and write any global it can see, as
+    /// SV-COMP's environment model has it).
+    #[arg(long, value_enum, default_value_t = UndefinedCallsArg::Unknown)]
+    pub undefined_calls: UndefinedCallsArg,
     /// Print statistics and what was checked to stderr.
     #[arg(short, long)]
     pub verbose: bool,
@@ -115,6 +121,13 @@ pub struct VerifyArgs {
     /// that phase fail.
     #[arg(long, hide = true, value_name = "FAULT", value_parser = parse_fault)]
     pub inject_fault: Option<Fault>,
+}
+
+/// `--undefined-calls`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum UndefinedCallsArg {
+    Unknown,
+    Nondet,
 }
 
 fn parse_fault(s: &str) -> Result<Fault, String> {
@@ -266,6 +279,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         interrupter,
         invariant_budget: invariant_budget(args),
         preprocess: args.engine.preprocess.preprocess(),
+        undefined_calls: match args.undefined_calls {
+            UndefinedCallsArg::Unknown => bitmc::verify::UndefinedCalls::Unknown,
+            UndefinedCallsArg::Nondet => bitmc::verify::UndefinedCalls::Nondet,
+        },
         fault: args.inject_fault,
     };
     let mut progress = common::progress_printer();

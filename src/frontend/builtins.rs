@@ -10,11 +10,15 @@
 //! `__builtin_expect(e, c)` (= `e`). Heap, thread and floating-point nondet functions are
 //! unsupported.
 //!
-//! A call of a function without a definition evaluates its arguments for their effects, may
+//! Functions of the C library and gcc builtins with a model are in [`super::libc`]. A call of a
+//! function without a definition (or model) evaluates its arguments for their effects, may
 //! write every global with external linkage that is not `const` (each is havocked, unless the
 //! function is one of the C library's that writes no object of the program), and returns a
 //! nondet value of its declared return type (`int` if undeclared), with a warning; passing it
-//! a pointer to an object or an array is unsupported (it could write through it).
+//! a pointer to an object or an array is unsupported (it could write through it). Its result and
+//! what it writes are havocs of kind [`HavocKind::UndefinedCall`]: a counterexample whose path
+//! reads them is not a verdict unless asked for (`verify::UndefinedCalls`). A function declared
+//! `noreturn` without a definition ends the execution.
 
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
@@ -119,6 +123,9 @@ impl<'a> Lower<'a> {
         }
         if let Some(def) = self.functions.get(name).copied() {
             return self.inline(name, def, args, c.span);
+        }
+        if self.has_model(name) {
+            return self.call_model(name, c);
         }
         self.undefined_call(name, c)
     }

@@ -20,7 +20,13 @@
 //! - functions are inlined at each call; recursion is unsupported; a call of a function without
 //!   a definition may write every global with external linkage that is not `const` (they are
 //!   havocked, except for a few C library functions that write no object of the program) and
-//!   returns a nondet value of its return type (with a warning).
+//!   returns a nondet value of its return type (with a warning); a counterexample that depends
+//!   on such a value is UNKNOWN unless `verify::UndefinedCalls::Nondet` (see [`crate::cfa::taint`]);
+//! - C library functions and gcc builtins on integers have exact models (see `libc`): `abs`,
+//!   the bit-counting builtins, the overflow builtins, `<ctype.h>`, `rand`, `__builtin_trap`;
+//! - GNU attributes are implemented (`mode`, `noreturn`), accepted when they do not change what
+//!   the program computes, or rejected by name (see `attrs`);
+//! - initialiser lists follow C11 6.7.9 with brace elision (see `init`).
 //!
 //! - fixed-size integer arrays (local, global, multi-dimensional, with initialisers including
 //!   designators and string literals for `char` arrays) are expanded into one variable per
@@ -52,6 +58,7 @@ mod cond;
 mod decl;
 mod expr;
 mod init;
+mod libc;
 mod literal;
 mod lval;
 pub mod parse;

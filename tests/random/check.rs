@@ -360,6 +360,7 @@ pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
         pc: PcEncoding::Binary,
         interrupter: intr.clone(),
         preprocess: Default::default(),
+        undefined_calls: Default::default(),
         fault: None,
     };
     crate::common::interrupt_after(&intr, limit, || verify_cfa(cfa, &opts, &mut |_| {}).verdict)

@@ -1,0 +1,87 @@
+//! Counterexamples that depend on functions without a definition: `verify` answers UNKNOWN and
+//! names the function unless `--undefined-calls nondet`; a counterexample whose path does not
+//! depend on such a function stays a violation.
+
+mod support;
+
+use support::{bitmc, temp_dir};
+
+fn write(name: &str, text: &str) -> String {
+    let dir = temp_dir(&format!("cli-undefined-{name}"));
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write the program");
+    p.display().to_string()
+}
+
+const RESULT_USED: &str = "extern void reach_error(void);
+extern int ext(int);
+int main(void) {
+    int r = ext(3);
+    int y = r + 1;
+    if (y == 6)
+        reach_error();
+    return 0;
+}
+";
+
+const GLOBAL_WRITTEN: &str = "extern void reach_error(void);
+extern void update(void);
+int g;
+int main(void) {
+    update();
+    if (g == 4)
+        reach_error();
+    return 0;
+}
+";
+
+const NOT_DEPENDING: &str = "extern void reach_error(void);
+extern int ext(int);
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int r = ext(3);
+    int x = __VERIFIER_nondet_int();
+    if (x == 5)
+        reach_error();
+    return r;
+}
+";
+
+const LIBRARY_WITHOUT_MODEL: &str = "extern void reach_error(void);
+unsigned long strlen(const char *);
+int main(void) {
+    if (strlen(\"abc\") != 3)
+        reach_error();
+    return 0;
+}
+";
+
+#[test]
+fn a_counterexample_through_an_undefined_result_is_unknown() {
+    for (name, text, function) in [
+        ("result.c", RESULT_USED, "ext"),
+        ("global.c", GLOBAL_WRITTEN, "update"),
+        ("strlen.c", LIBRARY_WITHOUT_MODEL, "strlen"),
+    ] {
+        let p = write(name, text);
+        let r = bitmc(&["verify", &p, "--timeout", "30"]);
+        assert_eq!(r.code, 20, "{name}: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.last_line(), "UNKNOWN", "{name}");
+        assert!(
+            r.stdout.contains(&format!("undefined function `{function}`")),
+            "{name}: {}",
+            r.stdout
+        );
+        let r = bitmc(&["verify", &p, "--timeout", "30", "--undefined-calls", "nondet"]);
+        assert_eq!(r.code, 10, "{name} with nondet: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.last_line(), "FALSE(unreach-call)", "{name}");
+    }
+}
+
+#[test]
+fn a_counterexample_that_does_not_read_an_undefined_result_is_a_violation() {
+    let p = write("independent.c", NOT_DEPENDING);
+    let r = bitmc(&["verify", &p, "--timeout", "30"]);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.last_line(), "FALSE(unreach-call)");
+}
