@@ -254,10 +254,22 @@ impl<'a> Lower<'a> {
         let zero = tm.bv_const(0, 128);
         let len = tm.bv_const(u128::from(n), 128);
         let neg = tm.slt(wide, zero);
-        let big = tm.sge(wide, len);
-        let oob = tm.or(neg, big);
         let _ = dm;
-        self.bounds_check(oob);
+        if std::mem::take(&mut self.address_of_element) {
+            // `&a[n]` is the address one past the end (C11 6.5.3.2p3: `a + n`), valid but not
+            // an element: the pointer model has no place for it.
+            let tm = &mut self.cfa.tm;
+            let big = tm.sgt(wide, len);
+            let oob = tm.or(neg, big);
+            let past = tm.eq(wide, len);
+            self.bounds_check(oob);
+            self.unsupported_sink(past, "a pointer one past the end of an array");
+        } else {
+            let tm = &mut self.cfa.tm;
+            let big = tm.sge(wide, len);
+            let oob = tm.or(neg, big);
+            self.bounds_check(oob);
+        }
         let tm = &mut self.cfa.tm;
         let i64t = tm.extract(wide, FLAT_WIDTH - 1, 0);
         let stride = tm.bv_const(u128::from(view.stride()), FLAT_WIDTH);

@@ -92,6 +92,10 @@ pub struct Lower<'a> {
     pub block_ends: Vec<SrcPos>,
     /// The closing parenthesis of the nondet call being lowered.
     pub call_close: Option<SrcPos>,
+    /// The subscript expression whose address is being taken (`&a[i]`), and whether the
+    /// subscript being lowered is that one: its index may be the array's length.
+    pub address_of: Option<Span>,
+    pub address_of_element: bool,
     /// Functions declared `_Noreturn` or `noreturn`.
     pub noreturn: std::collections::HashSet<String>,
     /// Functions declared to run without a call (`constructor`, `destructor`): where, and which.
@@ -312,6 +316,20 @@ impl<'a> Lower<'a> {
         self.assume(ok);
     }
 
+    /// An edge to an UNKNOWN sink guarded by `cond`, for something bitmc cannot model (a
+    /// verdict about what follows would not be about the program); execution continues under
+    /// the negation.
+    pub fn unsupported_sink(&mut self, cond: TermId, what: &str) {
+        if self.cfa.tm.is_false(cond) {
+            return;
+        }
+        let target = self.cfa.sink(&format!("unsupported: {what}"));
+        let text = format!("{what} in {}", self.text);
+        self.edge_if(cond, target, Some(&text));
+        let ok = self.cfa.tm.not(cond);
+        self.assume(ok);
+    }
+
     /// An out-of-bounds check: the error location under `valid-index`, otherwise a sink.
     pub fn bounds_check(&mut self, violation: TermId) {
         self.ub_check(
@@ -410,6 +428,8 @@ pub fn lower_unit(
         external_pointers: Vec::new(),
         block_ends: Vec::new(),
         call_close: None,
+        address_of: None,
+        address_of_element: false,
         noreturn: Default::default(),
         runs_code: HashMap::new(),
         temp_count: 0,

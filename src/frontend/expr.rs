@@ -372,7 +372,11 @@ impl<'a> Lower<'a> {
                 Ok(Val::Int(saved))
             }
             UnaryOperator::Address => {
-                let target = match self.place(operand)? {
+                // `&a[i]` may name the address one past the end.
+                let saved = self.address_of.replace(operand.span);
+                let place = self.place(operand);
+                self.address_of = saved;
+                let target = match place? {
                     Place::Scalar(lv) => Place::Scalar(lv),
                     // `&a`: a pointer to the whole array, seen as the only row of a 1 × … view.
                     Place::Array(mut view) => {

@@ -122,7 +122,10 @@ impl<'a> Lower<'a> {
         span: Span,
     ) -> Result<Place, FrontendError> {
         self.last_elem = None;
-        match self.index_value(view, i)? {
+        self.address_of_element = self.address_of == Some(span);
+        let r = self.index_value(view, i);
+        self.address_of_element = false;
+        match r? {
             Val::Int(_) => self.last_lval(span).map(Place::Scalar),
             Val::Array(v) => Ok(Place::Array(v)),
             _ => Err(FrontendError::Internal("subscript value".into())),

@@ -1,6 +1,7 @@
-//! Counterexamples that depend on functions without a definition: `verify` answers UNKNOWN and
-//! names the function unless `--undefined-calls nondet`; a counterexample whose path does not
-//! depend on such a function stays a violation.
+//! Answers that must be UNKNOWN rather than a verdict: counterexamples that depend on functions
+//! without a definition (`verify` names the function; `--undefined-calls nondet` accepts them),
+//! while one whose path does not depend on such a function stays a violation; and the address
+//! one past the end of an array, which is valid C but has no place in the pointer model.
 
 mod support;
 
@@ -84,4 +85,25 @@ fn a_counterexample_that_does_not_read_an_undefined_result_is_a_violation() {
     let r = bitmc(&["verify", &p, "--timeout", "30"]);
     assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
     assert_eq!(r.last_line(), "FALSE(unreach-call)");
+}
+
+#[test]
+fn the_address_one_past_the_end_is_not_an_index_violation() {
+    let program = |i: u32| {
+        format!(
+            "int a[4];\nint first(int *b, int *e) {{ return 0; }}\nint main(void) {{ return first(&a[0], &a[{i}]); }}\n"
+        )
+    };
+    // `&a[4]` is valid: no valid-index violation, and no verdict either.
+    let p = write("one_past.c", &program(4));
+    let r = bitmc(&["verify", &p, "--property", "valid-index", "--timeout", "30"]);
+    assert_eq!(r.code, 20, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("one past the end"), "{}", r.stdout);
+    // `&a[3]` is an element, `&a[5]` is out of bounds.
+    let p = write("inside.c", &program(3));
+    let r = bitmc(&["verify", &p, "--property", "valid-index", "--timeout", "30"]);
+    assert_eq!(r.last_line(), "TRUE", "{}{}", r.stdout, r.stderr);
+    let p = write("beyond.c", &program(5));
+    let r = bitmc(&["verify", &p, "--property", "valid-index", "--timeout", "30"]);
+    assert_eq!(r.last_line(), "FALSE(valid-index)", "{}{}", r.stdout, r.stderr);
 }
