@@ -1,7 +1,8 @@
 //! Answers that must be UNKNOWN rather than a verdict: counterexamples that depend on functions
 //! without a definition (`verify` names the function; `--undefined-calls nondet` accepts them),
-//! while one whose path does not depend on such a function stays a violation; and the address
-//! one past the end of an array, which is valid C but has no place in the pointer model.
+//! while one whose path does not depend on such a function stays a violation; the address
+//! one past the end of an array, which is valid C but has no place in the pointer model; and
+//! operands or arguments whose evaluation order C leaves open and that interfere.
 
 mod support;
 
@@ -106,4 +107,21 @@ fn the_address_one_past_the_end_is_not_an_index_violation() {
     let p = write("beyond.c", &program(5));
     let r = bitmc(&["verify", &p, "--property", "valid-index", "--timeout", "30"]);
     assert_eq!(r.last_line(), "FALSE(valid-index)", "{}{}", r.stdout, r.stderr);
+}
+
+#[test]
+fn interfering_operands_in_an_unspecified_order_give_unknown() {
+    // gcc evaluates the arguments right to left (1 - 2 would be -1, 2 - 1 is 1) and the
+    // operands of `-` left to right: each verdict would rest on one compiler's order.
+    let head = "extern void reach_error(void);\nint c;\nint g(void) { c = c + 1; return c; }\nint sub(int x, int y) { return x - y; }\n";
+    for (name, body) in [
+        ("arguments.c", "int main(void) { if (sub(g(), g()) == 1) reach_error(); return 0; }\n"),
+        ("operands.c", "int main(void) { if (g() - g() == 1) reach_error(); return 0; }\n"),
+        ("read_and_call.c", "int main(void) { if (sub(c, g()) == 0) reach_error(); return 0; }\n"),
+    ] {
+        let p = write(name, &format!("{head}{body}"));
+        let r = bitmc(&["verify", &p, "--timeout", "30"]);
+        assert_eq!(r.code, 20, "{name}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("unspecified evaluation order"), "{name}: {}", r.stdout);
+    }
 }

@@ -263,7 +263,7 @@ impl<'a> Lower<'a> {
             let oob = tm.or(neg, big);
             let past = tm.eq(wide, len);
             self.bounds_check(oob);
-            self.unsupported_sink(past, "a pointer one past the end of an array");
+            self.sink_if(past, "unsupported: a pointer one past the end of an array");
         } else {
             let tm = &mut self.cfa.tm;
             let big = tm.sge(wide, len);

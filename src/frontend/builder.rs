@@ -316,15 +316,15 @@ impl<'a> Lower<'a> {
         self.assume(ok);
     }
 
-    /// An edge to an UNKNOWN sink guarded by `cond`, for something bitmc cannot model (a
+    /// An edge to the UNKNOWN sink `reason` guarded by `cond`, for what bitmc cannot judge (a
     /// verdict about what follows would not be about the program); execution continues under
     /// the negation.
-    pub fn unsupported_sink(&mut self, cond: TermId, what: &str) {
+    pub fn sink_if(&mut self, cond: TermId, reason: &str) {
         if self.cfa.tm.is_false(cond) {
             return;
         }
-        let target = self.cfa.sink(&format!("unsupported: {what}"));
-        let text = format!("{what} in {}", self.text);
+        let target = self.cfa.sink(reason);
+        let text = format!("{reason} in {}", self.text);
         self.edge_if(cond, target, Some(&text));
         let ok = self.cfa.tm.not(cond);
         self.assume(ok);

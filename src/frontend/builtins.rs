@@ -228,20 +228,21 @@ impl<'a> Lower<'a> {
             }
             None => None,
         };
-        for a in &c.node.arguments {
+        let args = &c.node.arguments;
+        self.call_arguments(name, args, |lw, i, _| {
+            let a = &args[i];
             match &a.node {
-                Expression::StringLiteral(_) => {}
-                _ => match self.expr(a)? {
-                    Val::Array(_) | Val::Ptr(_) => {
-                        return self.unsupported(
-                            a.span,
-                            format!("passing a pointer to `{name}`, which has no definition"),
-                        )
-                    }
-                    Val::Int(_) | Val::Addr(_) | Val::Void => {}
+                Expression::StringLiteral(_) => Ok(((), Vec::new())),
+                _ => match lw.expr(a)? {
+                    Val::Array(_) | Val::Ptr(_) => lw.unsupported(
+                        a.span,
+                        format!("passing a pointer to `{name}`, which has no definition"),
+                    ),
+                    Val::Int(r) | Val::Addr(r) => Ok(((), vec![r.t])),
+                    Val::Void => Ok(((), Vec::new())),
                 },
             }
-        }
+        })?;
         if self.noreturn.contains(name) {
             // It never comes back: the execution ends here.
             let exit = self.cfa.exit;

@@ -1,14 +1,15 @@
 //! Calls of defined functions: inlined at each call site (the built-ins and undefined
 //! functions are in [`super::builtins`]).
 //!
-//! Inlining: the arguments are evaluated left to right in the caller's scope and converted to
-//! the parameter types; each call gets fresh parameter, local and return variables (`f::x#2`);
+//! Inlining: the arguments are evaluated in the caller's scope, right to left as gcc does (see
+//! [`super::order`] for what makes a verdict independent of that order), and converted to the
+//! parameter types; each call gets fresh parameter, local and return variables (`f::x#2`);
 //! a pointer or array parameter is bound to the object its argument designates (a view of the
 //! caller's array, or `x` for `&x`; see [`super::pointer`]), or is an address-only variable. A call of a function that is being inlined is recursion:
 //! unsupported.
 
 use super::builder::{Binding, FnCtx, Lower, RVal};
-use super::expr::{has_side_effects, Val};
+use super::expr::Val;
 use super::pointer::ADDRESS;
 use super::types::CType;
 use super::FrontendError;
@@ -117,44 +118,41 @@ impl<'a> Lower<'a> {
                 ),
             );
         }
-        let mut bound = Vec::new();
-        for (i, ((pname, pty), a)) in params.iter().zip(args).enumerate() {
-            let later_effects = args[i + 1..].iter().any(|x| has_side_effects(&x.node));
-            let v = match pty {
+        let values = self.call_arguments(name, args, |lw, i, later_effects| {
+            let (pty, a) = (&params[i].1, &args[i]);
+            Ok(match pty {
                 CType::Int(ty) => {
-                    let r = self.rval(a)?;
-                    let t = self.convert(r, *ty);
+                    let r = lw.rval(a)?;
+                    let t = lw.convert(r, *ty);
                     let r = RVal { t, ty: *ty };
-                    Val::Int(if later_effects {
-                        self.materialize(r)
-                    } else {
-                        r
-                    })
+                    let r = if later_effects { lw.materialize(r) } else { r };
+                    (Val::Int(r), vec![r.t])
                 }
                 CType::Array(pointee, _) | CType::Pointer(pointee) => {
-                    let v = self.expr(a)?;
-                    match self.bind_pointer(v.clone(), pointee, a.span)? {
+                    let v = lw.expr(a)?;
+                    match lw.bind_pointer(v.clone(), pointee, a.span)? {
                         // The target must not move if the callee changes what it reads.
-                        Some(p) => Val::Ptr(self.freeze_pointer(p)),
+                        Some(p) => (Val::Ptr(lw.freeze_pointer(p)), Vec::new()),
                         None => {
-                            let r = self.int_of(v, true, a.span)?;
-                            let r = self.address(r);
-                            Val::Addr(if later_effects {
-                                self.materialize(r)
-                            } else {
-                                r
-                            })
+                            let r = lw.int_of(v, true, a.span)?;
+                            let r = lw.address(r);
+                            let r = if later_effects { lw.materialize(r) } else { r };
+                            (Val::Addr(r), vec![r.t])
                         }
                     }
                 }
-                CType::Unsupported(w) => return self.unsupported(a.span, w.clone()),
+                CType::Unsupported(w) => return lw.unsupported(a.span, w.clone()),
                 other => {
-                    return self
+                    return lw
                         .unsupported(a.span, format!("parameter of type {}", other.describe()))
                 }
-            };
-            bound.push((pname.clone(), v));
-        }
+            })
+        })?;
+        let bound = params
+            .iter()
+            .map(|(pname, _)| pname.clone())
+            .zip(values)
+            .collect();
         let v = self.body(name, def, bound)?;
         if self.noreturn.contains(name) {
             // C11 6.7.4p8: a `_Noreturn` function that returns has undefined behaviour.

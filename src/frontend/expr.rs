@@ -157,13 +157,21 @@ impl<'a> Lower<'a> {
         r: &Node<Expression>,
         addr_ok: bool,
     ) -> Result<(RVal, RVal), FrontendError> {
+        let effects = has_side_effects(&l.node) || has_side_effects(&r.node);
+        let m = self.effects_mark();
         let v = self.expr(l)?;
         let mut x = self.int_of(v, addr_ok, l.span)?;
         if has_side_effects(&r.node) {
             x = self.materialize(x);
         }
+        let fx = effects.then(|| self.effects_since(m, &[x.t]));
+        let m = self.effects_mark();
         let v = self.expr(r)?;
         let y = self.int_of(v, addr_ok, r.span)?;
+        if let Some(fx) = fx {
+            let fy = self.effects_since(m, &[y.t]);
+            self.check_order(&[fx, fy], "operands of a binary operator");
+        }
         Ok((x, y))
     }
 

@@ -60,6 +60,7 @@ mod expr;
 mod init;
 mod libc;
 mod literal;
+mod order;
 mod lval;
 pub mod parse;
 mod pointer;
