@@ -125,3 +125,17 @@ fn interfering_operands_in_an_unspecified_order_give_unknown() {
         assert!(r.stdout.contains("unspecified evaluation order"), "{name}: {}", r.stdout);
     }
 }
+
+#[test]
+fn rand_returns_a_value_in_its_range_that_the_program_does_not_state() {
+    let head = "extern void reach_error(void);\nint rand(void);\n";
+    // rand() is never negative: a proof.
+    let p = write("rand_negative.c", &format!("{head}int main(void) {{ if (rand() < 0) reach_error(); return 0; }}\n"));
+    let r = bitmc(&["verify", &p, "--timeout", "30"]);
+    assert_eq!(r.last_line(), "TRUE", "{}{}", r.stdout, r.stderr);
+    // Which value it returns is up to the C library: no counterexample rests on one.
+    let p = write("rand_five.c", &format!("{head}int main(void) {{ if (rand() == 5) reach_error(); return 0; }}\n"));
+    let r = bitmc(&["verify", &p, "--timeout", "30"]);
+    assert_eq!(r.code, 20, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("`rand`"), "{}", r.stdout);
+}
