@@ -194,10 +194,13 @@ fn undefined_behaviour_is_never_given_a_value() {
 
 #[test]
 fn functions_without_a_definition_may_write_globals() {
+    // It may write `g`, but the program does not say that it does: the counterexample rests on
+    // what `set_g` does, so no verdict (tests/cli_unknown_answers.rs: `--undefined-calls nondet`
+    // accepts it).
     all_engines_say(
         "int g = 0; void set_g(void); int main(){ set_g(); if (g != 0) reach_error(); return 0; }",
-        Some(false),
-        "",
+        None,
+        "undefined function `set_g`",
     );
     // Neither `static` nor `const` globals, nor the C library's functions, are written.
     all_engines_say(
