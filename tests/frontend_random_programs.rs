@@ -16,7 +16,7 @@ mod random;
 use bitmc::cfa::{run_with, DataModel, Outcome, RunOptions};
 use bitmc::frontend::{lower_source, FrontendOptions};
 use common::Rng;
-use random::check::{check_programs, Config};
+use random::check::{check_programs_of, Config, Generator};
 use random::expr::Gen;
 use random::oracle::{self, Gcc};
 
@@ -105,7 +105,7 @@ fn env_u64(name: &str) -> Option<u64> {
 
 /// Checks `count` programs (unless `BITMC_RANDOM_PROGRAMS` says otherwise) and asserts that
 /// nothing disagreed and that enough was compared.
-fn random_programs(count: u64) {
+fn random_programs(gen: Generator, count: u64) {
     let count = env_u64("BITMC_RANDOM_PROGRAMS").unwrap_or(count);
     let first = env_u64("BITMC_RANDOM_FIRST").unwrap_or(0);
     let engine_secs = std::env::var("BITMC_RANDOM_SECS")
@@ -125,7 +125,7 @@ fn random_programs(count: u64) {
             .map(|m| std::time::Instant::now() + std::time::Duration::from_secs(m * 60)),
     };
     let start = std::time::Instant::now();
-    let f = check_programs(first, count, &gcc, &cfg);
+    let f = check_programs_of(gen, first, count, &gcc, &cfg);
     let _ = std::fs::remove_dir_all(&dir);
     f.print();
     eprintln!("  {:.1} minutes", start.elapsed().as_secs_f64() / 60.0);
@@ -174,12 +174,26 @@ fn random_programs(count: u64) {
 
 #[test]
 fn random_programs_checked_against_gcc_and_across_engines() {
-    random_programs(30);
+    random_programs(random::program::generate, 30);
 }
 
 /// The long run: 10,000 programs (about N hours on 2 cores).
 #[test]
 #[ignore]
 fn random_programs_long() {
-    random_programs(10_000);
+    random_programs(random::program::generate, 10_000);
+}
+
+/// Programs with brace elision, builtins, library calls and side-effecting arguments
+/// (`random::gnu`), checked the same way.
+#[test]
+fn gnu_shaped_programs_checked_against_gcc_and_across_engines() {
+    random_programs(random::gnu::generate, 30);
+}
+
+/// The long run of the programs of `random::gnu`: 3,000 programs.
+#[test]
+#[ignore]
+fn gnu_shaped_programs_long() {
+    random_programs(random::gnu::generate, 3_000);
 }

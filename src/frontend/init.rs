@@ -80,10 +80,19 @@ fn is_char_array(ty: &CType) -> bool {
     matches!(ty, CType::Array(e, _) if matches!(**e, CType::Int(i) if i.kind == IntKind::Char))
 }
 
-/// The cursor of one list: its items and the next one to take.
+/// The cursor of one list: its items, the next one to take, and whether that one's
+/// designation has been applied already (an elided level then takes it as positioned).
 struct Cursor<'a> {
     items: &'a [Node<InitializerListItem>],
     next: usize,
+    designated: bool,
+}
+
+impl Cursor<'_> {
+    fn advance(&mut self) {
+        self.next += 1;
+        self.designated = false;
+    }
 }
 
 impl<'a> Lower<'a> {
@@ -146,12 +155,13 @@ impl<'a> Lower<'a> {
         let mut reached: u64 = 0;
         let mut designators = start;
         while let Some(item) = cur.items.get(cur.next) {
-            if designators.is_empty() && !item.node.designation.is_empty() {
+            if designators.is_empty() && !item.node.designation.is_empty() && !cur.designated {
                 if !braced {
                     // The designation belongs to the list of the enclosing braces.
                     break;
                 }
                 designators = &item.node.designation;
+                cur.designated = true;
             }
             if let Some((d, rest)) = designators.split_first() {
                 pos = self.designated_index(d)?;
@@ -174,11 +184,11 @@ impl<'a> Lower<'a> {
             } else {
                 match &item.node.initializer.node {
                     Initializer::List(sub) => {
-                        cur.next += 1;
+                        cur.advance();
                         self.braced(elem, at, sub, item.span, plan)?;
                     }
                     Initializer::Expression(e) if is_string_literal(e) && is_char_array(elem) => {
-                        cur.next += 1;
+                        cur.advance();
                         plan.parts.push(InitPart::String {
                             offset: at,
                             len: scalars(elem),
@@ -188,9 +198,15 @@ impl<'a> Lower<'a> {
                     Initializer::Expression(e) => {
                         if matches!(**elem, CType::Array(..)) {
                             // Brace elision: the element takes items from this list.
+                            let before = cur.next;
                             self.fill(elem, at, cur, false, &[], plan)?;
+                            if cur.next == before {
+                                return Err(FrontendError::Internal(
+                                    "brace elision took no initialiser".into(),
+                                ));
+                            }
                         } else {
-                            cur.next += 1;
+                            cur.advance();
                             plan.parts.push(InitPart::Scalar { offset: at, expr: e });
                         }
                     }
@@ -240,7 +256,11 @@ impl<'a> Lower<'a> {
                         }
                     }
                 }
-                let mut cur = Cursor { items, next: 0 };
+                let mut cur = Cursor {
+                    items,
+                    next: 0,
+                    designated: false,
+                };
                 self.fill(ty, offset, &mut cur, true, &[], plan)
             }
             // A braced scalar: exactly one initialiser, without designation.

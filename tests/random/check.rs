@@ -180,17 +180,20 @@ pub fn strategies() -> Vec<Strategy> {
 }
 
 /// The program of index `i`: its data model alternates between those gcc works for.
-pub fn program(i: u64, models: &[DataModel]) -> Program {
-    generate(i, models[(i % models.len() as u64) as usize])
+pub fn program(gen: Generator, i: u64, models: &[DataModel]) -> Program {
+    gen(i, models[(i % models.len() as u64) as usize])
 }
 
-/// Generates, lowers and checks program `i`.
-pub fn check_program(i: u64, gcc: &Gcc, cfg: &Config) -> Figures {
+/// A program generator: the program of a seed for a data model.
+pub type Generator = fn(u64, DataModel) -> Program;
+
+/// Generates (with `gen`), lowers and checks program `i`.
+pub fn check_program(gen: Generator, i: u64, gcc: &Gcc, cfg: &Config) -> Figures {
     let mut f = Figures {
         attempted: 1,
         ..Figures::default()
     };
-    let program = program(i, &gcc.models());
+    let program = program(gen, i, &gcc.models());
     let name = format!("p{i}");
     let header = format!("program {i} ({})", program.dm);
     if let Ok(keep) = std::env::var("BITMC_RANDOM_KEEP") {
@@ -485,6 +488,17 @@ pub fn engines(s: &Subject, reaching: Option<&[u64]>, cfg: &Config, f: &mut Figu
 /// Checks programs `first..first + count` on two threads (until the deadline, if any);
 /// failures, panics included, are printed as they come.
 pub fn check_programs(first: u64, count: u64, gcc: &Gcc, cfg: &Config) -> Figures {
+    check_programs_of(generate, first, count, gcc, cfg)
+}
+
+/// Checks programs `first..first + count` of the generator `gen`, as [`check_programs`].
+pub fn check_programs_of(
+    gen: Generator,
+    first: u64,
+    count: u64,
+    gcc: &Gcc,
+    cfg: &Config,
+) -> Figures {
     let next = Mutex::new(first);
     let all = Mutex::new(Figures::default());
     let start = std::time::Instant::now();
@@ -504,7 +518,7 @@ pub fn check_programs(first: u64, count: u64, gcc: &Gcc, cfg: &Config) -> Figure
                 // A panic in bitmc is a failure of that program, reported with its text; the
                 // run goes on with the next.
                 let f = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    check_program(i, gcc, cfg)
+                    check_program(gen, i, gcc, cfg)
                 }))
                 .unwrap_or_else(|e| {
                     let what = e
@@ -512,7 +526,7 @@ pub fn check_programs(first: u64, count: u64, gcc: &Gcc, cfg: &Config) -> Figure
                         .map(|s| s.to_string())
                         .or_else(|| e.downcast_ref::<String>().cloned())
                         .unwrap_or_default();
-                    let p = program(i, &gcc.models());
+                    let p = program(gen, i, &gcc.models());
                     Figures {
                         attempted: 1,
                         programs: 1,

@@ -5,12 +5,15 @@
 //! - [`program`]: programs with pointers (views of the same width, `void *`, address-only
 //!   pointers), arrays and matrices passed to functions, casts, state machines, `goto`, bounded
 //!   loops, many nondet calls and `reach_error()` under random conditions;
+//! - [`gnu`]: programs with brace elision, gcc builtins, C library functions and calls whose
+//!   arguments have side effects;
 //! - [`oracle`]: gcc with the fixtures' harness;
 //! - [`check`]: each program against gcc, and every engine against gcc and each other.
 #![allow(dead_code)]
 
 pub mod check;
 pub mod expr;
+pub mod gnu;
 pub mod oracle;
 pub mod program;
 pub mod scope;
