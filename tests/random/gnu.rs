@@ -5,6 +5,9 @@
 //! call functions with side effects on different globals (so that every evaluation order gives
 //! the same result); `_Alignof` and `sizeof` of arrays and comma expressions.
 //!
+//! The result of an overflow builtin is read in a statement after the call: in the same
+//! expression its store and the read would be unsequenced (bitmc answers UNKNOWN there).
+//!
 //! Like [`super::program`], programs have no undefined behaviour under `-fwrapv` (arguments of
 //! `clz`/`ctz` are made nonzero, of `abs` never the minimum, of the `<ctype.h>` classifications
 //! within `[-128, 255]`), and every loop is bounded.
@@ -185,7 +188,7 @@ fn statement(g: &mut Gen, sc: &Scope) -> (String, String) {
             let rt = *g.pick(&["int", "unsigned char", "long long", "unsigned", "short"]);
             return (
                 format!(
-                    "  {rt} {name}_v;\n  int {name} = __builtin_{op}_overflow(({at})({}), ({bt})({}), &{name}_v) * 1000 + (int)({name}_v & 255);\n",
+                    "  {rt} {name}_v;\n  int {name}_o = __builtin_{op}_overflow(({at})({}), ({bt})({}), &{name}_v);\n  int {name} = {name}_o * 1000 + (int)({name}_v & 255);\n",
                     e(g),
                     e(g),
                     at = g.pick(&["int", "unsigned", "long long", "unsigned char"]),
