@@ -13,7 +13,9 @@
 //!   *braced* list (an elided level gives the item back to its parent); `[i][j]` descends into
 //!   element `i` as an elided level starting at `j`; the list goes on after the designated
 //!   element, at the level of the last designator;
-//! - an element initialised twice keeps the last initialiser; an overridden initialiser with
+//! - an element initialised twice keeps the last initialiser, and a brace-enclosed list for a
+//!   subaggregate overrides every earlier initialiser of its elements (p19; gcc agrees: in
+//!   `{2, -1, [0] = {[1] = 4}}` the first row is `{0, 4}`); an overridden initialiser with
 //!   side effects is `unsupported` (C leaves open whether its effects happen); excess
 //!   initialisers, which gcc drops with a warning, are an error.
 //!
@@ -62,6 +64,10 @@ pub struct InitPlan<'a> {
     /// The number of elements of the outermost array the list reaches (its length when the
     /// declaration leaves it out).
     pub top_len: u64,
+    /// The subaggregates initialised by a brace-enclosed list as a whole: before which part,
+    /// and their flat offset and number of scalars (each overrides what earlier initialisers
+    /// gave any of its elements, C11 6.7.9p19: the elements it does not name are zero).
+    covers: Vec<(usize, u64, u64)>,
 }
 
 /// The number of scalars in an object of type `ty` (its length counted as 1 when unknown).
@@ -106,9 +112,16 @@ impl<'a> Lower<'a> {
     ) -> Result<InitPlan<'x>, FrontendError> {
         let mut plan = InitPlan::default();
         plan.top_len = self.braced(ty, 0, items, span, &mut plan)?;
-        // An element initialised twice keeps its last initialiser.
+        // An element initialised twice keeps its last initialiser; a braced list for an
+        // aggregate overrides every earlier initialiser of its elements.
         let mut last = std::collections::HashMap::new();
+        let mut covers = plan.covers.iter().peekable();
         for (i, p) in plan.parts.iter().enumerate() {
+            while let Some(&(_, o, n)) = covers.next_if(|c| c.0 <= i) {
+                for x in o..o + n {
+                    last.remove(&x);
+                }
+            }
             let len = match p {
                 InitPart::Scalar { .. } => 1,
                 InitPart::String { len, .. } => *len,
@@ -117,9 +130,15 @@ impl<'a> Lower<'a> {
                 last.insert(o, i);
             }
         }
+        for &(_, o, n) in covers {
+            for x in o..o + n {
+                last.remove(&x);
+            }
+        }
+        let winners: std::collections::HashSet<usize> = last.into_values().collect();
         let mut keep = Vec::with_capacity(plan.parts.len());
         for (i, p) in plan.parts.iter().enumerate() {
-            if last.values().any(|&j| j == i) {
+            if winners.contains(&i) {
                 keep.push(*p);
             } else if has_side_effects(&p.expr().node) {
                 return self.unsupported(
@@ -231,6 +250,7 @@ impl<'a> Lower<'a> {
     ) -> Result<u64, FrontendError> {
         match ty {
             CType::Array(..) => {
+                plan.covers.push((plan.parts.len(), offset, scalars(ty)));
                 // `char s[4] = {"abc"}`: a string literal in braces.
                 if let [one] = items {
                     if let Initializer::Expression(e) = &one.node.initializer.node {
