@@ -206,6 +206,18 @@ fn judge(path: &Path, expect: Expect) -> String {
     }
 }
 
+/// Validate a witness that must be unconfirmed, with a reason that contains `needle`.
+#[track_caller]
+fn unconfirmed(path: &Path, needle: &str) -> String {
+    match validate(path, &opts()) {
+        Outcome::Unconfirmed(why) => {
+            assert!(why.contains(needle), "{}: {why}", path.display());
+            why
+        }
+        other => panic!("{}: {other:?}, expected unconfirmed", path.display()),
+    }
+}
+
 #[track_caller]
 fn confirmed(path: &Path) -> String {
     judge(path, None)
@@ -803,7 +815,6 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
         &c,
         &[
             ("w.yml", good.clone(), None),
-            ("trivial.yml", inv(&c, UNREACH, &[]), None),
             ("false.yml", inv(&c, UNREACH, &[(11, 5, "i < n")]), refuted),
             (
                 "scope.yml",
@@ -829,9 +840,26 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
         r[0]
     );
     assert!(
-        r[2].contains("fails the check of invariant 1, at line 11"),
+        r[1].contains("finds the invariants FALSE") && r[1].contains("head 1 from the initial state"),
         "{}",
-        r[2]
+        r[1]
+    );
+    assert!(
+        r[0].contains("sampled states satisfying it stay inductive"),
+        "{}",
+        r[0]
+    );
+    // True invariants that do not prove the program: none (the trivial witness), or a bound
+    // of `n` alone (from `i > n` the loop ends at once and the error is reached). The
+    // independent check samples a state from which one iteration reaches the error.
+    let why = unconfirmed(
+        &c.write("trivial.yml", &inv(&c, UNREACH, &[])),
+        "not inductive",
+    );
+    assert!(why.contains("violate the property"), "{why}");
+    unconfirmed(
+        &c.write("weak.yml", &inv(&c, UNREACH, &[(11, 5, "n <= 1000000")])),
+        "not inductive",
     );
 
     // do-while (do_while_continue.c): the invariant holds when the condition is evaluated,
@@ -860,8 +888,8 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
     // (symbolic_index_rw.c), in scope in the condition where the check goes.
     let c = Case::new("inv-for", "control/nested_break.c");
     let nested = [
-        (7, 5, "0 <= i && i <= 5 && count <= 10"),
-        (8, 9, "0 <= j && j <= i && i < 5"),
+        (7, 5, "0 <= i && i <= 5 && 2 * count == i * (i - 1)"),
+        (8, 9, "0 <= j && j <= i && i < 5 && 2 * count == i * (i - 1) + 2 * j"),
     ];
     judge_all(
         &c,
@@ -870,17 +898,24 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
             ("false.yml", inv(&c, UNREACH, &[(8, 9, "j < i")]), refuted),
         ],
     );
+    // True bounds, too weak to prove `count == 10` at the end: from `i == 5, count == 7` the
+    // loop ends and the error is reached.
+    let weak = [
+        (7, 5, "0 <= i && i <= 5 && count <= 10"),
+        (8, 9, "0 <= j && j <= i && i < 5"),
+    ];
+    unconfirmed(&c.write("weak.yml", &inv(&c, UNREACH, &weak)), "not inductive");
+    // The loop variable `k` is havocked with the array: `0 <= k && k <= 10` is true, but the
+    // array's contents (`a[x] == x * x` below `k`) cannot be said without a quantifier, so the
+    // independent check finds states from which the error is reached.
     let c = Case::new("inv-for-decl", "arrays/symbolic_index_rw.c");
     judge_all(
         &c,
-        &[
-            (
-                "w.yml",
-                inv(&c, UNREACH, &[(9, 5, "0 <= k && k <= 10")]),
-                None,
-            ),
-            ("false.yml", inv(&c, UNREACH, &[(9, 5, "k < 10")]), refuted),
-        ],
+        &[("false.yml", inv(&c, UNREACH, &[(9, 5, "k < 10")]), refuted)],
+    );
+    unconfirmed(
+        &c.write("w.yml", &inv(&c, UNREACH, &[(9, 5, "0 <= k && k <= 10")])),
+        "not inductive",
     );
 
     // no-overflow: for_continue_reach.c reaches its error (skip = 4) but never overflows;
@@ -890,7 +925,7 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
     let good = [(
         12,
         5,
-        "0 <= i && i <= 10 && 0 <= skip && skip < 10 && 0 <= s && s <= 45",
+        "0 <= i && i <= 10 && 0 <= skip && skip < 10 && 0 <= s && 2 * s <= i * (i - 1)",
     )];
     let r = judge_all(
         &c,
@@ -905,6 +940,18 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
         ],
     );
     assert!(r[0].contains("no-overflow"), "{}", r[0]);
+    // `s <= 45` bounds the sum but is not inductive: from `s == 45, i == 9` the next head has
+    // `s == 54`.
+    let loose = [(
+        12,
+        5,
+        "0 <= i && i <= 10 && 0 <= skip && skip < 10 && 0 <= s && s <= 45",
+    )];
+    let why = unconfirmed(
+        &c.write("loose.yml", &inv(&c, OVERFLOW, &loose)),
+        "not inductive",
+    );
+    assert!(why.contains("break the next head's invariant"), "{why}");
     // The program's own errors, set apart for no-overflow, in SV-COMP's pattern (reach_error
     // and __VERIFIER_assert defined in the file, __assert_fail declared) and through assert.h.
     for f in [
