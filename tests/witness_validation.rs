@@ -1318,11 +1318,14 @@ fn bitmc_witnesses_of_fixtures_are_validated() {
         ),
         (
             "LP64 overrides",
-            [
-                fixture_tasks_in("unreach-call", bitmc::cfa::DataModel::Lp64, true),
-                fixture_tasks_in("no-overflow", bitmc::cfa::DataModel::Lp64, true),
-            ]
-            .concat(),
+            fixture_tasks_in("unreach-call", bitmc::cfa::DataModel::Lp64, true)
+                .into_iter()
+                .chain(fixture_tasks_in(
+                    "no-overflow",
+                    bitmc::cfa::DataModel::Lp64,
+                    true,
+                ))
+                .collect(),
         ),
     ];
     let verify_secs = 20.0;
