@@ -31,10 +31,13 @@ fn pairs_of(task: &Path) -> Vec<Pair> {
     for line in text.lines() {
         let l = line.trim().trim_start_matches("- ").trim();
         if let Some(f) = l.strip_prefix("property_file:") {
-            current = [("unreach-call", "unreach-call.prp"), ("no-overflow", "no-overflow.prp")]
-                .into_iter()
-                .find(|(_, file)| f.trim().ends_with(file))
-                .map(|(p, _)| p);
+            current = [
+                ("unreach-call", "unreach-call.prp"),
+                ("no-overflow", "no-overflow.prp"),
+            ]
+            .into_iter()
+            .find(|(_, file)| f.trim().ends_with(file))
+            .map(|(p, _)| p);
         } else if let Some(v) = l.strip_prefix("expected_verdict:") {
             if let Some(p) = current.take() {
                 let expected = match v.trim() {

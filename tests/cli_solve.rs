@@ -292,7 +292,11 @@ fn preprocessing_is_reported_checked_and_switchable() {
     // fixtures' headers give theirs.
     let cases = [
         ("examples/checksum.c", "pdr", UNSAFE),
-        ("fixtures/c/control/nested_loops_break_reach.c", "bmc", UNSAFE),
+        (
+            "fixtures/c/control/nested_loops_break_reach.c",
+            "bmc",
+            UNSAFE,
+        ),
         ("fixtures/c/control/switch_fallthrough.c", "pdr", SAFE),
     ];
     for (i, (program, engine, expected)) in cases.iter().enumerate() {

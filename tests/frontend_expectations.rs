@@ -131,10 +131,7 @@ fn headers_parse_strictly() {
     assert_eq!(h.expect, [(Property::UnreachCall, false)]);
     assert_eq!(h.expect_lp64, [(Property::UnreachCall, true)]);
     assert_eq!(h.unknown, [(Property::NoOverflow, false)]);
-    assert_eq!(
-        h.witnesses,
-        [(Some("lp64".to_string()), vec![1, u64::MAX])]
-    );
+    assert_eq!(h.witnesses, [(Some("lp64".to_string()), vec![1, u64::MAX])]);
     let mut n = 0;
     for f in fixture_files() {
         let text = std::fs::read_to_string(&f).expect("readable fixture");

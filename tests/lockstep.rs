@@ -523,7 +523,11 @@ fn encoding_runs_in_lock_step_with_the_interpreter() {
     // per run 5.1 states of the system compared in each direction); benchmark tasks may be
     // unsupported.
     let lowered = fig.programs - fig.not_lowered;
-    assert_eq!(fig.programs, programs.len(), "not every program was checked");
+    assert_eq!(
+        fig.programs,
+        programs.len(),
+        "not every program was checked"
+    );
     assert!(
         lowered >= fixtures && fixtures > 800,
         "only {lowered} programs lowered ({fixtures} fixture programs)"

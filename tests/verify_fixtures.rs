@@ -257,9 +257,19 @@ fn lp64_verdicts_of_every_engine() {
     let tasks = lp64_tasks();
     assert!(tasks.len() >= 40, "only {} LP64 tasks", tasks.len());
     let violations: Vec<_> = tasks.iter().filter(|t| !t.2).cloned().collect();
-    assert!(violations.len() >= 5, "only {} LP64 violations", violations.len());
+    assert!(
+        violations.len() >= 5,
+        "only {} LP64 violations",
+        violations.len()
+    );
     let limit = secs(5.0);
-    let t = check_in(&single(EngineKind::Bmc), &violations, DataModel::Lp64, limit, None);
+    let t = check_in(
+        &single(EngineKind::Bmc),
+        &violations,
+        DataModel::Lp64,
+        limit,
+        None,
+    );
     assert!(t.unknown.is_empty(), "bmc left LP64 violations unsolved");
     for engine in [EngineKind::Kind, EngineKind::Pdr, EngineKind::Ic3cfa] {
         let t = check_in(&single(engine), &tasks, DataModel::Lp64, limit, None);
@@ -267,7 +277,10 @@ fn lp64_verdicts_of_every_engine() {
     }
     let budget = Some(Duration::from_secs_f64(limit / 3.0));
     let t = check_in(&portfolio(), &tasks, DataModel::Lp64, limit, budget);
-    assert!(t.unknown.is_empty(), "the portfolio left LP64 tasks unsolved");
+    assert!(
+        t.unknown.is_empty(),
+        "the portfolio left LP64 tasks unsolved"
+    );
 }
 
 /// Every task of the fixtures.

@@ -840,7 +840,8 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
         r[0]
     );
     assert!(
-        r[1].contains("finds the invariants FALSE") && r[1].contains("head 1 from the initial state"),
+        r[1].contains("finds the invariants FALSE")
+            && r[1].contains("head 1 from the initial state"),
         "{}",
         r[1]
     );
@@ -889,7 +890,11 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
     let c = Case::new("inv-for", "control/nested_break.c");
     let nested = [
         (7, 5, "0 <= i && i <= 5 && 2 * count == i * (i - 1)"),
-        (8, 9, "0 <= j && j <= i && i < 5 && 2 * count == i * (i - 1) + 2 * j"),
+        (
+            8,
+            9,
+            "0 <= j && j <= i && i < 5 && 2 * count == i * (i - 1) + 2 * j",
+        ),
     ];
     judge_all(
         &c,
@@ -904,7 +909,10 @@ fn true_invariants_are_confirmed_and_false_ones_rejected() {
         (7, 5, "0 <= i && i <= 5 && count <= 10"),
         (8, 9, "0 <= j && j <= i && i < 5"),
     ];
-    unconfirmed(&c.write("weak.yml", &inv(&c, UNREACH, &weak)), "not inductive");
+    unconfirmed(
+        &c.write("weak.yml", &inv(&c, UNREACH, &weak)),
+        "not inductive",
+    );
     // The loop variable `k` is havocked with the array: `0 <= k && k <= 10` is true, but the
     // array's contents (`a[x] == x * x` below `k`) cannot be said without a quantifier, so the
     // independent check finds states from which the error is reached.
@@ -1440,7 +1448,10 @@ fn bitmc_witnesses_of_fixtures_are_validated() {
         "only {} confirmed correctness witnesses carry invariants (at least {MIN_WITH_INVARIANTS} expected)",
         with_invariants.len()
     );
-    assert!(known_false > 0, "no false variant of an invariant was known false");
+    assert!(
+        known_false > 0,
+        "no false variant of an invariant was known false"
+    );
 }
 
 /// Whether `BITMC_WITNESS_ALL=1` takes every fixture (the bounds are for the sample).

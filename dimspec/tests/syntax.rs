@@ -154,7 +154,11 @@ fn bench_files_parse() {
     let dir = &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/bench/dimspec");
     if !dir.is_dir() {
         let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
-        assert!(!ci, "{} is absent; under CI=true it must be there", dir.display());
+        assert!(
+            !ci,
+            "{} is absent; under CI=true it must be there",
+            dir.display()
+        );
         eprintln!("SKIPPED: {} is absent", dir.display());
         return;
     }

@@ -15,7 +15,11 @@ pub fn bench_aiger() -> Option<PathBuf> {
         return Some(p);
     }
     let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
-    assert!(!ci, "{} is absent; under CI=true it must be there", p.display());
+    assert!(
+        !ci,
+        "{} is absent; under CI=true it must be there",
+        p.display()
+    );
     eprintln!("SKIPPED: {} is absent", p.display());
     None
 }

@@ -30,7 +30,9 @@ pub fn read(data: &[u8]) -> Result<Circuit, String> {
             .iter()
             .position(|&b| b == b'\n')
             .ok_or("unexpected end of file")?;
-        let l = String::from_utf8_lossy(&data[*pos..*pos + end]).trim().to_string();
+        let l = String::from_utf8_lossy(&data[*pos..*pos + end])
+            .trim()
+            .to_string();
         *pos += end + 1;
         Ok(l)
     };
@@ -49,7 +51,10 @@ pub fn read(data: &[u8]) -> Result<Circuit, String> {
         return Err(format!("bad header `{header}`"));
     }
     let (m, i, l, o, a) = (n[0], n[1], n[2], n[3], n[4]);
-    let (b, c) = (n.get(5).copied().unwrap_or(0), n.get(6).copied().unwrap_or(0));
+    let (b, c) = (
+        n.get(5).copied().unwrap_or(0),
+        n.get(6).copied().unwrap_or(0),
+    );
     if n.get(7).is_some_and(|&j| j > 0) || n.get(8).is_some_and(|&f| f > 0) {
         return Err("justice and fairness properties are not simulated".into());
     }
@@ -165,7 +170,9 @@ pub fn check_witness(c: &Circuit, witness: &str) -> Result<usize, String> {
             r => return Err(format!("latch reset {r} is not 0, 1 or the latch")),
         };
         if reset <= 1 && ch != 'x' && given != v {
-            return Err(format!("the initial state gives a latch with reset {reset} the value {ch}"));
+            return Err(format!(
+                "the initial state gives a latch with reset {reset} the value {ch}"
+            ));
         }
         state.push(v);
     }
@@ -201,8 +208,14 @@ pub fn check_witness(c: &Circuit, witness: &str) -> Result<usize, String> {
         if lit(&vals, bad) {
             return Ok(step);
         }
-        state = c.latches.iter().map(|&(_, next, _)| lit(&vals, next)).collect();
+        state = c
+            .latches
+            .iter()
+            .map(|&(_, next, _)| lit(&vals, next))
+            .collect();
         step += 1;
     }
-    Err(format!("the bad property {k} does not hold within the witness's {step} steps"))
+    Err(format!(
+        "the bad property {k} does not hold within the witness's {step} steps"
+    ))
 }

@@ -219,7 +219,10 @@ fn verdicts(s: &str, h: &mut Header, lp64: bool) {
             panic!("malformed header item `{item}` (expected PROPERTY=VALUE) in `{s}`");
         };
         if k == "error" && !lp64 {
-            assert_eq!(v, "unsupported", "header item `{item}`: only error=unsupported");
+            assert_eq!(
+                v, "unsupported",
+                "header item `{item}`: only error=unsupported"
+            );
             h.unsupported = true;
             continue;
         }

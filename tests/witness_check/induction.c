@@ -28,10 +28,14 @@
  * called; 102 a failed __VERIFIER_assume; 110 the run reached the next loop head and its
  * invariant holds; 111 it does not (a counterexample to induction); 112 an invariant failed on
  * a run from the initial state; 113 the havocked values do not satisfy the invariant; UBSan's
- * report ends a run with 1 (UBSAN_OPTIONS=exitcode=1). A run longer than 1 s is killed.
+ * report ends a run with 1 (UBSAN_OPTIONS=exitcode=1); 114 a run with more loop-head
+ * arrivals than allowed (20,000,000 from the initial state, 100,000 before the start). A run
+ * longer than 1 s is killed. INDUCTION_SECONDS bounds the time of all runs together.
  *
  * The parent prints one line "induction: C0 C1 ..." with the number of runs per outcome
- * (ended, error, assume, inductive, cti, init-fail, not-assumed, overflow, timeout, other),
+ * (ended, error, assume, inductive, cti, init-fail, not-assumed, overflow, timeout, other,
+ * not-reached: with a start, a run that never arrived there)
+ * and the number of runs made,
  * and for the first run of each failing kind a line "induction-run: KIND head K seed S: VALUES"
  * with the havocked variables and values.
  */
@@ -45,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern int __witness_program_main();
@@ -53,6 +58,7 @@ static uint64_t rng_state;
 static int64_t *pool;
 static size_t n_pool;
 static int start_head, state; /* 0 before the start, 1 havocked, 2 in the segment */
+static long arrivals, max_arrivals; /* loop-head arrivals of the run, and the most allowed */
 static char log_buf[4096];
 static size_t log_len;
 
@@ -127,6 +133,7 @@ void __induction_pre(void) {
 
 int __induction_head(int k, int ok) {
     if (state != 0 && write(4, "D", 1) < 0) _exit(2);
+    if (state == 0 && ++arrivals > max_arrivals) _exit(114);
     if (state == 1) {
         state = 2;
         if (!ok) _exit(113);
@@ -188,15 +195,25 @@ int main(void) {
     int trials = (e = getenv("INDUCTION_TRIALS")) ? atoi(e) : 100;
     uint64_t seed = (e = getenv("INDUCTION_SEED")) ? strtoull(e, NULL, 10) : 1;
     start_head = (e = getenv("INDUCTION_START")) ? atoi(e) : 0;
+    /* From the initial state, long runs count (loops of a million iterations); towards a
+     * start, a run that has not arrived after 100,000 loop iterations is given up. */
+    max_arrivals = start_head == 0 ? 20000000 : 100000;
+    double budget = (e = getenv("INDUCTION_SECONDS")) ? atof(e) : 1e9;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     parse_pool();
     enum { ENDED, ERROR, ASSUME, INDUCTIVE, CTI, INIT_FAIL, NOT_ASSUMED, OVERFLOW, TIMEOUT,
-           OTHER, KINDS };
+           OTHER, NOT_REACHED, KINDS };
     static const char *names[KINDS] = {"ended", "error", "assume", "inductive", "cti",
                                        "init-fail", "not-assumed", "overflow", "timeout",
-                                       "other"};
+                                       "other", "not-reached"};
     long counts[KINDS] = {0};
     int reported[KINDS] = {0};
-    for (int t = 0; t < trials; t++) {
+    int t;
+    for (t = 0; t < trials; t++) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec) > budget)
+            break;
         int fds[2], marks[2];
         if (pipe(fds) != 0 || pipe(marks) != 0) return 2;
         fflush(stdout);
@@ -244,6 +261,7 @@ int main(void) {
             case 111: kind = CTI; break;
             case 112: kind = INIT_FAIL; break;
             case 113: kind = NOT_ASSUMED; break;
+            case 114: kind = TIMEOUT; break;
             case 1:
                 /* An overflow while an invariant was evaluated: in the assumption, the
                  * sampled state is not one the invariant describes; in the assertion, no
@@ -255,6 +273,9 @@ int main(void) {
         } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
             kind = TIMEOUT;
         }
+        /* With a start, a run that ended without arriving there did not test it. */
+        if (start_head != 0 && begun == 0 && (kind == ENDED || kind == ASSUME || kind == TIMEOUT))
+            kind = NOT_REACHED;
         counts[kind]++;
         if ((kind == ERROR || kind == CTI || kind == INIT_FAIL || kind == OVERFLOW)
             && !reported[kind]) {
@@ -264,7 +285,7 @@ int main(void) {
     }
     printf("induction:");
     for (int k = 0; k < KINDS; k++) printf(" %ld", counts[k]);
-    printf("\n");
+    printf(" %d\n", t);
     return 0;
 }
 
@@ -295,55 +316,7 @@ __attribute__((noreturn)) void __assert(const char *a, const char *f, int l) {
 
 /* ---- nondet functions: the next value converted to the return type ---- */
 
-#define NONDET(name, type) \
-    type __VERIFIER_nondet_##name(void) { return (type)next_value(); }
-
 _Bool __VERIFIER_nondet_bool(void) { return next_value() & 1; }
 _Bool __VERIFIER_nondet__Bool(void) { return next_value() & 1; }
 
-NONDET(char, char)
-NONDET(schar, signed char)
-NONDET(uchar, unsigned char)
-NONDET(short, short)
-NONDET(sshort, short)
-NONDET(ushort, unsigned short)
-NONDET(int, int)
-NONDET(sint, int)
-NONDET(uint, unsigned int)
-NONDET(unsigned, unsigned int)
-NONDET(unsigned_int, unsigned int)
-NONDET(long, long)
-NONDET(slong, long)
-NONDET(ulong, unsigned long)
-NONDET(unsigned_long, unsigned long)
-NONDET(longlong, long long)
-NONDET(slonglong, long long)
-NONDET(ulonglong, unsigned long long)
-NONDET(size_t, size_t)
-NONDET(ssize_t, ptrdiff_t)
-NONDET(ptrdiff_t, ptrdiff_t)
-NONDET(intptr_t, intptr_t)
-NONDET(uintptr_t, uintptr_t)
-NONDET(u8, uint8_t)
-NONDET(u16, uint16_t)
-NONDET(u32, uint32_t)
-NONDET(u64, uint64_t)
-NONDET(s8, int8_t)
-NONDET(s16, int16_t)
-NONDET(s32, int32_t)
-NONDET(s64, int64_t)
-NONDET(i64, int64_t)
-NONDET(int8_t, int8_t)
-NONDET(int16_t, int16_t)
-NONDET(int32_t, int32_t)
-NONDET(int64_t, int64_t)
-NONDET(uint8_t, uint8_t)
-NONDET(uint16_t, uint16_t)
-NONDET(uint32_t, uint32_t)
-NONDET(uint64_t, uint64_t)
-NONDET(loff_t, long long)
-NONDET(sector_t, unsigned long)
-NONDET(pthread_t, unsigned long)
-NONDET(char16_t, uint16_t)
-NONDET(char32_t, uint32_t)
-NONDET(wchar_t, int)
+#include "nondet_functions.h"

@@ -17,8 +17,20 @@ pub struct Var {
 
 /// Words that start a declaration of integer objects.
 const TYPE_WORDS: [&str; 14] = [
-    "int", "unsigned", "signed", "char", "short", "long", "_Bool", "bool", "static", "register",
-    "volatile", "auto", "__int128", "__signed__",
+    "int",
+    "unsigned",
+    "signed",
+    "char",
+    "short",
+    "long",
+    "_Bool",
+    "bool",
+    "static",
+    "register",
+    "volatile",
+    "auto",
+    "__int128",
+    "__signed__",
 ];
 
 /// Words that make a declaration one this reader leaves out.
