@@ -4,19 +4,17 @@
 
 mod aig_support;
 
-use aig_support::{random_aiger, ref_lit, reference_eval, Rng};
+use aig_support::{bench_aiger, random_aiger, ref_lit, reference_eval, Rng};
 use bitmc::aig::aiger::{self, AigerError, AigerFile, ErrorKind, Format, Pos};
 use bitmc::aig::{Aig, AigLit};
 use std::path::Path;
 
-const BENCH: &str = "/work/shared/bench/aiger";
-
 #[test]
 fn bench_files_read_convert_and_round_trip() {
-    let Ok(dir) = std::fs::read_dir(BENCH) else {
-        eprintln!("skipped: {BENCH} is absent");
+    let Some(bench) = bench_aiger() else {
         return;
     };
+    let dir = std::fs::read_dir(&bench).expect("readable bench directory");
     let mut n = 0;
     for entry in dir {
         let path = entry.expect("directory entry").path();
@@ -52,7 +50,7 @@ fn bench_files_read_convert_and_round_trip() {
         check_behaviour(&file, &mut Rng(n));
         n += 1;
     }
-    assert!(n > 0, "no AIGER file in {BENCH}");
+    assert!(n > 0, "no AIGER file in {}", bench.display());
 }
 
 /// `to_aig` agrees with the reference evaluator on random input and latch values.

@@ -1,7 +1,8 @@
 //! The AIGER exports against ABC (`berkeley-abc`): ABC must read the binary AIGER that
 //! `bitmc aiger` writes for every C fixture (unique symbols: ABC rejects repeated input or
 //! latch names), and where ABC's `pdr` decides the exported system within the limit, its
-//! verdict must be the fixture's expected `unreach-call` verdict. Constraints are folded into
+//! verdict must be the fixture's expected `unreach-call` verdict (under ILP32, and under LP64 for the
+//! fixtures whose verdicts differ there). Constraints are folded into
 //! the property first (`fold`): ABC's `pdr` ignores constraint outputs otherwise.
 //!
 //! ABC is an oracle: when it is missing the test says so and skips, except under `CI=true`
@@ -64,10 +65,11 @@ enum Outcome {
 /// Export `fixture` with `bitmc aiger`, read it with ABC, run ABC's pdr on it. `compare`:
 /// whether the export has the fixture's verdict (it has no UNKNOWN sink, which the export
 /// does not encode as a goal).
-fn check(fixture: &Path, out: &Path, limit: u64) -> (Outcome, bool) {
-    let name = fixture.display();
+fn check(fixture: &Path, dm: DataModel, out: &Path, limit: u64) -> (Outcome, bool) {
+    let name = format!("{} ({dm})", fixture.display());
     let exported = Command::new(env!("CARGO_BIN_EXE_bitmc"))
         .arg("aiger")
+        .args(["--data-model", dm.name()])
         .arg(fixture)
         .arg("-o")
         .arg(out)
@@ -123,7 +125,7 @@ fn abc_reads_every_export_and_agrees_where_it_decides() {
     }
     let dir = std::env::temp_dir().join(format!("bitmc-abc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
-    let mut jobs: Vec<(PathBuf, bool)> = Vec::new();
+    let mut jobs: Vec<(PathBuf, bool, DataModel)> = Vec::new();
     for f in fixture_files() {
         let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
@@ -133,7 +135,13 @@ fn abc_reads_every_export_and_agrees_where_it_decides() {
             continue;
         }
         if let Some(v) = h.verdict(Property::UnreachCall, DataModel::Ilp32) {
-            jobs.push((f, v));
+            jobs.push((f.clone(), v, DataModel::Ilp32));
+        }
+        // The fixtures whose verdicts differ under LP64, exported under LP64 too.
+        if !h.expect_lp64.is_empty() {
+            if let Some(v) = h.verdict(Property::UnreachCall, DataModel::Lp64) {
+                jobs.push((f, v, DataModel::Lp64));
+            }
         }
     }
     let limit = abc_secs();
@@ -147,22 +155,24 @@ fn abc_reads_every_export_and_agrees_where_it_decides() {
                     *n += 1;
                     *n - 1
                 };
-                let Some((f, expected)) = jobs.get(i) else {
+                let Some((f, expected, dm)) = jobs.get(i) else {
                     return;
                 };
                 let out = dir.join(format!("f{i}.aig"));
-                let (outcome, compare) = check(f, &out, limit);
+                let (outcome, compare) = check(f, *dm, &out, limit);
                 results
                     .lock()
                     .unwrap()
-                    .push((f.clone(), *expected, outcome, compare));
+                    .push((f.clone(), *expected, *dm, outcome, compare));
             });
         }
     });
     let _ = std::fs::remove_dir_all(&dir);
     let (mut read, mut decided, mut compared) = (0, 0, 0);
+    let mut lp64 = (0, 0);
     let mut failures = Vec::new();
-    for (f, expected, outcome, compare) in results.into_inner().unwrap() {
+    for (f, expected, dm, outcome, compare) in results.into_inner().unwrap() {
+        lp64.0 += usize::from(dm == DataModel::Lp64);
         match outcome {
             Outcome::Failed(e) => failures.push(e),
             Outcome::Read(v) => {
@@ -173,9 +183,10 @@ fn abc_reads_every_export_and_agrees_where_it_decides() {
                     continue;
                 }
                 compared += 1;
+                lp64.1 += usize::from(dm == DataModel::Lp64);
                 if v != expected {
                     failures.push(format!(
-                        "{}: ABC's pdr says {}, the fixture {}",
+                        "{} ({dm}): ABC's pdr says {}, the fixture {}",
                         f.display(),
                         if v { "TRUE" } else { "FALSE" },
                         if expected { "TRUE" } else { "FALSE" }
@@ -189,7 +200,16 @@ fn abc_reads_every_export_and_agrees_where_it_decides() {
          compared with the expected verdict",
         jobs.len()
     );
+    eprintln!("ABC on LP64 exports: {} of {} compared", lp64.1, lp64.0);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every fixture with an LP64 expectation of its own is decided (11 of 11, each well
+    // within the limit).
+    assert!(
+        lp64.0 >= 10 && lp64.1 == lp64.0,
+        "LP64 exports: {} of {} compared",
+        lp64.1,
+        lp64.0
+    );
     assert!(jobs.len() > 150, "only {} fixtures exported", jobs.len());
     // 156 of 203 decided within 1 s, 144 of them without sinks; the bar leaves room for a
     // slower machine.

@@ -28,7 +28,7 @@ fn seeds(rng: &mut Rng) -> Vec<Vec<u8>> {
         b"aag 5 1 3 0 1 1 1 1 1\n2\n4 10 0\n6 4 1\n8 9 8\n11\n3\n2\n4\n7\n9\n10 2 6\nb0 bad\nj0 just\nf0 fair\n".to_vec(),
         b"aig 3 2 0 1 1\n6\n\x02\x01i0 a\nc\n".to_vec(),
     ];
-    if let Ok(dir) = std::fs::read_dir("/work/shared/bench/aiger") {
+    if let Some(dir) = aig_support::bench_aiger().and_then(|d| std::fs::read_dir(d).ok()) {
         for e in dir.flatten() {
             if e.path()
                 .extension()

@@ -56,7 +56,7 @@ fn renders(dot_text: &[u8]) -> Result<(), String> {
 fn cfa_command_on_every_fixture() {
     let has_dot = dot_available();
     if !has_dot {
-        eprintln!("NOTE: Graphviz `dot` is not installed: DOT output is not rendered");
+        common::oracle_missing("Graphviz `dot` is not installed: DOT output is not rendered");
     }
     let (mut with_lbe, mut without) = (0usize, 0usize);
     let mut n = 0;

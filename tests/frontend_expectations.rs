@@ -110,3 +110,41 @@ fn random_executions_respect_expected_verdicts() {
         failures.join("\n")
     );
 }
+
+/// The header parser is strict: a malformed item panics instead of being dropped, and every
+/// fixture's header parses, with an unreach-call expectation unless it is an error fixture.
+#[test]
+fn headers_parse_strictly() {
+    for bad in [
+        "// expect: unreach-call=flase\nint main(void){return 0;}\n",
+        "// expect: unreach-cal=false\nint main(void){return 0;}\n",
+        "// expect: unreach-call\nint main(void){return 0;}\n",
+        "// expect(lp64): no-overflow=yes\nint main(void){return 0;}\n",
+        "// expect: unreach-call=true unreach-call=false\nint main(void){return 0;}\n",
+        "// witness: 1, x2\nint main(void){return 0;}\n",
+        "// expect: error=unsupported-ish\n",
+    ] {
+        let r = std::panic::catch_unwind(|| header(bad));
+        assert!(r.is_err(), "accepted a malformed header: {bad:?}");
+    }
+    let h = header("// expect: unreach-call=false no-overflow=unknown\n// expect(lp64): unreach-call=true\n// witness(lp64): 1, 18446744073709551615\nint x;\n");
+    assert_eq!(h.expect, [(Property::UnreachCall, false)]);
+    assert_eq!(h.expect_lp64, [(Property::UnreachCall, true)]);
+    assert_eq!(h.unknown, [(Property::NoOverflow, false)]);
+    assert_eq!(h.witnesses, [(Some("lp64".to_string()), vec![1, u64::MAX])]);
+    let mut n = 0;
+    for f in fixture_files() {
+        let text = std::fs::read_to_string(&f).expect("readable fixture");
+        let h = std::panic::catch_unwind(|| header(&text))
+            .unwrap_or_else(|_| panic!("{}: malformed header (above)", f.display()));
+        assert!(
+            h.unsupported
+                || h.verdict(Property::UnreachCall, DataModel::Ilp32).is_some()
+                || h.ub_dependent(Property::UnreachCall, DataModel::Ilp32),
+            "{}: no unreach-call expectation",
+            f.display()
+        );
+        n += 1;
+    }
+    assert!(n > 200, "only {n} fixtures");
+}

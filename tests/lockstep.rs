@@ -108,12 +108,10 @@ fn bench_programs() -> Vec<Program> {
     for dir in ["svcomp", "control"] {
         let d = root.join(dir);
         if !d.is_dir() {
-            let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-            eprintln!(
-                "{} is absent{}: its tasks are not compared",
-                d.display(),
-                if ci { " (outside the repository)" } else { "" }
-            );
+            common::oracle_missing(&format!(
+                "{} is absent: its tasks are not compared",
+                d.display()
+            ));
             continue;
         }
         common::collect(&d, "yml", &mut files);
@@ -500,6 +498,7 @@ fn check_all(programs: &[Program], cfg: &Config) -> Figures {
 fn encoding_runs_in_lock_step_with_the_interpreter() {
     let cfg = config();
     let mut programs = fixture_programs(&cfg);
+    let fixtures = programs.len();
     if cfg.bench {
         programs.extend(bench_programs());
     }
@@ -520,15 +519,33 @@ fn encoding_runs_in_lock_step_with_the_interpreter() {
         fig.mismatches.len(),
         fig.mismatches.join("\n")
     );
+    // Every fixture lowers (843 programs in the short run: 27 folded CFAs, 58 accelerated;
+    // per run 5.1 states of the system compared in each direction); benchmark tasks may be
+    // unsupported.
     let lowered = fig.programs - fig.not_lowered;
-    assert!(lowered >= 300, "only {lowered} programs lowered");
+    assert_eq!(
+        fig.programs,
+        programs.len(),
+        "not every program was checked"
+    );
     assert!(
-        fig.folded >= 5 && fig.accelerated >= 5,
-        "too few folded or accelerated CFAs"
+        lowered >= fixtures && fixtures > 800,
+        "only {lowered} programs lowered ({fixtures} fixture programs)"
+    );
+    assert!(
+        fig.folded >= 20 && fig.accelerated >= 45,
+        "too few folded ({}) or accelerated ({}) CFAs",
+        fig.folded,
+        fig.accelerated
     );
     let per = cfg.runs * lowered;
     assert!(fig.to_system_runs >= per && fig.to_cfa_runs >= per);
     assert!(fig.cfa_runs >= 6 * per);
-    assert!(fig.to_system_states >= 5 * per && fig.to_cfa_states >= 3 * per);
+    assert!(
+        fig.to_system_states >= 5 * per && fig.to_cfa_states >= 5 * per,
+        "too few states compared: {} and {} in {per} runs",
+        fig.to_system_states,
+        fig.to_cfa_states
+    );
     assert!(fig.export_runs >= 3 * 2 * lowered);
 }

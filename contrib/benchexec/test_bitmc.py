@@ -1,8 +1,11 @@
 """Tests of the BenchExec tool-info module for bitmc (bitmc.py beside this file).
 
 `determine_result` is checked on outputs recorded from real bitmc runs (recorded/*.txt,
-stdout and stderr merged as BenchExec stores them; recorded/README.md says how each was made),
-`cmdline` on hand-made tasks and limits. Needs BenchExec (`pip install benchexec`), not bitmc:
+stdout and stderr merged as BenchExec stores them; recorded/README.md says how each was made)
+and on outputs of the current binary (`CurrentBinaryTest`: the command line `cmdline` builds,
+run on fixtures; the binary is `$BITMC_BINARY`, else `target/release/bitmc` or
+`target/debug/bitmc` of the checkout; skipped without one, a failure under CI=true),
+`cmdline` on hand-made tasks and limits. Needs BenchExec (`pip install benchexec`):
 
     python3 -m pytest contrib/benchexec
     python3 -m unittest discover -s contrib/benchexec
@@ -10,6 +13,7 @@ stdout and stderr merged as BenchExec stores them; recorded/README.md says how e
 
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -265,6 +269,85 @@ class ExecutableAndVersionTest(unittest.TestCase):
         ]:
             output = BaseTool2.RunOutput(recorded_lines(name))
             self.assertEqual(tool.get_value_from_output(output, engine), engine_name)
+
+
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def current_binary():
+    """The bitmc binary under test, or None."""
+    given = os.environ.get("BITMC_BINARY")
+    if given:
+        return given
+    for profile in ("release", "debug"):
+        path = os.path.join(CHECKOUT, "target", profile, "bitmc")
+        if os.access(path, os.X_OK):
+            return path
+    return None
+
+
+class CurrentBinaryTest(unittest.TestCase):
+    """determine_result on what the current binary prints for the command line cmdline
+    builds: every verdict, an unsupported program, a usage error."""
+
+    def setUp(self):
+        self.binary = current_binary()
+        if self.binary is None:
+            if os.environ.get("CI", "").lower() in ("true", "1"):
+                self.fail("no bitmc binary (set BITMC_BINARY or build the checkout)")
+            self.skipTest("no bitmc binary: set BITMC_BINARY or build the checkout")
+        self.tool = bitmc.Tool()
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def run_task(self, fixture, prp=None, options=()):
+        property_file = None
+        if prp is not None:
+            property_file = os.path.join(self.dir.name, "property.prp")
+            with open(property_file, "w") as f:
+                f.write(prp + "\n")
+        t = task(files=(os.path.join(CHECKOUT, fixture),), property_file=property_file)
+        limits = BaseTool2.ResourceLimits(walltime=60)
+        cmd = self.tool.cmdline(self.binary, list(options), t, limits)
+        p = subprocess.run(
+            cmd,
+            cwd=self.dir.name,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=120,
+        )
+        lines = p.stdout.splitlines(keepends=True)
+        run = BaseTool2.Run(
+            cmd, ProcessExitCode.create(value=p.returncode), BaseTool2.RunOutput(lines), None
+        )
+        return self.tool.determine_result(run), p.stdout
+
+    def test_verdicts_of_the_current_binary(self):
+        overflow = "CHECK( init(main()), LTL(G ! overflow) )"
+        cases = [
+            ("fixtures/c/loops/count_to_n.c", None, result.RESULT_TRUE_PROP),
+            ("fixtures/c/control/short_circuit_reach.c", None, result.RESULT_FALSE_REACH),
+            ("fixtures/c/overflow/add_nondet.c", overflow, result.RESULT_FALSE_OVERFLOW),
+            ("fixtures/c/control/short_circuit_reach.c", overflow, result.RESULT_TRUE_PROP),
+            ("fixtures/c/errors/double.c", None, "ERROR (unsupported)"),
+        ]
+        for fixture, prp, expected in cases:
+            with self.subTest(fixture=fixture, property=prp):
+                status, out = self.run_task(fixture, prp)
+                self.assertEqual(status, expected, out)
+
+    def test_unknown_and_usage_error_of_the_current_binary(self):
+        # A bound too small for the counterexample: BMC alone answers UNKNOWN.
+        status, out = self.run_task(
+            "fixtures/c/control/short_circuit_reach.c",
+            options=["--engine", "bmc", "--max-depth", "0"],
+        )
+        self.assertEqual(status, result.RESULT_UNKNOWN, out)
+        status, out = self.run_task(
+            "fixtures/c/loops/count_to_n.c", options=["--no-such-option"]
+        )
+        self.assertEqual(status, "ERROR (usage)", out)
 
 
 if __name__ == "__main__":

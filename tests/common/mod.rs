@@ -210,30 +210,46 @@ impl Header {
     }
 }
 
+/// The items of an `expect:` or `expect(lp64):` line; a malformed item (no `=`, a property
+/// that does not exist, a value other than `true`, `false`, `unknown`, an `error=` other than
+/// `unsupported`) panics, so that a typo in a header cannot drop an expectation.
 fn verdicts(s: &str, h: &mut Header, lp64: bool) {
     for item in s.split_whitespace() {
         let Some((k, v)) = item.split_once('=') else {
-            continue;
+            panic!("malformed header item `{item}` (expected PROPERTY=VALUE) in `{s}`");
         };
-        if k == "error" {
-            h.unsupported = v == "unsupported";
+        if k == "error" && !lp64 {
+            assert_eq!(
+                v, "unsupported",
+                "header item `{item}`: only error=unsupported"
+            );
+            h.unsupported = true;
             continue;
         }
-        if let (Some(p), "unknown") = (Property::from_name(k), v) {
-            h.unknown.push((p, lp64));
-            continue;
-        }
-        if let (Some(p), Ok(b)) = (Property::from_name(k), v.parse::<bool>()) {
-            if lp64 {
-                h.expect_lp64.push((p, b));
-            } else {
-                h.expect.push((p, b));
+        let Some(p) = Property::from_name(k) else {
+            panic!("header item `{item}`: `{k}` is not a property");
+        };
+        match v {
+            "unknown" => h.unknown.push((p, lp64)),
+            "true" | "false" => {
+                let list = if lp64 {
+                    &mut h.expect_lp64
+                } else {
+                    &mut h.expect
+                };
+                assert!(
+                    list.iter().all(|(q, _)| *q != p),
+                    "header item `{item}`: `{k}` is given twice"
+                );
+                list.push((p, v == "true"));
             }
+            _ => panic!("header item `{item}`: the value must be true, false or unknown"),
         }
     }
 }
 
-/// Reads the leading comment lines of a fixture.
+/// Reads the leading comment lines of a fixture; a malformed `expect`, `expect(lp64)` or
+/// `witness` line panics.
 pub fn header(text: &str) -> Header {
     let mut h = Header::default();
     for line in text.lines() {
@@ -257,7 +273,12 @@ pub fn header(text: &str) -> Header {
             };
             let vals: Vec<u64> = list
                 .split(',')
-                .filter_map(|v| v.trim().parse().ok())
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(|v| {
+                    v.parse()
+                        .unwrap_or_else(|_| panic!("witness value `{v}` in `{line}` is not a u64"))
+                })
                 .collect();
             h.witnesses.push((key, vals));
         } else if let Some(r) = c.strip_prefix("error-contains:") {

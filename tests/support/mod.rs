@@ -39,7 +39,8 @@ pub fn bitmc_in(dir: &Path, args: &[&str]) -> Run {
     }
 }
 
-/// The directory of the public benchmark inputs, if present.
+/// The directory of the public benchmark inputs, if present (a failure under `CI=true` when
+/// absent).
 pub fn bench_dir(sub: &str) -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/bench")
@@ -47,6 +48,12 @@ pub fn bench_dir(sub: &str) -> Option<PathBuf> {
     if p.is_dir() {
         Some(p)
     } else {
+        let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+        assert!(
+            !ci,
+            "{} is absent; under CI=true the benchmark inputs must be beside the checkout",
+            p.display()
+        );
         eprintln!(
             "note: {} is absent; skipping the tests that use it",
             p.display()

@@ -1,5 +1,6 @@
-//! Checking a correctness witness: its loop invariants are made part of the program, and
-//! bitmc, with an engine other than the one that wrote the witness, must prove the result.
+//! Checking a correctness witness: its invariants must pass the independent check of
+//! [`super::induction`] (gcc runs only), then they are made part of the program, and bitmc,
+//! with an engine other than the one that wrote the witness, must prove the result.
 //!
 //! **Where an invariant holds.** A `loop_invariant` is located at the first character of the
 //! loop's keyword (`while`, `for`, `do`), and holds every time the loop condition is about to
@@ -196,6 +197,71 @@ const ERROR_FUNCTIONS: [&str; 6] = [
 /// A loop's keyword (offset and text) and its invariants (number from 1, expression).
 type LoopChecks<'a> = (usize, &'static str, Vec<(usize, &'a str)>);
 
+/// A replacement in a text: (offset, bytes removed, text inserted).
+pub type Edit = (usize, usize, String);
+
+/// The edits that put `checks` (a C expression evaluated for its effect, true when the run
+/// goes on) in front of the condition of the loop whose keyword `kw` is at `off`: in the
+/// condition of a `while` or `do` loop, in the middle clause of a `for` loop (alone when that
+/// clause is empty).
+pub fn condition_edits(
+    src: &Source,
+    off: usize,
+    kw: &str,
+    checks: &str,
+) -> Result<Vec<Edit>, Rejection> {
+    let broken = || structure(format!("cannot read the loop at line {}", src.line_of(off)));
+    let (open, close) = match kw {
+        "do" => src.do_condition(off).ok_or_else(broken)?,
+        _ => {
+            let open = src.skip_blank(off + kw.len());
+            if src.masked.get(open) != Some(&b'(') {
+                return Err(broken());
+            }
+            (open, src.matching(open).ok_or_else(broken)?)
+        }
+    };
+    let mut edits = Vec::new();
+    if kw == "for" {
+        let [s1, s2] = for_semicolons(src, open, close).ok_or_else(broken)?;
+        if src.text[s1 + 1..s2].trim().is_empty() {
+            edits.push((s1 + 1, s2 - s1 - 1, format!(" {checks}")));
+        } else {
+            edits.push((s1 + 1, 0, format!(" {checks} && (")));
+            edits.push((s2, 0, ")".into()));
+        }
+    } else {
+        edits.push((open + 1, 0, format!("{checks} && (")));
+        edits.push((close, 0, ")".into()));
+    }
+    Ok(edits)
+}
+
+/// The two semicolons of the `for` header between the parentheses at `open` and `close`.
+pub fn for_semicolons(src: &Source, open: usize, close: usize) -> Option<[usize; 2]> {
+    let mut semis = Vec::new();
+    let mut i = open + 1;
+    while i < close {
+        match src.masked[i] {
+            b'(' | b'[' | b'{' => i = src.matching(i)?,
+            b';' => semis.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    semis.try_into().ok()
+}
+
+/// `text` with the edits made (they must not overlap).
+pub fn apply_edits(text: &str, mut edits: Vec<Edit>) -> String {
+    let mut text = text.to_string();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    for (at, remove, insert) in edits {
+        text.replace_range(at..at + remove, &insert);
+    }
+    text
+}
+
 /// The program text with the invariants' checks at their loops.
 pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String, Rejection> {
     // The checks of each loop, in the witness's order.
@@ -208,9 +274,7 @@ pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String
             None => loops.push((off, kw, vec![(k + 1, &inv.expr)])),
         }
     }
-    let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    let broken =
-        |off: usize| structure(format!("cannot read the loop at line {}", src.line_of(off)));
+    let mut edits: Vec<Edit> = Vec::new();
     for (off, kw, exprs) in &loops {
         let checks = exprs
             .iter()
@@ -220,46 +284,9 @@ pub fn instrument(src: &Source, invs: &[Invariant], mode: Mode) -> Result<String
             })
             .collect::<Vec<_>>()
             .join(" && ");
-        let (open, close) = match *kw {
-            "do" => src.do_condition(*off).ok_or_else(|| broken(*off))?,
-            _ => {
-                let open = src.skip_blank(off + kw.len());
-                if src.masked.get(open) != Some(&b'(') {
-                    return Err(broken(*off));
-                }
-                (open, src.matching(open).ok_or_else(|| broken(*off))?)
-            }
-        };
-        if *kw == "for" {
-            let mut semis = Vec::new();
-            let mut i = open + 1;
-            while i < close {
-                match src.masked[i] {
-                    b'(' | b'[' | b'{' => i = src.matching(i).ok_or_else(|| broken(*off))?,
-                    b';' => semis.push(i),
-                    _ => {}
-                }
-                i += 1;
-            }
-            let [s1, s2] = semis[..] else {
-                return Err(broken(*off));
-            };
-            if src.text[s1 + 1..s2].trim().is_empty() {
-                edits.push((s1 + 1, s2 - s1 - 1, format!(" {checks}")));
-            } else {
-                edits.push((s1 + 1, 0, format!(" {checks} && (")));
-                edits.push((s2, 0, ")".into()));
-            }
-        } else {
-            edits.push((open + 1, 0, format!("{checks} && (")));
-            edits.push((close, 0, ")".into()));
-        }
+        edits.extend(condition_edits(src, *off, kw, &checks)?);
     }
-    let mut text = src.text.clone();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-    for (at, remove, insert) in edits {
-        text.replace_range(at..at + remove, &insert);
-    }
+    let text = apply_edits(&src.text, edits);
     let mut pre = String::from("/* invariant checks of the witness validator */\n");
     match mode {
         Mode::Exec => {
@@ -439,6 +466,15 @@ pub fn validate(w: &Witness, opts: &Options) -> Outcome {
         Ok(_) => {}
         Err(e) => return Outcome::Unconfirmed(format!("gcc does not run: {e}")),
     }
+    // The check that shares no code with bitmc: the invariants hold on runs and carry the
+    // proof by themselves.
+    let tested = match super::induction::check(w, &src) {
+        Ok(summary) => summary,
+        Err(outcome) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            return outcome;
+        }
+    };
     let runs: Vec<Property> = match w.property {
         Property::UnreachCall => vec![Property::UnreachCall],
         Property::NoOverflow => vec![Property::UnreachCall, Property::NoOverflow],
@@ -513,7 +549,7 @@ pub fn validate(w: &Witness, opts: &Options) -> Outcome {
     }
     let _ = std::fs::remove_dir_all(&dir);
     Outcome::Confirmed(format!(
-        "{} invariant(s); proved {}",
+        "{} invariant(s); {tested}; proved {}",
         w.invariants.len(),
         proved.join(", ")
     ))

@@ -18,11 +18,17 @@
 //!    witness2test). Uninitialised automatic variables are 0 in that run; when a run with them
 //!    filled with a pattern ends otherwise, the witness must state the values it relies on as
 //!    assumptions, which are checked in the run where the witness puts them.
-//! 3. **Correctness witnesses** ([`invariants`]): every invariant must sit at a loop keyword;
-//!    the program is instrumented so that each invariant is checked every time its loop head
-//!    is reached, and `bitmc verify` with an engine other than the one that produced the
-//!    witness must prove the instrumented program. [`invariants::check_mutants`] makes false
-//!    variants of the invariants and requires that they are rejected.
+//! 3. **Correctness witnesses** ([`invariants`]): every invariant must sit at a loop keyword.
+//!    First a check that shares no code with bitmc ([`induction`]): the program, compiled by
+//!    gcc with every loop condition instrumented, must keep the invariants on random runs from
+//!    the initial state (else the witness is rejected), and the invariants must carry the
+//!    proof themselves: from sampled states that satisfy a loop head's invariant (every
+//!    variable in scope given arbitrary values, [`scope`]), one step to the next loop head
+//!    keeps that head's invariant and never violates the property (else it is unconfirmed).
+//!    Then the program, instrumented so that each invariant is checked every time its loop
+//!    head is reached, must be proved by `bitmc verify` with an engine other than the one that
+//!    produced the witness. [`mutants`] makes false variants of the invariants and requires
+//!    that they are rejected.
 //!
 //! [`validate`] runs all stages and answers [`Outcome::Confirmed`], [`Outcome::Rejected`] (with
 //! the stage and the reason) or [`Outcome::Unconfirmed`] (the checker ran out of time, or a
@@ -31,9 +37,11 @@
 #![allow(dead_code)]
 
 pub mod graphml;
+pub mod induction;
 pub mod invariants;
 pub mod mutants;
 pub mod replay;
+pub mod scope;
 pub mod source;
 pub mod yaml;
 

@@ -5,7 +5,8 @@
 //! `x <= 9`, `10 > x` -> `9 > x`). A variant is *known false* when a gcc run of the program
 //! instrumented with it fails its check: on one of 48 nondet sequences (zeros, ones, small and
 //! boundary values, the program's literals and their neighbours, random values), or on the
-//! counterexample with which the checker rejected it. Every known-false variant must be
+//! counterexample with which the checker rejected it, or on the gcc run of the independent check
+//! ([`super::induction`]) that rejected it. Every known-false variant must be
 //! rejected; the others may be true (a negated conjunct that is implied by the rest) and are
 //! only reported. Dropping a conjunct, the other weakening the issue names, gives an invariant
 //! that is still true, so it is no rejection test.
@@ -258,7 +259,7 @@ pub fn check_mutants(w: &Witness, opts: &Options, max: usize) -> MutantReport {
             let by_run = fails_check(&m, &src, &m.invariants, &inputs, opts);
             let outcome = validate(&m, opts);
             let rejected = matches!(&outcome, Outcome::Rejected(r) if r.check == Check::Invariant);
-            let confirmed_by_checker = matches!(&outcome, Outcome::Rejected(r) if r.reason.contains("fails the check of invariant"));
+            let confirmed_by_checker = matches!(&outcome, Outcome::Rejected(r) if r.reason.contains("fails the check of invariant") || r.reason.contains("a gcc run from the initial state finds the invariants FALSE"));
             let known_false = matches!(by_run, Ok(Some(_))) || confirmed_by_checker;
             if known_false {
                 report.known_false += 1;
