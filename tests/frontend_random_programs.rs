@@ -105,14 +105,15 @@ fn env_u64(name: &str) -> Option<u64> {
 
 /// Checks `count` programs (unless `BITMC_RANDOM_PROGRAMS` says otherwise) and asserts that
 /// nothing disagreed and that enough was compared.
-fn random_programs(gen: Generator, count: u64) {
+fn random_programs(name: &str, gen: Generator, count: u64) {
     let count = env_u64("BITMC_RANDOM_PROGRAMS").unwrap_or(count);
     let first = env_u64("BITMC_RANDOM_FIRST").unwrap_or(0);
     let engine_secs = std::env::var("BITMC_RANDOM_SECS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(2.0);
-    let dir = temp_dir("random");
+    // Each generator builds its programs in a directory of its own (tests run in parallel).
+    let dir = temp_dir(name);
     let Some(gcc) = Gcc::new(&dir) else {
         common::oracle_missing("the random-program test needs gcc");
         return;
@@ -208,26 +209,26 @@ fn random_programs(gen: Generator, count: u64) {
 
 #[test]
 fn random_programs_checked_against_gcc_and_across_engines() {
-    random_programs(random::program::generate, 30);
+    random_programs("random", random::program::generate, 30);
 }
 
 /// The long run: 10,000 programs (about N hours on 2 cores).
 #[test]
 #[ignore]
 fn random_programs_long() {
-    random_programs(random::program::generate, 10_000);
+    random_programs("random", random::program::generate, 10_000);
 }
 
 /// Programs with brace elision, builtins, library calls and side-effecting arguments
 /// (`random::gnu`), checked the same way.
 #[test]
 fn gnu_shaped_programs_checked_against_gcc_and_across_engines() {
-    random_programs(random::gnu::generate, 30);
+    random_programs("random-gnu", random::gnu::generate, 30);
 }
 
 /// The long run of the programs of `random::gnu`: 3,000 programs.
 #[test]
 #[ignore]
 fn gnu_shaped_programs_long() {
-    random_programs(random::gnu::generate, 3_000);
+    random_programs("random-gnu", random::gnu::generate, 3_000);
 }
