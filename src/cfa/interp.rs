@@ -22,10 +22,14 @@
 //! 0 and consumes nothing, so that a sequence lines up with the calls of `__VERIFIER_nondet_*`
 //! of a compiled program whose uninitialised locals are 0 (positions are then no longer the
 //! system's; a compiled program's locals hold what its stack holds, which is why violation
-//! witnesses state the uninitialised values a run reads).
+//! witnesses state the uninitialised values a run reads). [`Nondet::Split`] gives them values of
+//! their own instead: the calls' values as one sequence, and per variable the values its
+//! uninitialised declaration takes each time it runs (what a counterexample found on a derived
+//! CFA gave them), so that the run of the program as written is the counterexample's.
 
 use super::{Cfa, EdgeId, Gcl, Loc, LocKind, PVar, Property};
 use crate::bv::{value, Evaluator};
+use std::collections::HashMap;
 
 /// How an execution ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -93,6 +97,13 @@ pub enum Nondet<'a> {
     /// their variable had after the last step with a list: the later iterations that a jump of
     /// an accelerated loop stands for ([`super::accel::Accelerated::expand`]).
     Keeping(&'a [Option<Vec<u128>>]),
+    /// The values of calls (`HavocKind::is_call`) as one sequence, as in `Sequence`; the `k`-th
+    /// havoc of an uninitialised declaration of `v` takes `uninit[v][k]` (0 when there is none)
+    /// and consumes nothing of the sequence.
+    Split {
+        calls: &'a [u128],
+        uninit: &'a HashMap<PVar, Vec<u128>>,
+    },
 }
 
 /// Runs `cfa` from its initial location; every `Havoc` takes the next nondet value.
@@ -122,6 +133,10 @@ struct Machine<'a> {
     exhausted: bool,
     /// The values after the last step with a list ([`Nondet::Keeping`]).
     kept: Vec<u128>,
+    /// How many times each variable's uninitialised declaration ran ([`Nondet::Split`]), and
+    /// the variables of those runs in order (to undo them).
+    declared: HashMap<PVar, usize>,
+    declarations: Vec<PVar>,
 }
 
 /// A snapshot to undo a failed command.
@@ -129,6 +144,7 @@ struct Mark {
     pos: usize,
     writes: usize,
     taken: usize,
+    declarations: usize,
     undo: Vec<(PVar, u128)>,
 }
 
@@ -145,6 +161,11 @@ impl<'a> Machine<'a> {
         self.pos = m.pos;
         self.writes.truncate(m.writes);
         self.taken.truncate(m.taken);
+        for v in self.declarations.drain(m.declarations..) {
+            if let Some(n) = self.declared.get_mut(&v) {
+                *n -= 1;
+            }
+        }
         for (v, x) in m.undo.into_iter().rev() {
             self.vals[v.index()] = x;
             self.ev.set(v.var_id(), x);
@@ -162,7 +183,13 @@ impl<'a> Machine<'a> {
             }
             Gcl::Havoc(v, kind, _) => {
                 let w = self.cfa.var(*v).ty.width;
-                let x = if self.opts.uninit_zero && !kind.is_call() {
+                let x = if let (Nondet::Split { uninit, .. }, false) = (self.nondet, kind.is_call()) {
+                    let k = self.declared.entry(*v).or_insert(0);
+                    let x = uninit.get(v).and_then(|xs| xs.get(*k)).copied().unwrap_or(0);
+                    *k += 1;
+                    self.declarations.push(*v);
+                    value::truncate(x, w)
+                } else if self.opts.uninit_zero && !kind.is_call() {
                     0
                 } else if let Some(x) = self.value_at(self.pos, *v) {
                     self.pos += 1;
@@ -197,7 +224,9 @@ impl<'a> Machine<'a> {
     /// The value at position `k` of the current step, for a havoc of `v`.
     fn value_at(&self, k: usize, v: PVar) -> Option<u128> {
         match self.nondet {
-            Nondet::Sequence(seq) => seq.get(self.base + k).copied(),
+            Nondet::Sequence(seq) | Nondet::Split { calls: seq, .. } => {
+                seq.get(self.base + k).copied()
+            }
             Nondet::PerStep(steps) => steps.get(self.base)?.get(k).copied(),
             Nondet::Keeping(steps) => match steps.get(self.base)? {
                 Some(values) => values.get(k).copied(),
@@ -209,7 +238,7 @@ impl<'a> Machine<'a> {
     /// Consumes the values of the step just taken.
     fn commit(&mut self) {
         self.base += match self.nondet {
-            Nondet::Sequence(_) => self.pos,
+            Nondet::Sequence(_) | Nondet::Split { .. } => self.pos,
             Nondet::PerStep(_) => 1,
             Nondet::Keeping(steps) => {
                 if let (Some(Some(_)), Some(None)) =
@@ -228,6 +257,7 @@ impl<'a> Machine<'a> {
             pos: self.pos,
             writes: self.writes.len(),
             taken: self.taken.len(),
+            declarations: self.declarations.len(),
             undo: Vec::new(),
         }
     }
@@ -253,6 +283,8 @@ pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, 
         taken: Vec::new(),
         exhausted: false,
         kept: Vec::new(),
+        declared: HashMap::new(),
+        declarations: Vec::new(),
     };
     let mut steps = Vec::new();
     let mut loc = cfa.init;
@@ -308,6 +340,7 @@ pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, 
         }
         m.writes.clear();
         m.taken.clear();
+        m.declarations.clear();
         m.commit();
         count += 1;
         loc = cfa.edge(e).to;

@@ -338,7 +338,7 @@ impl<'a> Lower<'a> {
                 };
                 let lv = self.lval(operand)?;
                 let old = self.read(&lv);
-                let r = self.apply(op, old, one);
+                let r = self.at_op(u.span, |lw| lw.apply(op, old, one));
                 self.store(&lv, r);
                 Ok(Val::Int(self.read(&lv)))
             }
@@ -351,7 +351,7 @@ impl<'a> Lower<'a> {
                 let lv = self.lval(operand)?;
                 let old = self.read(&lv);
                 let saved = self.materialize(old);
-                let r = self.apply(op, saved, one);
+                let r = self.at_op(u.span, |lw| lw.apply(op, saved, one));
                 self.store(&lv, r);
                 Ok(Val::Int(saved))
             }
@@ -388,7 +388,9 @@ impl<'a> Lower<'a> {
                 let t = self.convert(v, ty);
                 if ty.signed {
                     let o = arith::neg_overflow(&mut self.cfa.tm, t);
-                    self.check(Property::NoOverflow, o, "signed overflow of unary -");
+                    self.at_op(u.span, |lw| {
+                        lw.check(Property::NoOverflow, o, "signed overflow of unary -")
+                    });
                 }
                 Ok(Val::Int(RVal {
                     t: self.cfa.tm.neg(t),
@@ -421,7 +423,7 @@ impl<'a> Lower<'a> {
                 return Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, c)));
             }
             let (x, y) = self.operands(l, r, false)?;
-            return Ok(Val::Int(self.apply(bop, x, y)));
+            return Ok(Val::Int(self.at_op(b.span, |lw| lw.apply(bop, x, y))));
         }
         match op {
             BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => {
@@ -453,7 +455,7 @@ impl<'a> Lower<'a> {
                     }
                     _ => return self.error(b.span, "subscript of a value that is not an array"),
                 };
-                let place = self.subscript_place(&p, i, b.span)?;
+                let place = self.at_op(b.span, |lw| lw.subscript_place(&p, i, b.span))?;
                 Ok(self.place_value(place))
             }
             BinaryOperator::Assign => {
@@ -485,7 +487,7 @@ impl<'a> Lower<'a> {
                     old = self.materialize(old);
                 }
                 let y = self.rval(r)?;
-                let res = self.apply(bop, old, y);
+                let res = self.at_op(b.span, |lw| lw.apply(bop, old, y));
                 self.store(&lv, res);
                 Ok(Val::Int(self.read(&lv)))
             }
@@ -553,7 +555,7 @@ impl<'a> Lower<'a> {
                 let lv = self.lval(&u.node.operand)?;
                 let old = self.read(&lv);
                 let one = self.int_const(1, CInt::INT);
-                let r = self.apply(op, old, one);
+                let r = self.at_op(u.span, |lw| lw.apply(op, old, one));
                 self.store(&lv, r);
                 Ok(())
             }

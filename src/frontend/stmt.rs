@@ -37,10 +37,14 @@ impl<'a> Lower<'a> {
             }
             Statement::Expression(e) => {
                 self.at(s.span);
-                match e {
-                    Some(e) => self.effect(e),
-                    None => Ok(()),
+                let Some(e) = e else { return Ok(()) };
+                let before = self.cfa.edges.len();
+                self.effect(e)?;
+                // A statement without effect still runs.
+                if self.cfa.edges[before..].iter().all(|e| e.cmd.atom_count() == 0) {
+                    self.mark_statement();
                 }
+                Ok(())
             }
             Statement::Labeled(l) => self.labeled(l),
             Statement::If(i) => {
@@ -84,7 +88,8 @@ impl<'a> Lower<'a> {
                 let c = self.cond(&d.node.expression)?;
                 self.edge_if(c, body, None);
                 let nc = self.cfa.tm.not(c);
-                self.edge_if(nc, exit, None);
+                let negated = format!("!({})", self.text);
+                self.edge_if(nc, exit, Some(&negated));
                 self.cur = exit;
                 Ok(())
             }
@@ -96,12 +101,15 @@ impl<'a> Lower<'a> {
             }
             Statement::Goto(id) => {
                 self.at(s.span);
+                self.mark_statement();
                 let l = self.label(&id.node.name)?;
                 self.jump(l);
                 Ok(())
             }
             Statement::Continue => match self.fctx()?.continues.last().copied() {
                 Some(l) => {
+                    self.at(s.span);
+                    self.mark_statement();
                     self.jump(l);
                     Ok(())
                 }
@@ -109,6 +117,8 @@ impl<'a> Lower<'a> {
             },
             Statement::Break => match self.fctx()?.breaks.last().copied() {
                 Some(l) => {
+                    self.at(s.span);
+                    self.mark_statement();
                     self.jump(l);
                     Ok(())
                 }
@@ -123,8 +133,14 @@ impl<'a> Lower<'a> {
                         let t = self.convert(r, ty);
                         self.assign(v, t);
                     }
-                    (Some(e), None) => self.effect(e)?,
-                    (None, _) => {}
+                    (Some(e), None) => {
+                        let before = self.cfa.edges.len();
+                        self.effect(e)?;
+                        if self.cfa.edges[before..].iter().all(|e| e.cmd.atom_count() == 0) {
+                            self.mark_statement();
+                        }
+                    }
+                    (None, _) => self.mark_statement(),
                 }
                 let l = self.fctx()?.ret_loc;
                 self.jump(l);
