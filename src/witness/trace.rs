@@ -98,7 +98,7 @@ impl Trace {
         let mut known: HashMap<PVar, u128> = HashMap::new();
         for (i, step) in steps.iter().enumerate() {
             let edge = cfa.edge(step.edge);
-            let function = function_of(cfa, edge);
+            let function = lowered_in(cfa, edge);
             let mut atoms = Vec::new();
             let mut choice = false;
             collect_atoms(&edge.cmd, &mut atoms, &mut choice);
@@ -195,18 +195,24 @@ impl Trace {
     }
 
     /// The values of variables declared without an initialiser, in order: the variable and
-    /// its value.
+    /// its value (those read before their declaration ran first).
     pub fn uninitialised(&self) -> Vec<(PVar, u128)> {
-        self.before_main
-            .iter()
-            .chain(&self.statements)
-            .flat_map(|s| &s.effects)
-            .filter_map(|e| match e {
-                Effect::Uninitialised { var, value } => Some((*var, *value)),
-                _ => None,
-            })
-            .collect()
+        let mut out = uninitialised(&self.before_main);
+        out.extend(uninitialised(&self.statements));
+        out
     }
+}
+
+/// The uninitialised values given by some statements, in order.
+fn uninitialised(statements: &[Executed]) -> Vec<(PVar, u128)> {
+    statements
+        .iter()
+        .flat_map(|s| &s.effects)
+        .filter_map(|e| match e {
+            Effect::Uninitialised { var, value } => Some((*var, *value)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Adds what a command did to the statement: a write to an array element that leaves it as
@@ -248,7 +254,8 @@ fn collect_atoms<'a>(g: &'a Gcl, out: &mut Vec<&'a Gcl>, choice: &mut bool) {
 }
 
 /// Moves the frames to a command of `function` in the statement starting at `pos`; returns
-/// whether that is the rest of a statement after a call it made returned.
+/// whether the command continues a statement already running: the caller's, after a call it
+/// made returned, or when it binds the arguments of a call it makes.
 fn enter(
     frames: &mut Vec<(Option<String>, Option<SrcPos>)>,
     function: &Option<String>,
@@ -265,8 +272,9 @@ fn enter(
             resumed
         }
         None => {
+            let binds = frames.last().is_some_and(|(_, caller)| caller == pos);
             frames.push((function.clone(), pos.clone()));
-            false
+            binds
         }
     }
 }
@@ -317,6 +325,14 @@ fn havoc(cfa: &Cfa, var: PVar, kind: &HavocKind, value: u128) -> Effect {
         HavocKind::Uninitialized => Effect::Uninitialised { var, value },
         HavocKind::Iterations => Effect::Iterations(value),
     }
+}
+
+/// The function whose code an edge's command is: its target's (created with the command,
+/// after a call's entry or return), or its source's for an edge into a location of no
+/// function (the error location, a sink, the exit).
+fn lowered_in(cfa: &Cfa, edge: &crate::cfa::Edge) -> Option<String> {
+    let at = |l: crate::cfa::Loc| cfa.locations[l.index()].function.as_deref();
+    at(edge.to).or(at(edge.from)).map(str::to_string)
 }
 
 /// The function an edge is in: its source's, or its target's for an edge leaving the initial
@@ -468,17 +484,23 @@ pub fn format_trace(cfa: &Cfa, t: &Trace) -> String {
             );
         }
     }
-    let uninit = t.uninitialised();
-    if !uninit.is_empty() {
+    let early: Vec<(PVar, u128)> = uninitialised(&t.before_main);
+    let uninit: Vec<(PVar, u128)> = uninitialised(&t.statements);
+    if !uninit.is_empty() || !early.is_empty() {
         let _ = writeln!(
             s,
-            "uninitialised values (of variables declared without an initialiser):"
+            "uninitialised values (of variables declared without an initialiser, in the order their declarations ran):"
         );
-        for (v, value) in uninit {
+        let late = uninit.iter().map(|x| (x, "")).chain(
+            early
+                .iter()
+                .map(|x| (x, " (read before its declaration ran)")),
+        );
+        for (&(v, value), note) in late {
             let info = cfa.var(v);
             let _ = writeln!(
                 s,
-                "  {}: {} ({}) = {}",
+                "  {}: {} ({}) = {}{note}",
                 at(&info.pos),
                 c_name(cfa, v),
                 c_type(cfa, info.ty),
