@@ -3,7 +3,8 @@
 //!
 //! The counterexample is replayed on the CFA the front end built (one edge per statement), with
 //! the calls returning the values they returned on the verified (or accelerated) CFA and
-//! uninitialised declarations taking 0. That replay gives the failing statement. A compiled
+//! uninitialised declarations taking 0 ([`crate::witness::source_run`], the replay the printed
+//! trace is read from too). That replay gives the failing statement. A compiled
 //! program does not give its uninitialised locals 0: they hold whatever the stack held (with
 //! gcc, a position-independent build of `s3_clnt_1` has a pointer's bits where a build at fixed
 //! addresses has 0), so a run that reads one depends on a value the calls' values do not fix.
