@@ -91,6 +91,60 @@ pub struct ProgramTrace {
     pub accelerated: Option<Box<Cfa>>,
 }
 
+impl ProgramTrace {
+    /// The counterexample's run on the program as written: `original`, the CFA the front end
+    /// built, from which `verified` (what the engines ran on) derives by passes; the values of
+    /// uninitialised declarations are those the counterexample gave them
+    /// ([`witness::source_run`]). Its steps, or why there are none: the counterexample is the
+    /// accelerated CFA's and too long to expand, the run takes more than `step_limit` steps,
+    /// or it does not reach the error (an internal error).
+    pub fn source_run(
+        &self,
+        original: &Cfa,
+        verified: &Cfa,
+        step_limit: usize,
+    ) -> Result<Vec<interp::Step>, String> {
+        use witness::source_run::{replay, Uninit};
+        let expanded;
+        let steps = match &self.accelerated {
+            None => &self.steps,
+            Some(_) if !self.expanded => {
+                return Err(format!(
+                    "the counterexample was not replayed on the program as written (over {ORIGINAL_REPLAY_STEPS} steps)"
+                ))
+            }
+            Some(_) => {
+                let opts = interp::RunOptions {
+                    step_limit,
+                    ..interp::RunOptions::default()
+                };
+                let (outcome, steps) = interp::run_with(verified, &self.nondet, opts);
+                if !matches!(outcome, interp::Outcome::Error { .. }) {
+                    return Err(too_long_or(outcome, step_limit));
+                }
+                expanded = steps;
+                &expanded
+            }
+        };
+        match replay(original, verified, steps, Uninit::AsFound, step_limit) {
+            (interp::Outcome::Error { .. }, steps) => Ok(steps),
+            (outcome, _) => Err(too_long_or(outcome, step_limit)),
+        }
+    }
+}
+
+/// Why a run on the program as written gives no trace.
+fn too_long_or(outcome: interp::Outcome, step_limit: usize) -> String {
+    match outcome {
+        interp::Outcome::StepLimit { .. } => {
+            format!("the run on the program as written takes over {step_limit} steps")
+        }
+        other => format!(
+            "internal error: the counterexample does not reach the error on the program as written (it ends with {other:?})"
+        ),
+    }
+}
+
 /// The verdict about a program.
 #[derive(Clone, Debug)]
 pub enum ProgramVerdict {

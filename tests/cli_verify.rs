@@ -85,7 +85,11 @@ fn true_verdict_exits_0() {
     for engine in ["portfolio", "kind", "pdr"] {
         let r = verify(&f, &["--engine", engine]);
         assert_exit(&r, TRUE, "TRUE");
-        assert!(r.stdout.starts_with("SAFE ("), "{engine}: {}", r.stdout);
+        assert!(
+            r.stdout.starts_with("TRUE (unreach-call) ("),
+            "{engine}: {}",
+            r.stdout
+        );
     }
 }
 
@@ -94,7 +98,140 @@ fn false_verdict_exits_10_with_a_trace() {
     let f = program("unsafe", UNSAFE);
     let r = verify(&f, &[]);
     assert_exit(&r, FALSE, "FALSE(unreach-call)");
+    assert!(
+        r.stdout.starts_with("FALSE (unreach-call) ("),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("nondet values: [42]"), "{}", r.stdout);
+    // Where the property fails, as gcc says it, just before the verdict line.
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let error = format!(
+        "{}:6:14: error: reach_error() is reachable (unreach-call)",
+        f.display()
+    );
+    assert_eq!(lines[lines.len() - 2], error, "{}", r.stdout);
+    // The input with its call site and type.
+    let input = format!(
+        "  {}:5:37: __VERIFIER_nondet_uint() (unsigned int) = 42",
+        f.display()
+    );
+    assert!(lines.contains(&input.as_str()), "{}", r.stdout);
+}
+
+/// The statements of a printed trace (`LINE:COL: TEXT`, without the file) each followed by
+/// the values it assigned (`  x = 1`).
+fn trace_of(r: &Run, file: &Path) -> Vec<String> {
+    let prefix = format!("  {}:", file.display());
+    let mut out = Vec::new();
+    let mut inside = false;
+    for l in r.stdout.lines() {
+        if !l.starts_with(' ') {
+            inside = l.starts_with("trace (");
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if let Some(entry) = l.strip_prefix(&prefix) {
+            out.push(entry.to_string());
+        } else if let Some(effect) = l.strip_prefix("      ") {
+            out.push(format!("  {effect}"));
+        }
+    }
+    out
+}
+
+/// Under large-block encoding the merged edges hold both branches of an `if`: the trace must
+/// still name the statements that ran, one by one, with the values they assigned (matching
+/// each write to the first statement of the merged edge writing the same variable printed
+/// `y = 1;` with `y = 2`, and `s += 3;` for `s += 1`).
+#[test]
+fn traces_name_the_statements_that_ran() {
+    let if_else = "int main(void) {\n\
+                   int x = __VERIFIER_nondet_int();\n\
+                   int y;\n\
+                   if (x > 0) {\n\
+                   y = 1;\n\
+                   } else {\n\
+                   y = 2;\n\
+                   }\n\
+                   if (y == 2) reach_error();\n\
+                   return 0;\n}\n";
+    let loop_ = "int main(void) {\n\
+                 int s = 0;\n\
+                 int n = __VERIFIER_nondet_int();\n\
+                 for (int i = 0; i < 3; i++) {\n\
+                 if (n > 5)\n\
+                 s += 3;\n\
+                 else\n\
+                 s += 1;\n\
+                 }\n\
+                 if (s == 3) reach_error();\n\
+                 return 0;\n}\n";
+    let f = program("if_else_trace", if_else);
+    for extra in [&[][..], &["--no-lbe"][..]] {
+        let r = verify(&f, extra);
+        assert_exit(&r, FALSE, "FALSE(unreach-call)");
+        let t = trace_of(&r, &f);
+        let want = [
+            "5:1: int x = __VERIFIER_nondet_int();",
+            "6:1: int y;",
+            "7:1: !(x > 0)",
+            "10:1: y = 2;",
+            "  y = 2",
+            "12:1: y == 2",
+            "12:13: reach_error() is reachable",
+        ];
+        let statements: Vec<&str> = t
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with("  ") || *l == "  y = 2")
+            .collect();
+        assert_eq!(statements, want, "{extra:?}\n{}", r.stdout);
+        assert!(!r.stdout.contains("y = 1"), "{}", r.stdout);
+    }
+    let f = program("loop_trace", loop_);
+    for extra in [&[][..], &["--no-lbe"][..]] {
+        let r = verify(&f, extra);
+        assert_exit(&r, FALSE, "FALSE(unreach-call)");
+        let t = trace_of(&r, &f);
+        let mut expected: Vec<String> = [
+            "5:1: int s = 0;",
+            "  s = 0",
+            "6:1: int n = __VERIFIER_nondet_int();",
+        ]
+        .map(String::from)
+        .to_vec();
+        let iteration = |k: usize| {
+            [
+                if k == 0 { "7:1: int i = 0;" } else { "7:1: i++" }.to_string(),
+                format!("  i = {k}"),
+                "  [i < 3]".to_string(),
+                "8:1: !(n > 5)".to_string(),
+                "11:1: s += 1;".to_string(),
+                format!("  s = {}", k + 1),
+            ]
+        };
+        for k in 0..3 {
+            expected.extend(iteration(k));
+        }
+        expected.extend([
+            "7:1: i++".to_string(),
+            "  i = 3".to_string(),
+            "  [!(i < 3)]".to_string(),
+            "13:1: s == 3".to_string(),
+            "13:13: reach_error() is reachable".to_string(),
+        ]);
+        // The nondet value (any n <= 5) and its call are left out of the comparison.
+        let got: Vec<String> = t
+            .iter()
+            .filter(|l| !l.starts_with("  __VERIFIER_nondet_int() = ") && !l.starts_with("  n = "))
+            .cloned()
+            .collect();
+        assert_eq!(got, expected, "{extra:?}\n{}", r.stdout);
+        assert!(!r.stdout.contains("s += 3"), "{}", r.stdout);
+    }
 }
 
 #[test]

@@ -155,7 +155,8 @@ impl Accelerated {
     /// first) — run on
     /// [`Accelerated::iterations`]. Returns the nondet values that run consumed, in order,
     /// which are the original CFA's (folding is exact), and the number of iterations jumped
-    /// over; `None` when that number exceeds `limit`.
+    /// over; `None` when that number exceeds `limit`, or for values given as
+    /// [`Nondet::Split`] (whose uninitialised declarations consume nothing).
     pub fn expand(
         &self,
         nondet: Nondet<'_>,
@@ -189,6 +190,7 @@ impl Accelerated {
                 }
                 Nondet::PerStep(per) => per.get(i).cloned().unwrap_or_default(),
                 Nondet::Keeping(per) => per.get(i).cloned().flatten().unwrap_or_default(),
+                Nondet::Split { .. } => return None,
             };
             lists.push(Some(values));
             lists.extend((0..jump(s)).map(|_| None));

@@ -22,10 +22,14 @@
 //! 0 and consumes nothing, so that a sequence lines up with the calls of `__VERIFIER_nondet_*`
 //! of a compiled program whose uninitialised locals are 0 (positions are then no longer the
 //! system's; a compiled program's locals hold what its stack holds, which is why violation
-//! witnesses state the uninitialised values a run reads).
+//! witnesses state the uninitialised values a run reads). [`Nondet::Split`] gives them values of
+//! their own instead: the calls' values as one sequence, and per variable the values its
+//! uninitialised declaration takes each time it runs (what a counterexample found on a derived
+//! CFA gave them), so that the run of the program as written is the counterexample's.
 
 use super::{Cfa, EdgeId, Gcl, Loc, LocKind, PVar, Property};
 use crate::bv::{value, Evaluator};
+use std::collections::HashMap;
 
 /// How an execution ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -93,6 +97,13 @@ pub enum Nondet<'a> {
     /// their variable had after the last step with a list: the later iterations that a jump of
     /// an accelerated loop stands for ([`super::accel::Accelerated::expand`]).
     Keeping(&'a [Option<Vec<u128>>]),
+    /// The values of calls (`HavocKind::is_call`) as one sequence, as in `Sequence`; the `k`-th
+    /// havoc of an uninitialised declaration of `v` takes `uninit[v][k]` (0 when there is none)
+    /// and consumes nothing of the sequence.
+    Split {
+        calls: &'a [u128],
+        uninit: &'a HashMap<PVar, Vec<u128>>,
+    },
 }
 
 /// Runs `cfa` from its initial location; every `Havoc` takes the next nondet value.
@@ -124,6 +135,10 @@ struct Machine<'a> {
     kept: Vec<u128>,
     /// Which values come from functions without a definition, when asked for.
     taint: Option<super::taint::Taint>,
+    /// How many times each variable's uninitialised declaration ran ([`Nondet::Split`]), and
+    /// the variables of those runs in order (to undo them).
+    declared: HashMap<PVar, usize>,
+    declarations: Vec<PVar>,
 }
 
 /// A snapshot to undo a failed command.
@@ -132,6 +147,7 @@ struct Mark {
     writes: usize,
     taken: usize,
     taint: usize,
+    declarations: usize,
     undo: Vec<(PVar, u128)>,
 }
 
@@ -151,6 +167,11 @@ impl<'a> Machine<'a> {
         self.pos = m.pos;
         self.writes.truncate(m.writes);
         self.taken.truncate(m.taken);
+        for v in self.declarations.drain(m.declarations..) {
+            if let Some(n) = self.declared.get_mut(&v) {
+                *n -= 1;
+            }
+        }
         for (v, x) in m.undo.into_iter().rev() {
             self.vals[v.index()] = x;
             self.ev.set(v.var_id(), x);
@@ -176,7 +197,13 @@ impl<'a> Machine<'a> {
             }
             Gcl::Havoc(v, kind, _) => {
                 let w = self.cfa.var(*v).ty.width;
-                let x = if self.opts.uninit_zero && !kind.is_call() {
+                let x = if let (Nondet::Split { uninit, .. }, false) = (self.nondet, kind.is_call()) {
+                    let k = self.declared.entry(*v).or_insert(0);
+                    let x = uninit.get(v).and_then(|xs| xs.get(*k)).copied().unwrap_or(0);
+                    *k += 1;
+                    self.declarations.push(*v);
+                    value::truncate(x, w)
+                } else if self.opts.uninit_zero && !kind.is_call() {
                     0
                 } else if let Some(x) = self.value_at(self.pos, *v) {
                     self.pos += 1;
@@ -214,7 +241,9 @@ impl<'a> Machine<'a> {
     /// The value at position `k` of the current step, for a havoc of `v`.
     fn value_at(&self, k: usize, v: PVar) -> Option<u128> {
         match self.nondet {
-            Nondet::Sequence(seq) => seq.get(self.base + k).copied(),
+            Nondet::Sequence(seq) | Nondet::Split { calls: seq, .. } => {
+                seq.get(self.base + k).copied()
+            }
             Nondet::PerStep(steps) => steps.get(self.base)?.get(k).copied(),
             Nondet::Keeping(steps) => match steps.get(self.base)? {
                 Some(values) => values.get(k).copied(),
@@ -226,7 +255,7 @@ impl<'a> Machine<'a> {
     /// Consumes the values of the step just taken.
     fn commit(&mut self) {
         self.base += match self.nondet {
-            Nondet::Sequence(_) => self.pos,
+            Nondet::Sequence(_) | Nondet::Split { .. } => self.pos,
             Nondet::PerStep(_) => 1,
             Nondet::Keeping(steps) => {
                 if let (Some(Some(_)), Some(None)) =
@@ -246,6 +275,7 @@ impl<'a> Machine<'a> {
             writes: self.writes.len(),
             taken: self.taken.len(),
             taint: self.taint.as_ref().map_or(0, |t| t.mark()),
+            declarations: self.declarations.len(),
             undo: Vec::new(),
         }
     }
@@ -296,6 +326,8 @@ fn run_machine(
         exhausted: false,
         kept: Vec::new(),
         taint,
+        declared: HashMap::new(),
+        declarations: Vec::new(),
     };
     let mut steps = Vec::new();
     let mut loc = cfa.init;
@@ -344,6 +376,7 @@ fn run_machine(
         if let Some(t) = &mut m.taint {
             t.commit();
         }
+        m.declarations.clear();
         m.commit();
         count += 1;
         loc = cfa.edge(e).to;

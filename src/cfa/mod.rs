@@ -336,6 +336,10 @@ pub struct Origin {
     /// the `if`, loop or `switch` it is part of): where a witness can state what holds before
     /// it.
     pub statement: Option<SrcPos>,
+    /// Whether the command checks a property or undefined behaviour (the edge to the error
+    /// location or a sink, or the assumption that execution continues past the check) rather
+    /// than being one of the program's.
+    pub check: bool,
 }
 
 /// An index into [`Cfa::origins`].
@@ -554,6 +558,7 @@ impl Cfa {
             pos,
             text,
             statement,
+            check: false,
         });
         o
     }

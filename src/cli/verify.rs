@@ -7,7 +7,7 @@ use bitmc::frontend::{self, FrontendOptions};
 use bitmc::task;
 use bitmc::ts::program::PcEncoding;
 use bitmc::verify::{prepare, verify_cfa, Fault, ProgramVerdict, VerifyOptions};
-use bitmc::witness::trace::format_trace;
+use bitmc::witness::trace::{format_trace, Trace};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -317,23 +317,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             if let Some(path) = &args.invariant {
                 write_invariant(path, &cfa, result.invariant.as_deref())?;
             }
-            println!("SAFE ({engine}, {secs:.2} s)");
+            println!("TRUE ({property}) ({engine}, {secs:.2} s)");
             println!("TRUE");
             Ok(EXIT_SAFE)
         }
         ProgramVerdict::False(p, trace) => {
-            println!("UNSAFE ({p}) ({engine}, {secs:.2} s)");
-            let seq: Vec<String> = trace.nondet.iter().map(|v| v.to_string()).collect();
-            if trace.expanded {
-                println!("nondet values: [{}]", seq.join(", "));
-            } else {
-                println!(
-                    "nondet values of the accelerated CFA (with the iteration counts of its jumps): [{}]",
-                    seq.join(", ")
-                );
-            }
-            let ran_on = trace.accelerated.as_deref().unwrap_or(&cfa);
-            print!("{}", format_trace(ran_on, &trace.steps, &trace.outcome));
+            println!("FALSE ({p}) ({engine}, {secs:.2} s)");
+            print_counterexample(&original, &cfa, *p, trace);
             println!("FALSE({p})");
             Ok(EXIT_UNSAFE)
         }
@@ -345,6 +335,44 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             println!("UNKNOWN ({}) ({engine}, {secs:.2} s)", report.text);
             println!("UNKNOWN");
             Ok(report.exit)
+        }
+    }
+}
+
+/// The most steps of a counterexample's run on the program as written that are printed.
+const TRACE_STEPS: usize = 1_000_000;
+
+/// A counterexample: the statements executed on the program as written, its inputs, and where
+/// the property fails (gcc's form), or, when that run cannot be shown, the nondet values as
+/// the engine's CFA took them and why.
+fn print_counterexample(
+    original: &bitmc::cfa::Cfa,
+    cfa: &bitmc::cfa::Cfa,
+    property: Property,
+    trace: &bitmc::verify::ProgramTrace,
+) {
+    let run = trace
+        .source_run(original, cfa, TRACE_STEPS)
+        .and_then(|steps| Trace::of_run(original, &steps).map_err(|e| e.to_string()));
+    match run {
+        Ok(t) => {
+            let calls: Vec<String> = t.inputs().iter().map(|i| i.value.to_string()).collect();
+            println!("nondet values: [{}]", calls.join(", "));
+            print!("{}", format_trace(original, &t));
+            let (pos, what) = t.failure.unwrap_or_default();
+            let at = pos.map(|p| format!("{p}: ")).unwrap_or_default();
+            println!("{at}error: {what} ({property})");
+        }
+        Err(why) => {
+            let seq: Vec<String> = trace.nondet.iter().map(|v| v.to_string()).collect();
+            let whose = if trace.expanded {
+                "of the program's nondet calls and uninitialised declarations"
+            } else {
+                "of the accelerated CFA (with the iteration counts of its jumps)"
+            };
+            println!("nondet values {whose}: [{}]", seq.join(", "));
+            println!("no trace: {why}");
+            println!("error: {property} is violated");
         }
     }
 }

@@ -220,6 +220,36 @@ impl<'a> Lower<'a> {
         r
     }
 
+    /// Runs `f` with `span`, an operation inside the statement, as the position and text of
+    /// the commands it emits (so that its checks name the operation); the statement's are
+    /// restored after.
+    pub fn at_op<T>(&mut self, span: Span, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = (self.pos.clone(), self.text.clone());
+        self.at(span);
+        let r = f(self);
+        (self.pos, self.text) = saved;
+        r
+    }
+
+    /// The origin of a check's commands (the edge to the error location or a sink, and the
+    /// assumption that execution continues past it): `text`, or the operation's.
+    fn check_origin(&mut self, text: Option<&str>) -> crate::cfa::OriginId {
+        let o = self.origin(text);
+        self.cfa.origins[o.0 as usize].check = true;
+        o
+    }
+
+    /// The message of a failed check: what fails (`signed overflow of +` is said `signed
+    /// overflow`) and in which operation.
+    fn check_message(&self, what: &str) -> String {
+        let what = if what.starts_with("signed overflow of") {
+            "signed overflow"
+        } else {
+            what
+        };
+        format!("{what} in '{}'", self.text)
+    }
+
     /// Appends an edge with `cmd` from the current location to a fresh one.
     pub fn emit(&mut self, cmd: Gcl) {
         let next = self.new_loc("");
@@ -237,6 +267,14 @@ impl<'a> Lower<'a> {
     pub fn havoc(&mut self, v: PVar, kind: HavocKind) {
         let o = self.origin(None);
         self.emit(Gcl::Havoc(v, kind, o));
+    }
+
+    /// Appends a command that does nothing but record that the current statement ran (a
+    /// jump, a call, a statement without effect), so that a trace can show it.
+    pub fn mark_statement(&mut self) {
+        let o = self.origin(None);
+        let t = self.cfa.tm.tru();
+        self.emit(Gcl::Assume(t, o));
     }
 
     /// Appends `assume c`.
@@ -280,7 +318,8 @@ impl<'a> Lower<'a> {
         let e = self.new_loc("else");
         self.edge_if(c, t, None);
         let nc = self.cfa.tm.not(c);
-        self.edge_if(nc, e, None);
+        let negated = format!("!({})", self.text);
+        self.edge_if(nc, e, Some(&negated));
         (t, e)
     }
 
@@ -291,10 +330,7 @@ impl<'a> Lower<'a> {
             return;
         }
         let err = self.cfa.error;
-        let text = format!("{what} in {}", self.text);
-        self.edge_if(violation, err, Some(&text));
-        let ok = self.cfa.tm.not(violation);
-        self.assume(ok);
+        self.guard(violation, err, what);
     }
 
     /// A check of undefined behaviour: when `prop` is the property being built, an edge to
@@ -310,10 +346,20 @@ impl<'a> Lower<'a> {
         } else {
             self.cfa.sink(&format!("undefined behaviour: {what}"))
         };
-        let text = format!("{what} in {}", self.text);
-        self.edge_if(violation, target, Some(&text));
+        self.guard(violation, target, what);
+    }
+
+    /// An edge to `target` guarded by `violation` (not false), whose origin says what fails
+    /// where; execution continues under the negation. Both commands' origins are checks.
+    fn guard(&mut self, violation: TermId, target: Loc, what: &str) {
+        let text = self.check_message(what);
+        let o = self.check_origin(Some(&text));
+        self.cfa.add_edge(self.cur, Gcl::Assume(violation, o), target);
         let ok = self.cfa.tm.not(violation);
-        self.assume(ok);
+        if !self.cfa.tm.is_true(ok) {
+            let o = self.check_origin(None);
+            self.emit(Gcl::Assume(ok, o));
+        }
     }
 
     /// An edge to the UNKNOWN sink `reason` guarded by `cond`, for what bitmc cannot judge (a
@@ -347,8 +393,7 @@ impl<'a> Lower<'a> {
         } else {
             self.cfa.exit
         };
-        let text = format!("{what}: {}", self.text);
-        let o = self.origin(Some(&text));
+        let o = self.origin(Some(what));
         let t = self.cfa.tm.tru();
         self.cfa.add_edge(self.cur, Gcl::Assume(t, o), target);
         self.cur = self.new_loc("dead code");

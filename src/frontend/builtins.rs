@@ -153,13 +153,14 @@ impl<'a> Lower<'a> {
                 let cond = self.cond(a)?;
                 let (ok, fail) = self.branch(cond);
                 self.cur = fail;
-                self.reach_error(&format!("{name} failed"));
+                let what = format!("{name}({}) fails", self.src.snippet(a.span));
+                self.reach_error(&what);
                 self.cur = ok;
                 Ok(Val::Void)
             }
             (Builtin::Assume | Builtin::Assert, _) => Err(arity(1, self)),
             (Builtin::Error, _) => {
-                self.reach_error(&format!("call of {name}"));
+                self.reach_error(&format!("{name}() is reachable"));
                 Ok(Val::Void)
             }
             (Builtin::Exit, _) => {

@@ -170,6 +170,9 @@ impl<'a> Lower<'a> {
         def: &'a FunctionDefinition,
         params: Vec<(String, Val)>,
     ) -> Result<Val, FrontendError> {
+        if !self.call_stack.is_empty() {
+            self.mark_statement();
+        }
         let saved_at = (self.pos.clone(), self.text.clone());
         self.at(def.declarator.span);
         let r = self.in_block(def.statement.span, |lw| lw.body_at(name, def, params));

@@ -406,6 +406,9 @@ impl<'a> Lower<'a> {
     ) -> Result<(), FrontendError> {
         self.at(d.span);
         let (st, base) = self.decl_specifiers(&d.node.specifiers, d.span)?;
+        let before = self.cfa.edges.len();
+        // Whether the declaration declares a local object of automatic storage.
+        let mut automatic = false;
         for idecl in &d.node.declarators {
             let (name, ty, noreturn) =
                 self.declared(base.clone(), &idecl.node.declarator, st.typedef)?;
@@ -445,6 +448,7 @@ impl<'a> Lower<'a> {
                 // `int *p = &x;`, `int *p = a;`: bound to the object for good (assigning `p` is
                 // unsupported); `void *p = (void *)0;`: an address-only variable.
                 if let (Initializer::Expression(e), false) = (&init.node, st.is_static) {
+                    automatic |= !global && !st.is_extern;
                     self.pointer_declaration(&name, nspan, pointee, e, global, writable_elsewhere)?;
                     continue;
                 }
@@ -473,15 +477,25 @@ impl<'a> Lower<'a> {
                     let fname = self.fctx()?.name.clone();
                     let saved = (self.cur, self.pos.clone(), self.text.clone());
                     self.cur = self.static_init;
-                    let b = self.static_var(&format!("{fname}::{name}"), nspan, ty, init)?;
+                    // Static initialisation runs before `main`, in no function.
+                    let stack = std::mem::take(&mut self.call_stack);
+                    let b = self.static_var(&format!("{fname}::{name}"), nspan, ty, init);
+                    self.call_stack = stack;
+                    let b = b?;
                     self.static_init = self.cur;
                     (self.cur, self.pos, self.text) = saved;
                     self.statics.insert(key, b.clone());
                     self.bind(&name, b);
                 }
             } else {
+                automatic = true;
                 self.local_var(&name, nspan, ty, init)?;
             }
+        }
+        // A declaration of a local object runs even when it assigns nothing (a pointer bound
+        // to an object).
+        if automatic && self.nothing_since(before) {
+            self.mark_statement();
         }
         Ok(())
     }

@@ -362,7 +362,7 @@ impl<'a> Lower<'a> {
                 };
                 let lv = self.lval(operand)?;
                 let old = self.read(&lv);
-                let r = self.apply(op, old, one);
+                let r = self.at_op(u.span, |lw| lw.apply(op, old, one));
                 self.store(&lv, r);
                 Ok(Val::Int(self.read(&lv)))
             }
@@ -375,7 +375,7 @@ impl<'a> Lower<'a> {
                 let lv = self.lval(operand)?;
                 let old = self.read(&lv);
                 let saved = self.materialize(old);
-                let r = self.apply(op, saved, one);
+                let r = self.at_op(u.span, |lw| lw.apply(op, saved, one));
                 self.store(&lv, r);
                 Ok(Val::Int(saved))
             }
@@ -416,7 +416,9 @@ impl<'a> Lower<'a> {
                 let t = self.convert(v, ty);
                 if ty.signed {
                     let o = arith::neg_overflow(&mut self.cfa.tm, t);
-                    self.check(Property::NoOverflow, o, "signed overflow of unary -");
+                    self.at_op(u.span, |lw| {
+                        lw.check(Property::NoOverflow, o, "signed overflow of unary -")
+                    });
                 }
                 Ok(Val::Int(RVal {
                     t: self.cfa.tm.neg(t),
@@ -449,7 +451,7 @@ impl<'a> Lower<'a> {
                 return Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, c)));
             }
             let (x, y) = self.operands(l, r, false)?;
-            return Ok(Val::Int(self.apply(bop, x, y)));
+            return Ok(Val::Int(self.at_op(b.span, |lw| lw.apply(bop, x, y))));
         }
         match op {
             BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr => {
@@ -481,7 +483,7 @@ impl<'a> Lower<'a> {
                     }
                     _ => return self.error(b.span, "subscript of a value that is not an array"),
                 };
-                let place = self.subscript_place(&p, i, b.span)?;
+                let place = self.at_op(b.span, |lw| lw.subscript_place(&p, i, b.span))?;
                 Ok(self.place_value(place))
             }
             BinaryOperator::Assign => {
@@ -513,7 +515,7 @@ impl<'a> Lower<'a> {
                     old = self.materialize(old);
                 }
                 let y = self.rval(r)?;
-                let res = self.apply(bop, old, y);
+                let res = self.at_op(b.span, |lw| lw.apply(bop, old, y));
                 self.store(&lv, res);
                 Ok(Val::Int(self.read(&lv)))
             }
@@ -581,7 +583,7 @@ impl<'a> Lower<'a> {
                 let lv = self.lval(&u.node.operand)?;
                 let old = self.read(&lv);
                 let one = self.int_const(1, CInt::INT);
-                let r = self.apply(op, old, one);
+                let r = self.at_op(u.span, |lw| lw.apply(op, old, one));
                 self.store(&lv, r);
                 Ok(())
             }

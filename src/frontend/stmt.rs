@@ -37,15 +37,19 @@ impl<'a> Lower<'a> {
             }
             Statement::Expression(e) => {
                 self.at(s.span);
-                match e {
-                    Some(e) => self.effect(e),
-                    None => Ok(()),
+                let Some(e) = e else { return Ok(()) };
+                let before = self.cfa.edges.len();
+                self.effect(e)?;
+                // A statement without effect still runs.
+                if self.nothing_since(before) {
+                    self.mark_statement();
                 }
+                Ok(())
             }
             Statement::Labeled(l) => self.labeled(l),
             Statement::If(i) => {
                 self.at(i.node.condition.span);
-                let c = self.cond(&i.node.condition)?;
+                let c = self.condition(&i.node.condition)?;
                 let (t, e) = self.branch(c);
                 let join = self.new_loc("end if");
                 self.cur = t;
@@ -63,7 +67,7 @@ impl<'a> Lower<'a> {
                 let head = self.new_loc("while head");
                 self.mark_loop_head(head, s.span);
                 self.goto_loc(head);
-                let c = self.cond(&w.node.expression)?;
+                let c = self.condition(&w.node.expression)?;
                 let (body, exit) = self.branch(c);
                 self.cur = body;
                 self.loop_body(&w.node.statement, exit, head)?;
@@ -81,10 +85,11 @@ impl<'a> Lower<'a> {
                 self.loop_body(&d.node.statement, exit, cond_loc)?;
                 self.goto_loc(cond_loc);
                 self.at(d.node.expression.span);
-                let c = self.cond(&d.node.expression)?;
+                let c = self.condition(&d.node.expression)?;
                 self.edge_if(c, body, None);
                 let nc = self.cfa.tm.not(c);
-                self.edge_if(nc, exit, None);
+                let negated = format!("!({})", self.text);
+                self.edge_if(nc, exit, Some(&negated));
                 self.cur = exit;
                 Ok(())
             }
@@ -96,12 +101,15 @@ impl<'a> Lower<'a> {
             }
             Statement::Goto(id) => {
                 self.at(s.span);
+                self.mark_statement();
                 let l = self.label(&id.node.name)?;
                 self.jump(l);
                 Ok(())
             }
             Statement::Continue => match self.fctx()?.continues.last().copied() {
                 Some(l) => {
+                    self.at(s.span);
+                    self.mark_statement();
                     self.jump(l);
                     Ok(())
                 }
@@ -109,6 +117,8 @@ impl<'a> Lower<'a> {
             },
             Statement::Break => match self.fctx()?.breaks.last().copied() {
                 Some(l) => {
+                    self.at(s.span);
+                    self.mark_statement();
                     self.jump(l);
                     Ok(())
                 }
@@ -123,8 +133,14 @@ impl<'a> Lower<'a> {
                         let t = self.convert(r, ty);
                         self.assign(v, t);
                     }
-                    (Some(e), None) => self.effect(e)?,
-                    (None, _) => {}
+                    (Some(e), None) => {
+                        let before = self.cfa.edges.len();
+                        self.effect(e)?;
+                        if self.nothing_since(before) {
+                            self.mark_statement();
+                        }
+                    }
+                    (None, _) => self.mark_statement(),
                 }
                 let l = self.fctx()?.ret_loc;
                 self.jump(l);
@@ -133,6 +149,25 @@ impl<'a> Lower<'a> {
             Statement::Switch(sw) => self.switch(sw),
             Statement::Asm(_) => self.unsupported(s.span, "inline assembly"),
         }
+    }
+
+    /// The controlling expression of an `if` or a loop: a constant one (as written, or
+    /// folded, e.g. `u == -1` for an `unsigned short u`) leaves a command that records its
+    /// evaluation, so that a trace shows it like the others.
+    fn condition(&mut self, e: &Node<Expression>) -> Result<crate::bv::TermId, FrontendError> {
+        let before = self.cfa.edges.len();
+        let c = self.cond(e)?;
+        if (self.cfa.tm.is_true(c) || self.cfa.tm.is_false(c)) && self.nothing_since(before) {
+            self.mark_statement();
+        }
+        Ok(c)
+    }
+
+    /// Whether the edges added since there were `before` have no command.
+    pub fn nothing_since(&self, before: usize) -> bool {
+        self.cfa.edges[before..]
+            .iter()
+            .all(|e| e.cmd.atom_count() == 0)
     }
 
     /// An item of a block.
@@ -180,7 +215,7 @@ impl<'a> Lower<'a> {
         let (body, exit) = match &f.node.condition {
             Some(c) => {
                 self.at(c.span);
-                let c = self.cond(c)?;
+                let c = self.condition(c)?;
                 self.branch(c)
             }
             None => {
@@ -260,7 +295,11 @@ impl<'a> Lower<'a> {
 
     fn switch(&mut self, sw: &Node<SwitchStatement>) -> Result<(), FrontendError> {
         self.at(sw.node.expression.span);
+        let before = self.cfa.edges.len();
         let v = self.rval(&sw.node.expression)?;
+        if self.cfa.tm.const_value(v.t).is_some() && self.nothing_since(before) {
+            self.mark_statement();
+        }
         let ty: CInt = v.ty.promote();
         let value = RVal {
             t: self.convert(v, ty),

@@ -10,6 +10,7 @@
 //! A failed check turns the verdict into UNKNOWN with an internal-error note.
 
 pub mod invariant;
+pub mod source_run;
 pub mod svcomp;
 pub mod trace;
 

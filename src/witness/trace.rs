@@ -1,124 +1,511 @@
-//! Printing a replayed counterexample of a C program: per step the source lines executed, the
-//! program variables written with their values, and the nondet values taken.
+//! A counterexample as the statements the program executed: read off its run on the CFA the
+//! front end built ([`super::source_run`]), whose edges hold the atomic commands of one
+//! statement each, in order, with no `Choice`. Every executed command belongs to exactly one
+//! step of that run, so each statement shown ran, in the order shown, and the values shown are
+//! those its commands wrote.
+//!
+//! Consecutive commands of the same statement (the same statement start in the same function)
+//! form one [`Executed`] statement; a command seen again starts another (a loop's next
+//! iteration). The rest of a statement after a call it makes returns is marked
+//! [`Executed::resumed`]: it is not a new execution of the statement. Commands outside every
+//! function (static initialisation, and the values of variables read before any write) are
+//! kept apart ([`Trace::before_main`]).
 
-use crate::cfa::{interp, Cfa, Gcl, HavocKind, PVar, VarKind};
+use crate::bv::value::to_signed;
+use crate::cfa::{interp, Cfa, Gcl, HavocKind, IntType, OriginId, PVar, SrcPos, VarKind};
+use std::collections::HashMap;
 use std::fmt::Write;
 
-/// `value` of a variable of the given type: decimal (signed when the type is), and hex too for
-/// unsigned types wider than one bit.
-pub fn format_value(cfa: &Cfa, v: PVar, value: u128) -> String {
-    let ty = cfa.var(v).ty;
+/// What an executed command did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// A program variable was assigned a value.
+    Assign { var: PVar, value: u128 },
+    /// A nondet call returned a value: an input of the program.
+    Input(Input),
+    /// A variable declared without an initialiser was given a value.
+    Uninitialised { var: PVar, value: u128 },
+    /// An accelerated loop jumped over this many iterations.
+    Iterations(u128),
+    /// A condition held (the text of the C condition or of its negation).
+    Condition(String),
+}
+
+/// The value a nondet call returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// The called function (`__VERIFIER_nondet_int`, or a function without a definition).
+    pub function: String,
+    /// Whether the function is a `__VERIFIER_nondet_*` one (otherwise it has no definition).
+    pub nondet: bool,
+    /// The C type of the result.
+    pub ty: IntType,
+    pub value: u128,
+    /// The call's position (its closing parenthesis).
+    pub pos: Option<SrcPos>,
+    /// The variable that holds the result.
+    pub var: PVar,
+}
+
+/// One execution of a statement.
+#[derive(Clone, Debug)]
+pub struct Executed {
+    /// The start of the statement (for a condition, of its `if`, loop or `switch`).
+    pub pos: Option<SrcPos>,
+    /// The C text of the statement's first command.
+    pub text: String,
+    /// The function the statement is in.
+    pub function: Option<String>,
+    /// The rest of a statement after a call it made returned (not a new execution of it).
+    pub resumed: bool,
+    pub effects: Vec<Effect>,
+}
+
+/// The run of a counterexample as statements.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// Static initialisation and the values of variables read before any write, before `main`
+    /// runs.
+    pub before_main: Vec<Executed>,
+    /// The statements executed, in order.
+    pub statements: Vec<Executed>,
+    /// Where the run fails: the position and text of its last command.
+    pub failure: Option<(Option<SrcPos>, String)>,
+}
+
+/// Why a run cannot be read as statements.
+#[derive(Debug, thiserror::Error)]
+pub enum TraceError {
+    #[error("edge {0} has a choice: the run is not one of the CFA the front end built")]
+    Choice(usize),
+    #[error("step {0} wrote other variables than its edge's commands")]
+    Writes(usize),
+}
+
+impl Trace {
+    /// The statements of `steps`, a run of `cfa`, the CFA the front end built.
+    pub fn of_run(cfa: &Cfa, steps: &[interp::Step]) -> Result<Trace, TraceError> {
+        let mut t = Trace::default();
+        // The functions active at the current command, innermost last, each with the statement
+        // it is executing.
+        let mut frames: Vec<(Option<String>, Option<SrcPos>)> = Vec::new();
+        // The commands of the current statement so far.
+        let mut seen: Vec<OriginId> = Vec::new();
+        let mut last = None;
+        // Whether the current statement's text is that of one of the program's commands.
+        let mut named = false;
+        // The value of each variable written so far.
+        let mut known: HashMap<PVar, u128> = HashMap::new();
+        for (i, step) in steps.iter().enumerate() {
+            let edge = cfa.edge(step.edge);
+            let function = lowered_in(cfa, edge);
+            let mut atoms = Vec::new();
+            let mut choice = false;
+            collect_atoms(&edge.cmd, &mut atoms, &mut choice);
+            if choice {
+                return Err(TraceError::Choice(step.edge.index()));
+            }
+            let mut writes = step.writes.iter();
+            for a in atoms {
+                let (o, effect) = match a {
+                    Gcl::Assume(_, o) => (*o, None),
+                    Gcl::Assign(v, _, o) => {
+                        let &(w, value) = writes.next().ok_or(TraceError::Writes(i))?;
+                        if w != *v {
+                            return Err(TraceError::Writes(i));
+                        }
+                        (*o, Some(Effect::Assign { var: *v, value }))
+                    }
+                    Gcl::Havoc(v, kind, o) => {
+                        let &(w, value) = writes.next().ok_or(TraceError::Writes(i))?;
+                        if w != *v {
+                            return Err(TraceError::Writes(i));
+                        }
+                        (*o, Some(havoc(cfa, *v, kind, value)))
+                    }
+                    Gcl::Seq(_) | Gcl::Choice(_) => continue,
+                };
+                last = Some(o);
+                let origin = cfa.origin(o);
+                let text = origin.map(|x| x.text.clone()).unwrap_or_default();
+                let check = origin.is_some_and(|x| x.check);
+                let pos = origin.and_then(|x| x.statement.clone().or(x.pos.clone()));
+                if function.is_none() {
+                    before_main(&mut t.before_main, pos, text, effect);
+                    continue;
+                }
+                let same = t.statements.last().is_some_and(|s: &Executed| {
+                    s.pos == pos && s.function == function && !seen.contains(&o)
+                });
+                if !same {
+                    let resumed = enter(&mut frames, &function, &pos);
+                    seen.clear();
+                    named = !check;
+                    t.statements.push(Executed {
+                        pos,
+                        text: text.clone(),
+                        function: function.clone(),
+                        resumed,
+                        effects: Vec::new(),
+                    });
+                }
+                seen.push(o);
+                let Some(s) = t.statements.last_mut() else {
+                    continue;
+                };
+                // The statement is named by its first command that is the program's.
+                if !named && !check {
+                    s.text = text.clone();
+                    named = true;
+                }
+                match effect {
+                    Some(e) => add_effect(cfa, &mut known, s, e),
+                    // A condition that held, unless the statement's text says it already.
+                    None if !check
+                        && text != s.text
+                        && !s.effects.contains(&Effect::Condition(text.clone())) =>
+                    {
+                        s.effects.push(Effect::Condition(text))
+                    }
+                    None => {}
+                }
+            }
+        }
+        t.failure = last.map(|o| {
+            let origin = cfa.origin(o);
+            (
+                origin.and_then(|x| x.pos.clone()),
+                origin.map(|x| x.text.clone()).unwrap_or_default(),
+            )
+        });
+        Ok(t)
+    }
+
+    /// The nondet calls' results, in order.
+    pub fn inputs(&self) -> Vec<&Input> {
+        self.before_main
+            .iter()
+            .chain(&self.statements)
+            .flat_map(|s| &s.effects)
+            .filter_map(|e| match e {
+                Effect::Input(i) => Some(i),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The values of variables declared without an initialiser, in order: the variable and
+    /// its value (those read before their declaration ran first).
+    pub fn uninitialised(&self) -> Vec<(PVar, u128)> {
+        let mut out = uninitialised(&self.before_main);
+        out.extend(uninitialised(&self.statements));
+        out
+    }
+}
+
+/// The uninitialised values given by some statements, in order.
+fn uninitialised(statements: &[Executed]) -> Vec<(PVar, u128)> {
+    statements
+        .iter()
+        .flat_map(|s| &s.effects)
+        .filter_map(|e| match e {
+            Effect::Uninitialised { var, value } => Some((*var, *value)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Adds what a command did to the statement: a write to an array element that leaves it as
+/// it was (the other elements of a write at a symbolic index) is left out, and an assignment
+/// replaces the statement's earlier one to the same variable (a declaration zero-fills an
+/// array before its initialiser); the result variable of a function is havocked on entry,
+/// which is no value of the program's.
+fn add_effect(cfa: &Cfa, known: &mut HashMap<PVar, u128>, s: &mut Executed, e: Effect) {
+    match &e {
+        Effect::Assign { var, value } => {
+            let before = known.insert(*var, *value);
+            if cfa.var(*var).name.contains('[') && before == Some(*value) {
+                return;
+            }
+            s.effects
+                .retain(|x| !matches!(x, Effect::Assign { var: w, .. } if w == var));
+        }
+        Effect::Uninitialised { var, value } => {
+            known.insert(*var, *value);
+            if cfa.var(*var).kind == VarKind::Return {
+                return;
+            }
+        }
+        Effect::Input(i) => {
+            known.insert(i.var, i.value);
+        }
+        _ => {}
+    }
+    s.effects.push(e);
+}
+
+/// The atoms of a command in order, noting whether it has a choice.
+fn collect_atoms<'a>(g: &'a Gcl, out: &mut Vec<&'a Gcl>, choice: &mut bool) {
+    match g {
+        Gcl::Seq(v) => v.iter().for_each(|x| collect_atoms(x, out, choice)),
+        Gcl::Choice(_) => *choice = true,
+        a => out.push(a),
+    }
+}
+
+/// Moves the frames to a command of `function` in the statement starting at `pos`; returns
+/// whether the command continues a statement already running: the caller's, after a call it
+/// made returned, or when it binds the arguments of a call it makes.
+fn enter(
+    frames: &mut Vec<(Option<String>, Option<SrcPos>)>,
+    function: &Option<String>,
+    pos: &Option<SrcPos>,
+) -> bool {
+    match frames.iter().rposition(|(f, _)| f == function) {
+        // Functions are inlined, never recursive: a function still active is the one
+        // returned to.
+        Some(k) => {
+            let returned = k + 1 < frames.len();
+            frames.truncate(k + 1);
+            let resumed = returned && &frames[k].1 == pos;
+            frames[k].1 = pos.clone();
+            resumed
+        }
+        None => {
+            let binds = frames.last().is_some_and(|(_, caller)| caller == pos);
+            frames.push((function.clone(), pos.clone()));
+            binds
+        }
+    }
+}
+
+/// A command before `main`: static initialisation keeps each variable's last value, under
+/// the declaration; a variable read before any write is listed with its value.
+fn before_main(
+    out: &mut Vec<Executed>,
+    pos: Option<SrcPos>,
+    text: String,
+    effect: Option<Effect>,
+) {
+    let Some(effect) = effect else {
+        return;
+    };
+    let at = match out.iter().position(|s| s.pos == pos && s.text == text) {
+        Some(k) => k,
+        None => {
+            out.push(Executed {
+                pos,
+                text,
+                function: None,
+                resumed: false,
+                effects: Vec::new(),
+            });
+            out.len() - 1
+        }
+    };
+    let effects = &mut out[at].effects;
+    if let Effect::Assign { var, .. } = &effect {
+        effects.retain(|e| !matches!(e, Effect::Assign { var: w, .. } if w == var));
+    }
+    effects.push(effect);
+}
+
+fn havoc(cfa: &Cfa, var: PVar, kind: &HavocKind, value: u128) -> Effect {
+    match kind {
+        HavocKind::NondetCall { function, ty } | HavocKind::UndefinedCall { function, ty } => {
+            Effect::Input(Input {
+                function: function.clone(),
+                nondet: matches!(kind, HavocKind::NondetCall { .. }),
+                ty: *ty,
+                value,
+                pos: cfa.var(var).pos.clone(),
+                var,
+            })
+        }
+        HavocKind::Uninitialized => Effect::Uninitialised { var, value },
+        HavocKind::Iterations => Effect::Iterations(value),
+    }
+}
+
+/// The function whose code an edge's command is: its target's (created with the command,
+/// after a call's entry or return), or its source's for an edge into a location of no
+/// function (the error location, a sink, the exit).
+fn lowered_in(cfa: &Cfa, edge: &crate::cfa::Edge) -> Option<String> {
+    let at = |l: crate::cfa::Loc| cfa.locations[l.index()].function.as_deref();
+    at(edge.to).or(at(edge.from)).map(str::to_string)
+}
+
+/// The function an edge is in: its source's, or its target's for an edge leaving the initial
+/// location, which belongs to no function.
+pub fn function_of(cfa: &Cfa, edge: &crate::cfa::Edge) -> Option<String> {
+    let at = |l: crate::cfa::Loc| cfa.locations[l.index()].function.as_deref();
+    at(edge.from).or(at(edge.to)).map(str::to_string)
+}
+
+/// A value of a C type in decimal, signed when the type is.
+pub fn decimal(value: u128, ty: IntType) -> String {
     if ty.signed {
-        crate::bv::value::to_signed(value, ty.width).to_string()
-    } else if ty.width > 1 && value > 9 {
-        format!("{value} (0x{value:x})")
+        to_signed(value, ty.width).to_string()
     } else {
         value.to_string()
     }
 }
 
-/// The atoms of a command that assign or havoc, in execution order.
-fn writing_atoms(g: &Gcl) -> Vec<&Gcl> {
-    let mut out = Vec::new();
-    g.for_each_atom(&mut |a| {
-        if matches!(a, Gcl::Assign(..) | Gcl::Havoc(..)) {
-            out.push(a);
-        }
-    });
-    out
+/// `value` of a variable of the given type: decimal (signed when the type is), and hex too for
+/// unsigned types wider than one bit.
+pub fn format_value(cfa: &Cfa, v: PVar, value: u128) -> String {
+    let ty = cfa.var(v).ty;
+    if !ty.signed && ty.width > 1 && value > 9 {
+        format!("{value} (0x{value:x})")
+    } else {
+        decimal(value, ty)
+    }
 }
 
-/// A readable trace of a replayed execution.
-pub fn format_trace(cfa: &Cfa, steps: &[interp::Step], outcome: &interp::Outcome) -> String {
+/// The C name of a variable as a user wrote it: without the function prefix of locals and
+/// the call number of inlined copies (`main::x` is `x`, `f::y#2` is `y`).
+pub fn c_name(cfa: &Cfa, v: PVar) -> String {
+    let info = cfa.var(v);
+    let base = info.name.rsplit("::").next().unwrap_or(&info.name);
+    let base = base.split('#').next().unwrap_or(base);
+    match info.kind {
+        VarKind::Return => format!(
+            "{}() returns",
+            info.name.split("::").next().unwrap_or(&info.name)
+        ),
+        _ => base.to_string(),
+    }
+}
+
+/// `file:line:col` of a position, or `?` without one.
+fn at(pos: &Option<SrcPos>) -> String {
+    pos.as_ref().map_or_else(|| "?".to_string(), |p| p.to_string())
+}
+
+/// The effect lines of a statement.
+fn write_effects(s: &mut String, cfa: &Cfa, effects: &[Effect]) {
+    for e in effects {
+        let _ = match e {
+            Effect::Assign { var, value } if cfa.var(*var).kind != VarKind::Temporary => {
+                writeln!(
+                    s,
+                    "      {} = {}",
+                    c_name(cfa, *var),
+                    format_value(cfa, *var, *value)
+                )
+            }
+            Effect::Assign { .. } => Ok(()),
+            Effect::Input(i) => writeln!(
+                s,
+                "      {}() = {}",
+                i.function,
+                decimal(i.value, i.ty)
+            ),
+            Effect::Uninitialised { var, value } => writeln!(
+                s,
+                "      {} = {} (uninitialised)",
+                c_name(cfa, *var),
+                format_value(cfa, *var, *value)
+            ),
+            Effect::Iterations(n) => writeln!(s, "      {n} more iterations"),
+            Effect::Condition(c) => writeln!(s, "      [{c}]"),
+        };
+    }
+}
+
+/// The name of a C type (`int`, `unsigned char`, `long long`) from its width and signedness
+/// under the CFA's data model.
+pub fn c_type(cfa: &Cfa, ty: IntType) -> String {
+    let long = match cfa.data_model {
+        crate::cfa::DataModel::Ilp32 => 32,
+        crate::cfa::DataModel::Lp64 => 64,
+    };
+    let base = match ty.width {
+        1 => return "_Bool".into(),
+        8 => "char",
+        16 => "short",
+        32 => "int",
+        64 if long == 64 => "long",
+        64 => "long long",
+        128 => "__int128",
+        w => return format!("{}int{w}_t", if ty.signed { "" } else { "u" }),
+    };
+    match (ty.signed, ty.width) {
+        (true, 8) => "signed char".into(),
+        (true, _) => base.into(),
+        (false, _) => format!("unsigned {base}"),
+    }
+}
+
+/// The readable form of a trace: the static initialisation, the statements executed with the
+/// values they assign, the inputs with their call sites and the uninitialised values.
+pub fn format_trace(cfa: &Cfa, t: &Trace) -> String {
     let mut s = String::new();
-    let mut last_line: Option<(String, u32)> = None;
-    let mut known: std::collections::HashMap<PVar, u128> = std::collections::HashMap::new();
-    for (i, step) in steps.iter().enumerate() {
-        let edge = cfa.edge(step.edge);
-        let atoms = writing_atoms(&edge.cmd);
-        let _ = writeln!(
-            s,
-            "step {}: {} -> {}",
-            i + 1,
-            cfa.loc_label(edge.from),
-            cfa.loc_label(edge.to)
-        );
-        // Match each write to the next atom writing the same variable (atoms execute in order).
-        let mut next_atom = 0;
-        for &(v, value) in &step.writes {
-            let mut origin = None;
-            let mut nondet = None;
-            while next_atom < atoms.len() {
-                let a = atoms[next_atom];
-                next_atom += 1;
-                match a {
-                    Gcl::Assign(w, _, o) if *w == v => {
-                        origin = cfa.origin(*o);
-                        break;
-                    }
-                    Gcl::Havoc(w, kind, o) if *w == v => {
-                        origin = cfa.origin(*o);
-                        nondet = Some(kind);
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            // Assignments that leave a value unchanged (e.g. the untouched elements of an
-            // array written at a symbolic index) are not shown.
-            let unchanged = nondet.is_none() && known.get(&v) == Some(&value);
-            known.insert(v, value);
-            if unchanged {
-                continue;
-            }
-            if let Some(o) = origin {
-                if let Some(pos) = &o.pos {
-                    let key = (pos.file.to_string(), pos.line);
-                    if last_line.as_ref() != Some(&key) {
-                        let _ = writeln!(s, "  line {}: {}", pos.line, o.text);
-                        last_line = Some(key);
-                    }
-                }
-            }
-            let info = cfa.var(v);
-            let val = format_value(cfa, v, value);
-            // The variable a nondet value goes to, unless it is the call's own result variable.
-            let target = if matches!(info.kind, VarKind::Temporary | VarKind::Nondet) {
-                String::new()
-            } else {
-                format!("  -> {}", info.name)
-            };
-            match nondet {
-                Some(HavocKind::NondetCall { function, .. }) => {
-                    let _ = writeln!(s, "    {function}() = {val}{target}");
-                }
-                Some(HavocKind::UndefinedCall { function, .. }) => {
-                    let _ = writeln!(s, "    {function}() (undefined, nondet) = {val}{target}");
-                }
-                Some(HavocKind::Iterations) => {
-                    let _ = writeln!(s, "    {val} more iterations");
-                }
-                Some(HavocKind::Uninitialized) => {
-                    let _ = writeln!(s, "    {} = {val}  (uninitialised, nondet)", info.name);
-                }
-                None if info.kind == VarKind::Temporary => {}
-                None => {
-                    let _ = writeln!(s, "    {} = {val}", info.name);
-                }
-            }
+    let initialised: Vec<&Executed> = t
+        .before_main
+        .iter()
+        .filter(|x| x.effects.iter().any(|e| matches!(e, Effect::Assign { .. })))
+        .collect();
+    if !initialised.is_empty() {
+        let _ = writeln!(s, "static initialisation:");
+        for x in initialised {
+            let _ = writeln!(s, "  {}: {}", at(&x.pos), x.text);
+            let assigns: Vec<Effect> = x
+                .effects
+                .iter()
+                .filter(|e| matches!(e, Effect::Assign { .. }))
+                .cloned()
+                .collect();
+            write_effects(&mut s, cfa, &assigns);
         }
     }
-    match outcome {
-        interp::Outcome::Error { property, loc } => {
-            let where_ = cfa.locations[loc.index()]
-                .pos
-                .as_ref()
-                .map(|p| format!(" at line {}", p.line))
-                .unwrap_or_default();
-            let _ = writeln!(s, "violation of {property}{where_}");
+    let _ = writeln!(
+        s,
+        "trace ({} statements executed, in order, with the values they assign):",
+        t.statements.iter().filter(|x| !x.resumed).count()
+    );
+    for x in &t.statements {
+        let resumed = if x.resumed { "(continued) " } else { "" };
+        let _ = writeln!(s, "  {}: {resumed}{}", at(&x.pos), x.text);
+        write_effects(&mut s, cfa, &x.effects);
+    }
+    let inputs = t.inputs();
+    if !inputs.is_empty() {
+        let _ = writeln!(s, "inputs (the values the calls return, in order):");
+        for i in inputs {
+            let what = if i.nondet { "" } else { ", no definition" };
+            let _ = writeln!(
+                s,
+                "  {}: {}() ({}{what}) = {}",
+                at(&i.pos),
+                i.function,
+                c_type(cfa, i.ty),
+                decimal(i.value, i.ty)
+            );
         }
-        other => {
-            let _ = writeln!(s, "end: {other:?}");
+    }
+    let early: Vec<(PVar, u128)> = uninitialised(&t.before_main);
+    let uninit: Vec<(PVar, u128)> = uninitialised(&t.statements);
+    if !uninit.is_empty() || !early.is_empty() {
+        let _ = writeln!(
+            s,
+            "uninitialised values (of variables declared without an initialiser, in the order their declarations ran):"
+        );
+        let late = uninit.iter().map(|x| (x, "")).chain(
+            early
+                .iter()
+                .map(|x| (x, " (read before its declaration ran)")),
+        );
+        for (&(v, value), note) in late {
+            let info = cfa.var(v);
+            let _ = writeln!(
+                s,
+                "  {}: {} ({}) = {}{note}",
+                at(&info.pos),
+                c_name(cfa, v),
+                c_type(cfa, info.ty),
+                decimal(value, info.ty)
+            );
         }
     }
     s

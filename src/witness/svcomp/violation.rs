@@ -3,7 +3,8 @@
 //!
 //! The counterexample is replayed on the CFA the front end built (one edge per statement), with
 //! the calls returning the values they returned on the verified (or accelerated) CFA and
-//! uninitialised declarations taking 0. That replay gives the failing statement. A compiled
+//! uninitialised declarations taking 0 ([`crate::witness::source_run`], the replay the printed
+//! trace is read from too). That replay gives the failing statement. A compiled
 //! program does not give its uninitialised locals 0: they hold whatever the stack held (with
 //! gcc, a position-independent build of `s3_clnt_1` has a pointer's bits where a build at fixed
 //! addresses has 0), so a run that reads one depends on a value the calls' values do not fix.
@@ -20,9 +21,10 @@
 //! only statement that reaches the error, when there is only one.
 
 use super::{Waypoint, WaypointKind};
-use crate::bv::value::to_signed;
+use crate::witness::source_run::{self, havoc_kinds, Kinds, Uninit};
+use crate::witness::trace::{decimal, function_of};
 use crate::bv::TermId;
-use crate::cfa::{interp, Cfa, Gcl, HavocKind, IntType, OriginId, PVar, SrcPos};
+use crate::cfa::{interp, Cfa, Gcl, HavocKind, OriginId, PVar, SrcPos};
 use std::collections::HashMap;
 
 /// The most steps of the replay on the program as written.
@@ -51,13 +53,7 @@ pub fn waypoints(
     steps: &[interp::Step],
 ) -> Result<(Vec<Waypoint>, Option<String>), ViolationError> {
     let ran_kinds = havoc_kinds(ran_on);
-    let calls: Vec<u128> = returns(&ran_kinds, steps).iter().map(|(_, x)| *x).collect();
-    let opts = interp::RunOptions {
-        step_limit: REPLAY_STEPS,
-        uninit_zero: true,
-        ..interp::RunOptions::default()
-    };
-    let (outcome, replay) = interp::run_with(original, &calls, opts);
+    let (outcome, replay) = source_run::replay(original, ran_on, steps, Uninit::Zero, REPLAY_STEPS);
     let mut note = None;
     let (mut out, target) = match outcome {
         interp::Outcome::Error { .. } => {
@@ -99,20 +95,6 @@ pub fn waypoints(
     Ok((out, note))
 }
 
-/// The nondet call results along a run, in order: the result variable and its value.
-fn returns(kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<(PVar, u128)> {
-    steps
-        .iter()
-        .flat_map(|s| s.nondet.iter().copied())
-        .filter(|(v, _)| {
-            matches!(
-                kinds.get(v),
-                Some(HavocKind::NondetCall { .. } | HavocKind::UndefinedCall { .. })
-            )
-        })
-        .collect()
-}
-
 /// One `function_return` waypoint per call result along a run of `cfa`, each with the start of
 /// the statement that makes the call.
 fn waypoints_of(
@@ -147,15 +129,6 @@ fn waypoints_of(
         }
     }
     out
-}
-
-/// A value of a C type in decimal.
-fn decimal(value: u128, ty: IntType) -> String {
-    if ty.signed {
-        to_signed(value, ty.width).to_string()
-    } else {
-        value.to_string()
-    }
 }
 
 /// The statement start of the command that havocs `v` in `cmd`.
@@ -451,28 +424,6 @@ fn last_statement(cfa: &Cfa, steps: &[interp::Step]) -> Option<(SrcPos, Option<S
         return None;
     }
     Some((last_origin(cfa, &edge.cmd)?, function_of(cfa, edge)))
-}
-
-/// The function an edge is in: its source's, or its target's for an edge leaving the initial
-/// location, which belongs to no function.
-fn function_of(cfa: &Cfa, edge: &crate::cfa::Edge) -> Option<String> {
-    let at = |l: crate::cfa::Loc| cfa.locations[l.index()].function.as_deref();
-    at(edge.from).or(at(edge.to)).map(str::to_string)
-}
-
-/// What each havocked variable's value comes from.
-type Kinds<'a> = HashMap<PVar, &'a HavocKind>;
-
-fn havoc_kinds(cfa: &Cfa) -> Kinds<'_> {
-    let mut kinds = HashMap::new();
-    for e in &cfa.edges {
-        e.cmd.for_each_atom(&mut |a| {
-            if let Gcl::Havoc(v, kind, _) = a {
-                kinds.insert(*v, kind);
-            }
-        });
-    }
-    kinds
 }
 
 /// The source position of the last atom of a command that has one.
