@@ -497,12 +497,18 @@ fn strengthen(
     // Every candidate so far: a candidate of the first phase may need one of the second to be
     // inductive, so the second phase tries them all again (its result contains the first's).
     let mut all: Vec<Candidate> = Vec::new();
-    let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, Some(start + budget / 6));
+    let sampled = start + budget / 6;
+    let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, &|| {
+        interrupter.is_interrupted() || Instant::now() >= sampled
+    });
     stats.push(("simulation steps (64 runs each)", samples.steps.to_string()));
+    let mut cut = 0;
     with_deadline(interrupter, start + budget, |intr| {
         for templates in [Templates::Comparisons, Templates::Linear, Templates::Scaled] {
+            let stop = || intr.is_interrupted();
             let (new, sim) =
-                invariants::candidates(&samples, &mut model, templates, MAX_CANDIDATES);
+                invariants::candidates(&samples, &mut model, templates, MAX_CANDIDATES, &stop);
+            cut += sim.cut;
             instances += sim.instances;
             refuted += sim.refuted;
             if new.is_empty() {
@@ -529,8 +535,15 @@ fn strengthen(
                 .collect();
         }
     });
+    houdini::release_unless_stopped(interrupter);
     stats.push(("candidate instances", instances.to_string()));
     stats.push(("refuted by simulation", refuted.to_string()));
+    if cut > 0 {
+        stats.push((
+            "locations with untested instances",
+            format!("{cut} (over {} per location)", invariants::MAX_EXAMINED),
+        ));
+    }
     stats.push(("candidate invariants", tried.to_string()));
     stats.push(("Houdini SAT calls", sat_calls.to_string()));
     stats.push(("invariants proved", proven.len().to_string()));
@@ -547,6 +560,7 @@ fn strengthen(
             houdini::is_inductive(&model, &lits, check, intr)
         })
     });
+    houdini::release_unless_stopped(interrupter);
     stats.push((
         "time proving invariants",
         format!(

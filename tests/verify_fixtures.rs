@@ -501,8 +501,8 @@ fn houdini_results_are_inductive_and_maximal() {
             },
         );
         let mut model = ps.model.clone();
-        let samples = sample(&cfa, &ps, &mut model, 200, None);
-        let (cands, _) = candidates(&samples, &mut model, Templates::Comparisons, 300);
+        let samples = sample(&cfa, &ps, &mut model, 200, &|| false);
+        let (cands, _) = candidates(&samples, &mut model, Templates::Comparisons, 300, &|| false);
         let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
         let words = bitmc::ts::invariants::words(&ps);
         let r =

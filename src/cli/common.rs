@@ -1,15 +1,13 @@
-//! Pieces shared by the subcommands: engine and solver names, the timeout timer, progress.
+//! Pieces shared by the subcommands: engine and solver names, how an UNKNOWN is reported,
+//! progress.
 
 use bitmc::engine::pdr::PdrOptions;
 use bitmc::engine::portfolio::{
     default_members, default_system_members, Member, Strategy, DEFAULT_MEMBERS,
 };
 use bitmc::engine::{Cause, EngineKind, Progress, Unknown};
-use bitmc::sat::{Backend, Interrupter};
+use bitmc::sat::Backend;
 use clap::{Args, ValueEnum};
-use crossbeam_channel::{bounded, Sender};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Engines selectable on the command line.
@@ -66,53 +64,6 @@ impl SolverArg {
     }
 }
 
-/// Raises an interrupter when a deadline passes; dropping it stops the timer thread.
-pub struct Timer {
-    _stop: Sender<()>,
-}
-
-impl Timer {
-    pub fn start(seconds: f64, intr: Interrupter) -> Timer {
-        let (tx, rx) = bounded::<()>(0);
-        let dur = Duration::from_secs_f64(seconds.max(0.0));
-        std::thread::spawn(move || {
-            if let Err(crossbeam_channel::RecvTimeoutError::Timeout) = rx.recv_timeout(dur) {
-                intr.interrupt();
-            }
-        });
-        Timer { _stop: tx }
-    }
-}
-
-/// The flag of the run's interrupter, which the handler of `SIGINT` and `SIGTERM` raises.
-static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-
-extern "C" fn on_signal(sig: libc::c_int) {
-    if let Some(flag) = INTERRUPT.get() {
-        flag.store(true, Ordering::SeqCst);
-    }
-    // SAFETY: `signal` is async-signal-safe; a second signal then ends the process at once.
-    unsafe {
-        libc::signal(sig, libc::SIG_DFL);
-    }
-}
-
-/// Raises `intr` on `SIGINT` (Ctrl-C) or `SIGTERM`, so that the run stops and reports UNKNOWN
-/// (interrupted), with its statistics under `-v`; a second signal ends the process at once.
-/// The handler only stores to the interrupter's atomic flag (no thread: a run under a tight
-/// address-space limit has none to spare).
-pub fn interrupt_on_signals(intr: &Interrupter) {
-    if INTERRUPT.set(intr.flag().clone()).is_err() {
-        return;
-    }
-    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    // SAFETY: the handler only stores to an atomic and restores the default disposition.
-    unsafe {
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
-    }
-}
-
 /// How an UNKNOWN answer is reported: the text in parentheses after `UNKNOWN`, the full
 /// reason when that text is only a summary, and the exit code.
 pub struct UnknownReport {
@@ -121,13 +72,13 @@ pub struct UnknownReport {
     pub exit: u8,
 }
 
-/// The report of `u` after `secs` seconds (`timeout`: whether the run had a time limit, which
-/// is then what interrupted it). The exit code follows the cause, never the wording: an
-/// internal error exits with [`super::EXIT_INTERNAL`], every other UNKNOWN with
+/// The report of `u` after `secs` seconds (an interrupted run says whether the time limit or
+/// a signal stopped it, see [`super::limits`]). The exit code follows the cause, never the
+/// wording: an internal error exits with [`super::EXIT_INTERNAL`], every other UNKNOWN with
 /// [`super::EXIT_UNKNOWN`].
-pub fn report_unknown(u: &Unknown, timeout: bool, secs: f64) -> UnknownReport {
+pub fn report_unknown(u: &Unknown, secs: f64) -> UnknownReport {
     let (text, detail) = match u.cause {
-        Cause::Interrupted if timeout => (format!("timeout after {secs:.1} s"), None),
+        Cause::Interrupted => (super::limits::stop_text(secs), None),
         Cause::Memory => ("memory".to_string(), Some(u.to_string())),
         _ => (u.to_string(), None),
     };

@@ -93,16 +93,22 @@ pub fn main() -> ! {
             EXIT_ERROR
         }
     };
-    // Exit at once: tearing down large solver states can take seconds after a timeout.
+    // Exit at once: tearing down large solver states can take seconds after a timeout, and
+    // `exit` would still free the solvers kept for later by the engines (thread-local
+    // destructors of the main thread run in `exit`).
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    std::process::exit(code as i32)
+    let _ = std::io::stderr().flush();
+    // SAFETY: `_exit` ends the process without running destructors or `atexit` handlers; the
+    // output is flushed above and every file written is closed.
+    unsafe { libc::_exit(code as libc::c_int) }
 }
 
 pub mod bench;
 pub mod cfa;
 pub mod common;
 pub mod export;
+pub mod limits;
 pub mod memory;
 pub mod solve;
 pub mod verify;

@@ -1,6 +1,7 @@
 //! `bitmc solve`: model checking of DimSpec and AIGER transition systems.
 
 use super::common::{self, EngineArgs};
+use super::limits;
 use super::{EXIT_SAFE, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
@@ -75,11 +76,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     // The time limit covers the whole run, reading the input included.
     let interrupter = bitmc::sat::Interrupter::new();
-    common::interrupt_on_signals(&interrupter);
-    let _timer = args
-        .engine
-        .timeout
-        .map(|t| common::Timer::start(t, interrupter.clone()));
+    let timeout = args.engine.timeout;
+    if let Err(e) = limits::start(limits::Command::Solve, start, timeout, &interrupter) {
+        limits::claim_or_wait();
+        eprintln!("unknown: memory (cannot start the watchdog thread: {e})");
+        println!("UNKNOWN");
+        return Ok(super::EXIT_UNKNOWN);
+    }
     let input = load(&args.file)?;
     let sys = match &input {
         Input::Dimspec(s) => s,
@@ -158,6 +161,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
         eprintln!("total time: {:.3} s", start.elapsed().as_secs_f64());
     }
+    // Once claimed, the answer is printed in full (a plan may be long).
+    limits::claim_or_wait();
     match &verdict {
         Verdict::Unsafe(plan) => {
             match (&input, &aiger_trace) {
@@ -196,7 +201,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
         Verdict::Unknown(u) => {
             let secs = start.elapsed().as_secs_f64();
-            let report = common::report_unknown(u, args.engine.timeout.is_some(), secs);
+            let report = common::report_unknown(u, secs);
             match &report.detail {
                 Some(detail) => eprintln!("unknown: {} ({detail})", report.text),
                 None => eprintln!("unknown: {}", report.text),

@@ -1,9 +1,10 @@
 //! `bitmc verify`: verify a C program or an SV-COMP task.
 
 use super::common::{self, EngineArgs};
-use super::{EXIT_SAFE, EXIT_UNSAFE};
+use super::limits;
+use super::{EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use bitmc::cfa::{DataModel, Property};
-use bitmc::frontend::{self, FrontendOptions};
+use bitmc::frontend::{self, FrontendError, FrontendOptions};
 use bitmc::task;
 use bitmc::ts::program::PcEncoding;
 use bitmc::verify::{prepare, verify_cfa, Fault, ProgramVerdict, VerifyOptions};
@@ -263,15 +264,24 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     // The time limit covers the whole run, parsing and encoding included.
     let interrupter = bitmc::sat::Interrupter::new();
-    common::interrupt_on_signals(&interrupter);
-    let _timer = args
-        .engine
-        .timeout
-        .map(|t| common::Timer::start(t, interrupter.clone()));
+    let timeout = args.engine.timeout;
+    if let Err(e) = limits::start(limits::Command::Verify, start, timeout, &interrupter) {
+        return Ok(no_room(
+            &format!("cannot start the watchdog thread: {e}"),
+            start,
+        ));
+    }
     let witnesses = super::witness::requested(&args.witness, args.svcomp)?;
-    let (r, original, cfa) = lower_keeping_original(&args.program)?;
+    let (r, original, cfa) = match lower_keeping_original(&args.program) {
+        Ok(lowered) => lowered,
+        Err(e) => match e.downcast_ref::<FrontendError>() {
+            Some(FrontendError::OutOfMemory(why)) => return Ok(no_room(why, start)),
+            _ => return Err(e),
+        },
+    };
     let property = r.options.property;
     let strategy = args.engine.strategy(true)?;
+    limits::set_engine(strategy.name());
     let opts = VerifyOptions {
         strategy: strategy.clone(),
         max_depth: args.engine.max_depth,
@@ -311,32 +321,56 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         }
         eprintln!("total time: {secs:.3} s");
     }
-    super::witness::write(&witnesses, &r, &original, &cfa, &result, &engine);
-    match &result.verdict {
+    // The answer is made before it is claimed, so that the watchdog can still answer for a
+    // run that is late; once claimed, it is printed and its files written in full.
+    let mut out = String::new();
+    let mut note = None;
+    let code = match &result.verdict {
         ProgramVerdict::True => {
-            if let Some(path) = &args.invariant {
-                write_invariant(path, &cfa, result.invariant.as_deref())?;
-            }
-            println!("TRUE ({property}) ({engine}, {secs:.2} s)");
-            println!("TRUE");
-            Ok(EXIT_SAFE)
+            out += &format!("TRUE ({property}) ({engine}, {secs:.2} s)
+TRUE
+");
+            EXIT_SAFE
         }
         ProgramVerdict::False(p, trace) => {
-            println!("FALSE ({p}) ({engine}, {secs:.2} s)");
-            print_counterexample(&original, &cfa, *p, trace);
-            println!("FALSE({p})");
-            Ok(EXIT_UNSAFE)
+            out += &format!("FALSE ({p}) ({engine}, {secs:.2} s)
+");
+            out += &counterexample_text(&original, &cfa, *p, trace);
+            out += &format!("FALSE({p})
+");
+            EXIT_UNSAFE
         }
         ProgramVerdict::Unknown(u) => {
-            let report = common::report_unknown(u, args.engine.timeout.is_some(), secs);
-            if let Some(detail) = &report.detail {
-                eprintln!("note: {detail}");
-            }
-            println!("UNKNOWN ({}) ({engine}, {secs:.2} s)", report.text);
-            println!("UNKNOWN");
-            Ok(report.exit)
+            let report = common::report_unknown(u, secs);
+            note = report.detail;
+            out += &format!(
+                "UNKNOWN ({}) ({engine}, {secs:.2} s)\nUNKNOWN\n",
+                report.text
+            );
+            report.exit
         }
+    };
+    limits::claim_or_wait();
+    super::witness::write(&witnesses, &r, &original, &cfa, &result, &engine);
+    if let (ProgramVerdict::True, Some(path)) = (&result.verdict, &args.invariant) {
+        write_invariant(path, &cfa, result.invariant.as_deref())?;
     }
+    if let Some(detail) = note {
+        eprintln!("note: {detail}");
+    }
+    print!("{out}");
+    Ok(code)
+}
+
+/// The answer of a run that has no room to start: `UNKNOWN (memory)`, with the reason.
+fn no_room(why: &str, start: Instant) -> u8 {
+    limits::claim_or_wait();
+    eprintln!("note: memory: {why}");
+    println!(
+        "UNKNOWN (memory) (bitmc, {:.2} s)\nUNKNOWN",
+        start.elapsed().as_secs_f64()
+    );
+    EXIT_UNKNOWN
 }
 
 /// The most steps of a counterexample's run on the program as written that are printed.
@@ -345,23 +379,24 @@ const TRACE_STEPS: usize = 1_000_000;
 /// A counterexample: the statements executed on the program as written, its inputs, and where
 /// the property fails (gcc's form), or, when that run cannot be shown, the nondet values as
 /// the engine's CFA took them and why.
-fn print_counterexample(
+fn counterexample_text(
     original: &bitmc::cfa::Cfa,
     cfa: &bitmc::cfa::Cfa,
     property: Property,
     trace: &bitmc::verify::ProgramTrace,
-) {
+) -> String {
     let run = trace
         .source_run(original, cfa, TRACE_STEPS)
         .and_then(|steps| Trace::of_run(original, &steps).map_err(|e| e.to_string()));
+    let mut out = String::new();
     match run {
         Ok(t) => {
             let calls: Vec<String> = t.inputs().iter().map(|i| i.value.to_string()).collect();
-            println!("nondet values: [{}]", calls.join(", "));
-            print!("{}", format_trace(original, &t));
+            out += &format!("nondet values: [{}]\n", calls.join(", "));
+            out += &format_trace(original, &t);
             let (pos, what) = t.failure.unwrap_or_default();
             let at = pos.map(|p| format!("{p}: ")).unwrap_or_default();
-            println!("{at}error: {what} ({property})");
+            out += &format!("{at}error: {what} ({property})\n");
         }
         Err(why) => {
             let seq: Vec<String> = trace.nondet.iter().map(|v| v.to_string()).collect();
@@ -370,11 +405,12 @@ fn print_counterexample(
             } else {
                 "of the accelerated CFA (with the iteration counts of its jumps)"
             };
-            println!("nondet values {whose}: [{}]", seq.join(", "));
-            println!("no trace: {why}");
-            println!("error: {property} is violated");
+            out += &format!("nondet values {whose}: [{}]\n", seq.join(", "));
+            out += &format!("no trace: {why}\n");
+            out += &format!("error: {property} is violated\n");
         }
     }
+    out
 }
 
 fn write_invariant(

@@ -26,45 +26,62 @@ use crate::cnf::Tseitin;
 use crate::sat::{Backend, Interrupter, Lit, SolveResult, Solver};
 use crate::ts::model::Model;
 use crate::ts::simulate::{self, Simulation, Words};
+use std::mem::ManuallyDrop;
 
 /// A solver holding `U(x) ∧ T(x, x') ∧ U(x')` of a model, with `I(x)` switched on by `init`.
+/// Dropped after its interrupter was raised, it hands its solver to
+/// [`super::graveyard::keep`] instead of freeing it: freeing the solver of a large model takes
+/// seconds, and a stopped run must answer at once ([`release_unless_stopped`] frees it when the
+/// run goes on).
 struct TwoStates<'m> {
     model: &'m Model,
-    solver: Box<dyn Solver>,
+    solver: ManuallyDrop<Box<dyn Solver>>,
     cur: Tseitin,
     next: Tseitin,
     init: Lit,
 }
 
 impl<'m> TwoStates<'m> {
-    fn new(model: &'m Model, backend: Backend, intr: &Interrupter) -> TwoStates<'m> {
+    /// The solver of `model`, or `Err` when `intr` is raised while it is built (a model of
+    /// thousands of latches takes seconds to encode).
+    fn new(
+        model: &'m Model,
+        backend: Backend,
+        intr: &Interrupter,
+    ) -> Result<TwoStates<'m>, Interrupted> {
         let mut solver = backend.create(intr);
-        let mut cur = Tseitin::new();
-        let mut next = Tseitin::new();
         let init = solver.new_var().pos();
-        for l in &model.latches {
-            let x = cur.encode(&model.aig, solver.as_mut(), l.node);
+        let mut s = TwoStates {
+            model,
+            solver: ManuallyDrop::new(solver),
+            cur: Tseitin::new(),
+            next: Tseitin::new(),
+            init,
+        };
+        let stopped = |j: usize| j.is_multiple_of(POLL_LATCHES) && intr.is_interrupted();
+        for (j, l) in model.latches.iter().enumerate() {
+            if stopped(j) {
+                return Err(Interrupted);
+            }
+            let x = s.cur(l.node);
             if let Some(r) = l.reset {
-                solver.add_clause(&[!init, x.xor_sign(!r)]);
+                s.solver.add_clause(&[!init, x.xor_sign(!r)]);
             }
         }
-        for l in &model.latches {
-            let f = cur.encode(&model.aig, solver.as_mut(), l.next);
-            next.bind(l.node.var(), f.xor_sign(l.node.is_negated()));
+        for (j, l) in model.latches.iter().enumerate() {
+            if stopped(j) {
+                return Err(Interrupted);
+            }
+            let f = s.cur(l.next);
+            s.next.bind(l.node.var(), f.xor_sign(l.node.is_negated()));
         }
         for &c in &model.constraints {
-            let a = cur.encode(&model.aig, solver.as_mut(), c);
-            solver.add_clause(&[a]);
-            let b = next.encode(&model.aig, solver.as_mut(), c);
-            solver.add_clause(&[b]);
+            let a = s.cur(c);
+            s.solver.add_clause(&[a]);
+            let b = s.next(c);
+            s.solver.add_clause(&[b]);
         }
-        TwoStates {
-            model,
-            solver,
-            cur,
-            next,
-            init,
-        }
+        Ok(s)
     }
 
     fn cur(&mut self, c: AigLit) -> Lit {
@@ -148,8 +165,28 @@ fn prune(
     }
 }
 
+impl Drop for TwoStates<'_> {
+    fn drop(&mut self) {
+        // SAFETY: `solver` is taken once, here, and never used again.
+        let solver = unsafe { ManuallyDrop::take(&mut self.solver) };
+        if solver.interrupter().is_interrupted() {
+            super::graveyard::keep(solver);
+        }
+    }
+}
+
+/// Free the solvers that stopped Houdini runs on this thread left behind, unless `run` (the
+/// whole run's interrupter) is raised: then the process is about to answer and exit, and
+/// freeing them would only delay it.
+pub fn release_unless_stopped(run: &Interrupter) {
+    if !run.is_interrupted() {
+        super::graveyard::release();
+    }
+}
+
 /// Drop every alive candidate that some state reached by random simulation from `state`
-/// violates (see [`houdini`] on why this keeps the largest inductive subset).
+/// violates (see [`houdini`] on why this keeps the largest inductive subset), until `stop`
+/// says so.
 fn simulate_from(
     model: &Model,
     words: &Words,
@@ -157,10 +194,11 @@ fn simulate_from(
     seed: u64,
     cands: &[AigLit],
     holds: &mut [bool],
+    stop: &dyn Fn() -> bool,
 ) {
     let mut sim = Simulation::new(model, words, seed);
     sim.set_state(state);
-    simulate::run(&mut sim, AMPLIFY_STEPS, None, |sim, valid| {
+    simulate::run(&mut sim, AMPLIFY_STEPS, stop, |sim, valid| {
         for (h, &c) in holds.iter_mut().zip(cands) {
             if *h && !sim.lit(c) & valid != 0 {
                 *h = false;
@@ -168,6 +206,9 @@ fn simulate_from(
         }
     });
 }
+
+/// How many latches [`TwoStates::new`] encodes between two looks at the interrupter.
+const POLL_LATCHES: usize = 64;
 
 /// Steps simulated from each counterexample to induction.
 const AMPLIFY_STEPS: usize = 64;
@@ -180,7 +221,7 @@ pub fn houdini(
     backend: Backend,
     intr: &Interrupter,
 ) -> Result<HoudiniResult, Interrupted> {
-    let mut s = TwoStates::new(model, backend, intr);
+    let mut s = TwoStates::new(model, backend, intr)?;
     let cur: Vec<Lit> = cands.iter().map(|&c| s.cur(c)).collect();
     let mut holds = vec![true; cands.len()];
     let mut sat_calls = 0;
@@ -213,7 +254,9 @@ pub fn houdini(
             })
             .collect();
         seed += 1;
-        simulate_from(model, words, &state, seed, cands, holds);
+        simulate_from(model, words, &state, seed, cands, holds, &|| {
+            intr.is_interrupted()
+        });
     };
     prune(&mut s, &mut holds, &next, in_h, &mut sat_calls, amplify)?;
     Ok(HoudiniResult { holds, sat_calls })
@@ -230,7 +273,7 @@ pub fn is_inductive(
     if lits.is_empty() {
         return Ok(true);
     }
-    let mut s = TwoStates::new(model, backend, intr);
+    let mut s = TwoStates::new(model, backend, intr)?;
     let cur: Vec<Lit> = lits.iter().map(|&c| s.cur(c)).collect();
     let next: Vec<Lit> = lits.iter().map(|&c| s.next(c)).collect();
     let init = s.init;

@@ -428,8 +428,13 @@ pub fn run(
                 });
                 let v = systems.settle(chosen, v, m, &mopts, check);
                 let _ = tx.send((i, v, t.elapsed(), member_stats));
-                // Free the member's solvers only after it has reported.
-                super::graveyard::release();
+                // Free the member's solvers only after it has reported, and not at all when
+                // the run has been stopped: the portfolio waits for its threads to end.
+                if opts.interrupter.is_interrupted() {
+                    super::graveyard::abandon();
+                } else {
+                    super::graveyard::release();
+                }
             });
         }
         drop(tx);

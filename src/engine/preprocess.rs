@@ -81,7 +81,7 @@ impl Preprocessed {
         }
         let (model, sweep) =
             sweep::sweep(orig.model, &orig.words, backend, SWEEP_BUDGET, interrupter);
-        if sweep.merged == 0 {
+        if sweep.merged == 0 || interrupter.is_interrupted() {
             return None;
         }
         let ms = model.to_system();

@@ -34,6 +34,9 @@ pub fn too_large(sys: &System, states: usize, new: usize) -> bool {
         || !room_for(new.saturating_mul(per_step).saturating_mul(GROWTH_FACTOR))
 }
 
+/// How many clauses [`add_mapped`] adds between two looks at the interrupter.
+const POLL_CLAUSES: usize = 1 << 14;
+
 /// The solver variables of each unrolled state.
 pub struct Unrolling<'s> {
     sys: &'s System,
@@ -175,10 +178,18 @@ pub fn conjunction_literal(solver: &mut dyn Solver, cnf: &Cnf, frame: impl Fn(Va
     g
 }
 
-/// Add every clause of `cnf` with variables renamed by `map`, weakened by `guard` if given.
+/// Add every clause of `cnf` with variables renamed by `map`, weakened by `guard` if given;
+/// only some of them when the solver's interrupter is raised meanwhile (the transition
+/// relation of a large program has millions of clauses). The solver then answers every query
+/// with `Interrupted` (a run never lowers a raised flag), and a formula with fewer clauses
+/// could not give a wrong `Unsat` anyway.
 fn add_mapped(solver: &mut dyn Solver, cnf: &Cnf, guard: Option<Lit>, map: impl Fn(Var) -> Lit) {
+    let intr = solver.interrupter();
     let mut buf = Vec::new();
-    for c in cnf.iter() {
+    for (i, c) in cnf.iter().enumerate() {
+        if i.is_multiple_of(POLL_CLAUSES) && intr.is_interrupted() {
+            return;
+        }
         buf.clear();
         buf.extend(c.iter().map(|&l| map(l.var()).xor_sign(l.is_negated())));
         buf.extend(guard);

@@ -122,6 +122,10 @@ pub enum FrontendError {
     /// A bug in the front end, caught instead of a panic.
     #[error("internal error in the C front end: {0}")]
     Internal(String),
+    /// The front end's thread (with its large stack) cannot start: the process may not grow
+    /// by that much (an address-space limit such as `ulimit -v`).
+    #[error("the C front end cannot start: {0}")]
+    OutOfMemory(String),
 }
 
 impl FrontendError {
@@ -157,6 +161,9 @@ pub fn lower_preprocessed(
     lower(text, file_name, None, opts)
 }
 
+/// The stack of the front end's thread: parsing and lowering recurse over the syntax tree.
+const FRONTEND_STACK: usize = 512 << 20;
+
 /// Parses and lowers preprocessed text; `original` is the main file's text when the file is
 /// not on disk under `file_name`.
 fn lower(
@@ -171,7 +178,7 @@ fn lower(
     let opts2 = opts.clone();
     let handle = std::thread::Builder::new()
         .name("bitmc-frontend".into())
-        .stack_size(512 << 20)
+        .stack_size(FRONTEND_STACK)
         .spawn(move || -> Result<Lowered, FrontendError> {
             let (parsed, map) = parse::parse(text, &name, original.as_deref())?;
             let mut lowered = builder::lower_unit(&parsed.unit, &map, &opts2)?;
@@ -181,7 +188,12 @@ fn lower(
             }
             Ok(lowered)
         })
-        .map_err(|e| FrontendError::Internal(format!("cannot start the front-end thread: {e}")))?;
+        .map_err(|e| {
+            FrontendError::OutOfMemory(format!(
+                "no room for its thread with a stack of {} MB: {e}",
+                FRONTEND_STACK >> 20
+            ))
+        })?;
     match handle.join() {
         Ok(r) => r,
         Err(p) => {

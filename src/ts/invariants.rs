@@ -25,7 +25,6 @@ use crate::aig::{Aig, AigLit};
 use crate::cfa::{Cfa, Loc, LocKind, PVar};
 use crate::ts::model::{Model, ModelSystem};
 use std::collections::{HashMap, HashSet};
-use std::time::Instant;
 
 /// A candidate invariant: at `loc`, the comparison `text` (a C expression).
 #[derive(Clone, Debug)]
@@ -81,7 +80,8 @@ fn state_vars(cfa: &Cfa, ps: &ProgramSystem) -> Vec<StateVar> {
 }
 
 /// The constants of the program (as their terms' types read them, sign-extended) of magnitude
-/// below 2^40, other than 0.
+/// below 2^40, other than 0; when there are more than [`MAX_CONSTANTS`], that many of the
+/// smallest magnitude (an array of thousands of elements has a constant per index).
 fn program_constants(cfa: &Cfa) -> Vec<i128> {
     let tm = &cfa.tm;
     let mut out: Vec<i128> = Vec::new();
@@ -103,8 +103,16 @@ fn program_constants(cfa: &Cfa) -> Vec<i128> {
     }
     out.sort_unstable();
     out.dedup();
+    if out.len() > MAX_CONSTANTS {
+        out.sort_by_key(|c| (c.unsigned_abs(), *c < 0));
+        out.truncate(MAX_CONSTANTS);
+        out.sort_unstable();
+    }
     out
 }
+
+/// The most program constants the templates use.
+const MAX_CONSTANTS: usize = 512;
 
 /// The constants of the templates: the program's, their neighbours, and 1 and 2; without 0,
 /// which the templates have anyway.
@@ -149,6 +157,8 @@ pub struct SimStats {
     pub instances: usize,
     /// Instances that some sampled state refuted.
     pub refuted: usize,
+    /// Locations whose instances were not all tested (see [`MAX_EXAMINED`]).
+    pub cut: usize,
 }
 
 /// States of a program system sampled by random simulation, per location.
@@ -169,15 +179,16 @@ pub struct Samples {
 }
 
 /// Sample the reachable states of a program system at every location with outgoing edges
-/// (other than the initial one) by random simulation, up to `steps` steps or until `deadline`
-/// (if any).
+/// (other than the initial one) by random simulation, up to `steps` steps or until `stop` says
+/// so (it is polled after every step). At most [`MAX_SAMPLES`] distinct states are kept per
+/// location, fewer when the states of all locations would take more than [`SAMPLE_BYTES`].
 /// The location literals are added to `model`, a copy of the system's model.
 pub fn sample(
     cfa: &Cfa,
     ps: &ProgramSystem,
     model: &mut Model,
     steps: usize,
-    deadline: Option<Instant>,
+    stop: &dyn Fn() -> bool,
 ) -> Samples {
     let vars = state_vars(cfa, ps);
     let locs: Vec<(usize, AigLit)> = (0..cfa.locations.len())
@@ -188,13 +199,15 @@ pub fn sample(
         .map(|l| (l, at(ps, &mut model.aig, l)))
         .collect();
     let mut sets: Vec<HashSet<Vec<u128>>> = vec![HashSet::new(); locs.len()];
+    let state_bytes = std::mem::size_of::<u128>() * vars.len().max(1) * locs.len().max(1);
+    let most = (SAMPLE_BYTES / state_bytes).clamp(1, MAX_SAMPLES);
     let mut sim = Simulation::new(model, &words(ps), 0x5eed);
-    let steps = simulate::run(&mut sim, steps, deadline, |sim, valid| {
+    let steps = simulate::run(&mut sim, steps, stop, |sim, valid| {
         // The variables' bits in every lane, read once per step for all locations.
         let mut words: Option<Vec<Vec<u64>>> = None;
         for ((_, here), set) in locs.iter().zip(sets.iter_mut()) {
             let mask = sim.lit(*here) & valid;
-            if mask == 0 || set.len() >= MAX_SAMPLES {
+            if mask == 0 || set.len() >= most {
                 continue;
             }
             let words = words.get_or_insert_with(|| {
@@ -230,11 +243,18 @@ pub fn sample(
 /// The candidates from `templates` over the variables live at each sampled location that no
 /// sampled state refutes, at most `max` of them, taken from the locations in turn. Their nodes
 /// are added to `model` (the one given to [`sample`]).
+///
+/// The instances of each location are made and tested lazily, a chunk (one variable's, or one
+/// pair's) at a time, only as far as the turns reach, and at most [`MAX_EXAMINED`] per location;
+/// `stop` is polled between chunks (the candidates found until then are returned). The
+/// memory used is therefore bounded by `max` and a chunk, not by the number of instances,
+/// which grows with the square of the number of variables.
 pub fn candidates(
     samples: &Samples,
     model: &mut Model,
     templates: Templates,
     max: usize,
+    stop: &dyn Fn() -> bool,
 ) -> (Vec<Candidate>, SimStats) {
     let Samples {
         vars,
@@ -245,40 +265,37 @@ pub fn candidates(
         live,
         ..
     } = samples;
-    let shapes = match templates {
-        Templates::Comparisons => templates::comparisons(vars, consts),
-        Templates::Linear => templates::linear(vars, consts),
-        Templates::Scaled => Vec::new(),
-    };
-    let mut stats = SimStats::default();
-    let alive: Vec<Vec<Shape>> = locs
+    let here: Vec<Vec<usize>> = locs
         .iter()
-        .zip(states)
-        .map(|(&(l, _), set)| {
-            let is_live = |i: usize| live[l][vars[i].pvar.index()];
-            let mut keep: Vec<Shape> = shapes
-                .iter()
-                .filter(|sh| sh.vars().iter().all(|&i| is_live(i)))
-                .filter(|sh| {
-                    stats.instances += 1;
-                    let ok = set.iter().all(|vals| sh.holds(vars, vals));
-                    stats.refuted += usize::from(!ok);
-                    ok
-                })
-                .copied()
-                .collect();
-            if templates == Templates::Scaled {
-                let here: Vec<usize> = (0..vars.len()).filter(|&i| is_live(i)).collect();
-                let extra = scaled_bounds(vars, &here, set, scales);
-                stats.instances += extra.len();
-                keep.extend(extra);
-            }
-            tightest(keep, |s| *s, BOUNDS_KEPT)
+        .map(|&(l, _)| {
+            (0..vars.len())
+                .filter(|&i| live[l][vars[i].pvar.index()])
+                .collect()
         })
         .collect();
+    let mut alive: Vec<Alive<'_>> = here
+        .iter()
+        .zip(states)
+        .map(|(here, set)| {
+            let chunks: Box<dyn Iterator<Item = Vec<Shape>> + '_> = match templates {
+                Templates::Comparisons => Box::new(templates::comparisons(vars, here, consts)),
+                Templates::Linear => Box::new(templates::linear(vars, here, consts)),
+                Templates::Scaled => Box::new(std::iter::once_with(move || {
+                    scaled_bounds(vars, here, set, scales)
+                })),
+            };
+            Alive {
+                chunks,
+                vars,
+                set,
+                ready: Vec::new().into_iter(),
+                examined: 0,
+            }
+        })
+        .collect();
+    let mut stats = SimStats::default();
     let mut built: HashMap<Shape, AigLit> = HashMap::new();
     let mut out = Vec::new();
-    let mut next = vec![0usize; locs.len()];
     let mut progressed = true;
     while out.len() < max && progressed {
         progressed = false;
@@ -286,10 +303,9 @@ pub fn candidates(
             if out.len() >= max {
                 break;
             }
-            let Some(&shape) = alive[k].get(next[k]) else {
+            let Some(shape) = alive[k].next(&mut stats, stop) else {
                 continue;
             };
-            next[k] += 1;
             progressed = true;
             let lit = *built
                 .entry(shape)
@@ -308,8 +324,54 @@ pub fn candidates(
             });
         }
     }
+    stats.cut = alive.iter().filter(|a| a.examined >= MAX_EXAMINED).count();
     (out, stats)
 }
+
+/// The instances of one location that no sampled state refutes, made chunk by chunk.
+struct Alive<'s> {
+    chunks: Box<dyn Iterator<Item = Vec<Shape>> + 's>,
+    vars: &'s [StateVar],
+    /// The sampled states of the location.
+    set: &'s [Vec<u128>],
+    /// The survivors of the last chunk not handed out yet.
+    ready: std::vec::IntoIter<Shape>,
+    /// Instances tested so far.
+    examined: usize,
+}
+
+impl Alive<'_> {
+    /// The next survivor: of each chunk, the instances that every sample satisfies, and of
+    /// their bounds only the tightest ([`tightest`]; a chunk holds every bound of its
+    /// variables). `None` when the instances are exhausted, [`MAX_EXAMINED`] were tested, or
+    /// `stop` says so.
+    fn next(&mut self, stats: &mut SimStats, stop: &dyn Fn() -> bool) -> Option<Shape> {
+        loop {
+            if let Some(s) = self.ready.next() {
+                return Some(s);
+            }
+            if self.examined >= MAX_EXAMINED || stop() {
+                return None;
+            }
+            let chunk = self.chunks.next()?;
+            let n = chunk.len();
+            self.examined += n;
+            stats.instances += n;
+            let (vars, set) = (self.vars, self.set);
+            let keep: Vec<Shape> = chunk
+                .into_iter()
+                .filter(|sh| set.iter().all(|vals| sh.holds(vars, vals)))
+                .collect();
+            stats.refuted += n - keep.len();
+            self.ready = tightest(keep, |s| *s, BOUNDS_KEPT).into_iter();
+        }
+    }
+}
+
+/// The most instances tested at one location for one kind of templates. Far above what
+/// programs of a few dozen variables have (they test every instance), it bounds the time
+/// spent on a program of thousands of variables, whose pairs run into the millions.
+pub const MAX_EXAMINED: usize = 1_000_000;
 
 /// The factors `a` of the scaled differences `x - a·y` whose bounds are read off the samples:
 /// 2, 3, the magnitudes of the program's constants from 4 to 2^20, and the largest values of the variables' types of at most 16 bits
@@ -428,6 +490,10 @@ const BOUNDS_KEPT: usize = 2;
 
 /// The most distinct states sampled at one location.
 const MAX_SAMPLES: usize = 512;
+
+/// The most bytes the sampled states of all locations may take together (a program of
+/// thousands of variables and many locations keeps fewer than [`MAX_SAMPLES`] per location).
+const SAMPLE_BYTES: usize = 256 << 20;
 
 /// The bit-level system of `model` with `lits` (invariants over its latches) added as
 /// invariant constraints, with its own variable maps; see [`ProgramSystem::swap_system`].

@@ -17,7 +17,6 @@
 
 use super::model::Model;
 use crate::aig::{AigLit, AigNode};
-use std::time::Instant;
 
 /// One step in this many restarts a lane at random.
 const RESTART_ODDS: u64 = 128;
@@ -205,16 +204,17 @@ impl<'m> Simulation<'m> {
     }
 }
 
-/// Run the simulation for at most `steps` steps or until `deadline` (if any), calling `visit`
-/// with the simulation and its valid lanes after each evaluation. Returns the steps taken.
+/// Run the simulation for at most `steps` steps or until `stop` says so (polled before every
+/// step), calling `visit` with the simulation and its valid lanes after each evaluation.
+/// Returns the steps taken.
 pub fn run(
     sim: &mut Simulation<'_>,
     steps: usize,
-    deadline: Option<Instant>,
+    stop: &dyn Fn() -> bool,
     mut visit: impl FnMut(&Simulation<'_>, u64),
 ) -> usize {
     for k in 0..steps {
-        if k % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+        if stop() {
             return k;
         }
         let valid = sim.evaluate();

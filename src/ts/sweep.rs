@@ -192,7 +192,8 @@ impl Sweeper<'_> {
 }
 
 /// Sweep `model` for at most `budget` (or until `interrupter` is raised), with `backend` as the
-/// solver. Returns the rebuilt model and what was done.
+/// solver. Returns the rebuilt model and what was done; the model unchanged (nothing merged)
+/// when `interrupter` is raised, since the run that asked for it is then over.
 pub fn sweep(
     model: &Model,
     words: &Words,
@@ -216,6 +217,9 @@ pub fn sweep(
     }
     let mut sim = Simulation::new(model, words, 0x5eed);
     for _ in 0..SIMULATED_WORDS {
+        if interrupter.is_interrupted() {
+            break;
+        }
         let valid = sim.evaluate();
         sigs.add_word(aig, |v| sim.lit(AigLit::new(v, false)));
         sim.step(valid);
@@ -285,6 +289,14 @@ pub fn sweep(
         (sw.rep, sw.stats)
     });
     let (rep, mut stats) = rep;
+    if interrupter.is_interrupted() {
+        // The run is over: the model as it is, without the cost of rebuilding it.
+        stats.stopped = true;
+        stats.merged = 0;
+        stats.ands_after = stats.ands_before;
+        stats.time = start.elapsed();
+        return (model.clone(), stats);
+    }
     let swept = rebuild(model, &cone, &rep);
     stats.ands_after = ands(&swept.aig, &swept.aig.cone(&roots(&swept)));
     stats.time = start.elapsed();

@@ -297,92 +297,122 @@ pub const MAX_SUM_VARS: usize = 8;
 /// The factors `a` of the scaled differences `x - a·y`.
 const SCALES: [i128; 2] = [2, 3];
 
-/// Comparisons: every variable with 0 and with the constants `consts` that its type can hold
-/// (`==`, `<=`, `>=`; and `> 0`), and every pair of variables of one type (`==`, `<`, `<=`,
-/// `>`, `>=`).
-pub fn comparisons(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
-    let mut out = Vec::new();
-    for (x, v) in vars.iter().enumerate() {
+/// Comparisons among the variables `here` (indices into `vars`, ascending), in chunks: for
+/// each variable, its comparisons with 0 and with the constants `consts` that its type can
+/// hold (`==`, `<=`, `>=`; and `> 0`); then for each pair of variables of one type, `==`,
+/// `<`, `<=`, `>`, `>=`. The chunks come one at a time, so that a caller that needs only the
+/// first few never holds (or makes) the quadratically many pairs of a large program.
+pub fn comparisons<'a>(
+    vars: &'a [StateVar],
+    here: &'a [usize],
+    consts: &'a [i128],
+) -> impl Iterator<Item = Vec<Shape>> + 'a {
+    let singles = here.iter().map(move |&x| {
+        let v = &vars[x];
         let (lo, hi) = v.range();
-        out.push(Shape::Const(x, Cmp::Eq, 0));
-        out.push(Shape::Const(x, Cmp::Gt, 0));
+        let mut out = vec![Shape::Const(x, Cmp::Eq, 0), Shape::Const(x, Cmp::Gt, 0)];
         if v.signed {
             out.push(Shape::Const(x, Cmp::Ge, 0));
         }
         for &c in consts.iter().filter(|&&c| c != 0 && lo < c && c < hi) {
             out.extend([Cmp::Eq, Cmp::Le, Cmp::Ge].map(|op| Shape::Const(x, op, c)));
         }
-    }
-    for x in 0..vars.len() {
-        for y in x + 1..vars.len() {
-            if vars[x].signed == vars[y].signed && vars[x].bits.len() == vars[y].bits.len() {
-                for op in [Cmp::Eq, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
-                    out.push(Shape::Pair(x, op, y));
-                }
-            }
-        }
-    }
-    out
+        out
+    });
+    let pairs = pairs(here)
+        .filter(move |&(x, y)| same_type(vars, x, y))
+        .map(|(x, y)| {
+            [Cmp::Eq, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge]
+                .map(|op| Shape::Pair(x, op, y))
+                .to_vec()
+        });
+    singles.chain(pairs)
 }
 
-/// Linear relations: exact differences of any two variables against the constants `consts`
-/// and their negations (`==`, `<=`, `>=`; and against 0 for variables of different types); `x - 2y` and `x - 3y` against 0 (`<=`, `>=`); and, among at most [`MAX_SUM_VARS`] variables, the exact comparisons `x + y <= z`,
-/// `x + y >= z` and (of one type) the wrapping sums `x + y == z` and `x + y == z + w`.
-pub fn linear(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
-    let mut out = Vec::new();
+/// The pairs `(x, y)` of `here` with `x` before `y`, lazily.
+fn pairs(here: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    here.iter()
+        .enumerate()
+        .flat_map(move |(k, &x)| here[k + 1..].iter().map(move |&y| (x, y)))
+}
+
+/// Whether two variables have one width and signedness.
+fn same_type(vars: &[StateVar], x: usize, y: usize) -> bool {
+    vars[x].signed == vars[y].signed && vars[x].bits.len() == vars[y].bits.len()
+}
+
+/// Linear relations among the variables `here` (indices into `vars`, ascending), in chunks
+/// as [`comparisons`] gives them: for each pair, exact differences against the constants
+/// `consts` and their negations (`==`, `<=`, `>=`; and against 0 for variables of different
+/// types); for each ordered pair, `x - 2y` and `x - 3y` against 0 (`<=`, `>=`); and, when the
+/// program has at most [`MAX_SUM_VARS`] variables, the exact comparisons `x + y <= z` and
+/// `x + y >= z`, and among the variables of a type that has at most [`MAX_SUM_VARS`], the
+/// wrapping sums `x + y == z` and `x + y == z + w` (the counts are over all of `vars`, and
+/// only instances over `here` are made).
+pub fn linear<'a>(
+    vars: &'a [StateVar],
+    here: &'a [usize],
+    consts: &'a [i128],
+) -> impl Iterator<Item = Vec<Shape>> + 'a {
     let mut cs: Vec<i128> = consts.iter().flat_map(|&c| [c, -c]).collect();
     cs.sort_unstable();
     cs.dedup();
-    for x in 0..vars.len() {
-        for y in x + 1..vars.len() {
-            let w = vars[x].bits.len().max(vars[y].bits.len()) as u32;
-            // Variables of different types have no `Pair` comparison: `x - y ⋈ 0` stands in.
-            let same = vars[x].signed == vars[y].signed && vars[x].bits.len() == vars[y].bits.len();
-            let zero = (!same).then_some(0);
-            let bounded = cs
+    let diffs = pairs(here).map(move |(x, y)| {
+        let w = vars[x].bits.len().max(vars[y].bits.len()) as u32;
+        // Variables of different types have no `Pair` comparison: `x - y ⋈ 0` stands in.
+        let zero = (!same_type(vars, x, y)).then_some(0);
+        let bounded = cs
+            .iter()
+            .copied()
+            .filter(|&c| c.unsigned_abs() < 1u128 << w)
+            .collect::<Vec<_>>();
+        zero.into_iter()
+            .chain(bounded)
+            .flat_map(|c| [Cmp::Eq, Cmp::Le, Cmp::Ge].map(|op| Shape::Diff(x, y, op, c)))
+            .collect::<Vec<_>>()
+    });
+    let scaled = here.iter().flat_map(move |&x| {
+        here.iter().filter(move |&&y| y != x).map(move |&y| {
+            SCALES
                 .iter()
-                .copied()
-                .filter(|&c| c.unsigned_abs() < 1u128 << w);
-            for c in zero.into_iter().chain(bounded) {
-                out.extend([Cmp::Eq, Cmp::Le, Cmp::Ge].map(|op| Shape::Diff(x, y, op, c)));
-            }
-        }
-    }
-    for x in 0..vars.len() {
-        for y in (0..vars.len()).filter(|&y| y != x) {
-            for a in SCALES {
-                out.extend([Cmp::Le, Cmp::Ge].map(|op| Shape::Scaled(x, a, y, op, 0)));
-            }
-        }
-    }
-    if vars.len() <= MAX_SUM_VARS {
-        for x in 0..vars.len() {
-            for y in x + 1..vars.len() {
-                for z in (0..vars.len()).filter(|&z| z != x && z != y) {
-                    out.extend([Cmp::Le, Cmp::Ge].map(|op| Shape::SumCmp(x, y, op, z)));
-                }
-            }
-        }
-    }
+                .flat_map(|&a| [Cmp::Le, Cmp::Ge].map(|op| Shape::Scaled(x, a, y, op, 0)))
+                .collect::<Vec<_>>()
+        })
+    });
+    let sums = (vars.len() <= MAX_SUM_VARS)
+        .then(|| {
+            pairs(here).map(move |(x, y)| {
+                here.iter()
+                    .filter(|&&z| z != x && z != y)
+                    .flat_map(|&z| [Cmp::Le, Cmp::Ge].map(|op| Shape::SumCmp(x, y, op, z)))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .into_iter()
+        .flatten();
+    diffs
+        .chain(scaled)
+        .chain(sums)
+        .chain(std::iter::once_with(move || wrapping_sums(vars, here)))
+}
+
+/// The wrapping sums `x + y == z` and `x + y == z + w` over the variables `here` among the
+/// variables of a type that `vars` has 3 to [`MAX_SUM_VARS`] of.
+fn wrapping_sums(vars: &[StateVar], here: &[usize]) -> Vec<Shape> {
+    let mut out = Vec::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (i, v) in vars.iter().enumerate() {
-        let same = |g: &&mut Vec<usize>| {
-            vars[g[0]].signed == v.signed && vars[g[0]].bits.len() == v.bits.len()
-        };
-        match groups.iter_mut().find(same) {
+    for i in 0..vars.len() {
+        match groups.iter_mut().find(|g| same_type(vars, g[0], i)) {
             Some(g) => g.push(i),
             None => groups.push(vec![i]),
         }
     }
+    let live = |xs: &[usize]| xs.iter().all(|x| here.binary_search(x).is_ok());
     for g in groups
         .iter()
         .filter(|g| g.len() >= 3 && g.len() <= MAX_SUM_VARS)
     {
-        let pairs: Vec<(usize, usize)> = g
-            .iter()
-            .enumerate()
-            .flat_map(|(k, &i)| g[k + 1..].iter().map(move |&j| (i, j)))
-            .collect();
+        let pairs: Vec<(usize, usize)> = pairs(g).collect();
         for (p, &(i, j)) in pairs.iter().enumerate() {
             for &z in g.iter().filter(|&&z| z != i && z != j) {
                 out.push(Shape::Sum3(i, j, z));
@@ -394,6 +424,7 @@ pub fn linear(vars: &[StateVar], consts: &[i128]) -> Vec<Shape> {
             }
         }
     }
+    out.retain(|s| live(&s.vars()));
     out
 }
 
@@ -423,8 +454,9 @@ mod tests {
             let mut aig = Aig::new();
             let vars = vars(&mut aig);
             let consts = [1, 2, 3, 100, 127, 128, 255, 2047, -5, -128];
-            let mut shapes = comparisons(&vars, &consts);
-            shapes.extend(linear(&vars, &consts));
+            let all: Vec<usize> = (0..vars.len()).collect();
+            let mut shapes: Vec<Shape> = comparisons(&vars, &all, &consts).flatten().collect();
+            shapes.extend(linear(&vars, &all, &consts).flatten());
             // Factors and bounds as the samples give them (see `invariants::scaled_bounds`).
             for (a, c) in [(255, -3), (1000, 7000), (65535, 0), (999_983, -1_000_000)] {
                 for op in [Cmp::Le, Cmp::Ge] {

@@ -19,6 +19,9 @@ use crate::cnf::Cnf;
 use crate::sat::{Lit, Solver, Var};
 use crate::ts::System;
 
+/// How many variables [`Loaded::drain`] loads between two looks at the interrupter (a
+/// cone of a large program has millions).
+const POLL_LOADS: usize = 4096;
 /// Which clauses define which variable.
 #[derive(Debug)]
 pub struct ConeIndex {
@@ -237,10 +240,17 @@ impl Loaded {
         self.drain(solver, cur, next);
     }
 
-    /// Loads what the stack asks for.
+    /// Loads what the stack asks for; stops early when the solver's interrupter is raised (the
+    /// solver then answers every query with `Interrupted`, and the run stops).
     fn drain(&mut self, solver: &mut dyn Solver, cur: &mut StateLits, next: &mut StateLits) {
         let index = std::sync::Arc::clone(&self.index);
+        let mut loaded = 0usize;
         while let Some((nx, v)) = self.stack.pop() {
+            loaded += 1;
+            if loaded.is_multiple_of(POLL_LOADS) && solver.interrupter().is_interrupted() {
+                self.stack.clear();
+                return;
+            }
             let done = if nx {
                 &mut self.next_done
             } else {
