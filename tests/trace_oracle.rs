@@ -222,7 +222,7 @@ fn traces_of_random_programs_show_the_lines_gcc_executes() {
     let harness = common::harness();
     let mut tally = Tally::default();
     for i in 0..RANDOM_PROGRAMS {
-        let program = random::check::program(i, &models);
+        let program = random::check::program(random::program::generate, i, &models);
         let src = dir.join(format!("p{i}.c"));
         std::fs::write(&src, &program.src).expect("program written");
         let name = format!("program {i} ({})", program.dm);

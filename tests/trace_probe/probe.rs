@@ -113,7 +113,7 @@ pub fn build(source: &Path, dir: &Path, flags: &[&str], harness: &Path) -> Resul
         .collect();
     // Applied from the end of the text; texts inserted at one offset end up in the order
     // they were made.
-    edits.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    edits.sort_by_key(|e| std::cmp::Reverse((e.0, e.1)));
     let mut out = text;
     for (at, _, s) in &edits {
         out.insert_str(*at, s);
