@@ -105,7 +105,7 @@ fn bench_tasks_give_their_expected_verdicts() {
     for sub in ["svcomp", "control"] {
         let d = root.join(sub);
         if !d.is_dir() {
-            common::oracle_missing(&format!("{} is absent", d.display()));
+            common::bench_missing(&format!("{} is absent", d.display()));
             return;
         }
         all.extend(pairs(&d));

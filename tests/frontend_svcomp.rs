@@ -40,7 +40,7 @@ fn input_of(task: &Path) -> Option<PathBuf> {
 #[test]
 fn svcomp_tasks_lower_or_are_rejected_cleanly() {
     let Some(dir) = svcomp_dir() else {
-        common::oracle_missing("the SV-COMP sample (../shared/bench/svcomp) is not present");
+        common::bench_missing("the SV-COMP sample (../shared/bench/svcomp) is not present");
         return;
     };
     let list = std::fs::read_to_string(dir.join("tasks.txt")).expect("tasks.txt is readable");

@@ -108,7 +108,7 @@ fn bench_programs() -> Vec<Program> {
     for dir in ["svcomp", "control"] {
         let d = root.join(dir);
         if !d.is_dir() {
-            common::oracle_missing(&format!(
+            common::bench_missing(&format!(
                 "{} is absent: its tasks are not compared",
                 d.display()
             ));

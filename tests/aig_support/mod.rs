@@ -7,17 +7,16 @@ use bitmc::bv::value;
 use std::path::{Path, PathBuf};
 
 /// `../shared/bench/aiger`, found relative to the checkout; `None` (with a note) when it is
-/// absent, and a failure under `CI=true`, where the benchmark inputs are always beside the
-/// checkout.
+/// absent, and a failure under `BITMC_REQUIRE_BENCH=1` (see `.ci/run`).
 pub fn bench_aiger() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/aiger");
     if p.is_dir() {
         return Some(p);
     }
-    let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+    let ci = std::env::var("BITMC_REQUIRE_BENCH").is_ok_and(|v| v == "1");
     assert!(
         !ci,
-        "{} is absent; under CI=true it must be there",
+        "{} is absent; with BITMC_REQUIRE_BENCH=1 (set by .ci/run when ../shared/bench exists) it must be there",
         p.display()
     );
     eprintln!("SKIPPED: {} is absent", p.display());

@@ -62,6 +62,17 @@ pub fn oracle_missing(what: &str) {
     eprintln!("SKIPPED: {what}");
 }
 
+/// The public benchmark inputs (`../shared/bench`, outside the repository) are missing: a
+/// failure under `BITMC_REQUIRE_BENCH=1`, which `.ci/run` sets when the directory exists (so
+/// that a part missing from it is noticed), a skip that says so otherwise.
+pub fn bench_missing(what: &str) {
+    assert!(
+        !std::env::var("BITMC_REQUIRE_BENCH").is_ok_and(|v| v == "1"),
+        "{what}; with BITMC_REQUIRE_BENCH=1 the benchmark inputs must all be there"
+    );
+    eprintln!("SKIPPED: {what}");
+}
+
 /// Wait for `child` at most `limit`, polling every `poll`; `None` (and the child killed) when
 /// it is still running then.
 pub fn wait_at_most(
