@@ -469,8 +469,10 @@ fn a_large_array_answers_within_its_time_limit() {
     )
     .expect("program written");
     let (r, took) = verify_with_address_limit(12 << 30, &["--timeout", "8"], &f);
+    // The watchdog answers at the latest 2 s (its grace) after the limit; 2 s more for a
+    // loaded machine.
     assert!(
-        took.as_secs_f64() < 8.0 + 3.0,
+        took.as_secs_f64() < 8.0 + 2.0 + 2.0,
         "answered after {took:?}: {}\n{}",
         r.stdout,
         r.stderr
