@@ -153,6 +153,12 @@ impl<'a> Lower<'a> {
             Binding::Var(v, _) => vec![*v],
             Binding::Array(view) => view.arr.elems.clone(),
             Binding::PtrVar(v) => vec![*v],
+            Binding::Struct(s) => {
+                let mut out = Vec::new();
+                Self::struct_vars(&s.parts, &mut out);
+                out
+            }
+            Binding::Structs(sa) => sa.leaves.iter().flat_map(|l| l.arr.elems.iter().copied()).collect(),
             _ => Vec::new(),
         }
     }
@@ -177,7 +183,7 @@ impl<'a> Lower<'a> {
     }
 
     /// The bytes of a string literal initialising an array of `char`.
-    fn string_init(&mut self, e: &Node<Expression>, elem: CInt) -> Result<Vec<u8>, FrontendError> {
+    pub fn string_init(&mut self, e: &Node<Expression>, elem: CInt) -> Result<Vec<u8>, FrontendError> {
         match &e.node {
             Expression::StringLiteral(s) if elem.kind == super::types::IntKind::Char => {
                 match super::literal::string_bytes(&s.node) {
@@ -209,6 +215,12 @@ impl<'a> Lower<'a> {
                 InitPart::String { offset, len, expr } => {
                     let bytes = self.string_init(expr, view.arr.elem)?;
                     self.store_string(view, offset, len, bytes, expr.span)?;
+                }
+                InitPart::Struct { expr, .. } => {
+                    return Err(FrontendError::Internal(format!(
+                        "structure initialiser in an integer array at {}",
+                        self.span_pos(expr.span)
+                    )))
                 }
             }
         }
@@ -246,32 +258,8 @@ impl<'a> Lower<'a> {
                 "subscript of a zero-dimensional array".into(),
             ));
         };
-        let dm = self.dm();
-        let ity = idx.ty.promote();
-        let it = self.convert(idx, ity);
+        let i64t = self.checked_index(n, idx);
         let tm = &mut self.cfa.tm;
-        let wide = tm.resize(it, 128, ity.signed);
-        let zero = tm.bv_const(0, 128);
-        let len = tm.bv_const(u128::from(n), 128);
-        let neg = tm.slt(wide, zero);
-        let _ = dm;
-        if std::mem::take(&mut self.address_of_element) {
-            // `&a[n]` is the address one past the end (C11 6.5.3.2p3: `a + n`), valid but not
-            // an element: the pointer model has no place for it.
-            let tm = &mut self.cfa.tm;
-            let big = tm.sgt(wide, len);
-            let oob = tm.or(neg, big);
-            let past = tm.eq(wide, len);
-            self.bounds_check(oob);
-            self.sink_if(past, "unsupported: a pointer one past the end of an array");
-        } else {
-            let tm = &mut self.cfa.tm;
-            let big = tm.sge(wide, len);
-            let oob = tm.or(neg, big);
-            self.bounds_check(oob);
-        }
-        let tm = &mut self.cfa.tm;
-        let i64t = tm.extract(wide, FLAT_WIDTH - 1, 0);
         let stride = tm.bv_const(u128::from(view.stride()), FLAT_WIDTH);
         let off = tm.mul(i64t, stride);
         let flat = tm.add(view.base, off);
@@ -292,6 +280,34 @@ impl<'a> Lower<'a> {
                 access: view.access,
             }))
         }
+    }
+
+    /// An index into a dimension of length `n`, checked (`0 ≤ idx < n`, or `≤ n` for the
+    /// address one past the end under `&`, which is a sink of its own), as a 64-bit term.
+    pub fn checked_index(&mut self, n: u64, idx: RVal) -> TermId {
+        let ity = idx.ty.promote();
+        let it = self.convert(idx, ity);
+        let tm = &mut self.cfa.tm;
+        let wide = tm.resize(it, 128, ity.signed);
+        let zero = tm.bv_const(0, 128);
+        let len = tm.bv_const(u128::from(n), 128);
+        let neg = tm.slt(wide, zero);
+        if std::mem::take(&mut self.address_of_element) {
+            // `&a[n]` is the address one past the end (C11 6.5.3.2p3: `a + n`), valid but not
+            // an element: the pointer model has no place for it.
+            let tm = &mut self.cfa.tm;
+            let big = tm.sgt(wide, len);
+            let oob = tm.or(neg, big);
+            let past = tm.eq(wide, len);
+            self.bounds_check(oob);
+            self.sink_if(past, "unsupported: a pointer one past the end of an array");
+        } else {
+            let tm = &mut self.cfa.tm;
+            let big = tm.sge(wide, len);
+            let oob = tm.or(neg, big);
+            self.bounds_check(oob);
+        }
+        self.cfa.tm.extract(wide, FLAT_WIDTH - 1, 0)
     }
 
     /// The value of the element at a flat offset (known to be in bounds).

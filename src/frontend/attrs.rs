@@ -93,6 +93,17 @@ pub fn spec_attributes(specs: &[Node<DeclarationSpecifier>]) -> Vec<Attr> {
     out
 }
 
+/// The attributes among specifiers and qualifiers (of a structure member or a type name).
+pub fn qualifier_attributes(specs: &[Node<lang_c::ast::SpecifierQualifier>]) -> Vec<Attr> {
+    let mut out = Vec::new();
+    for s in specs {
+        if let lang_c::ast::SpecifierQualifier::Extension(exts) = &s.node {
+            collect(exts, &mut out);
+        }
+    }
+    out
+}
+
 /// The attributes written in a declarator (after it, after its `*`s, in nested declarators).
 pub fn declarator_attributes(d: &Node<Declarator>) -> Vec<Attr> {
     let mut out = Vec::new();

@@ -23,6 +23,10 @@ pub enum Binding {
     Var(PVar, CInt),
     /// An array object.
     Array(super::array::ArrayView),
+    /// A structure object (see [`super::structs`]).
+    Struct(super::structs::StructView),
+    /// An array of structures.
+    Structs(super::structs::StructArray),
     /// A pointer (or array parameter) bound to an object: `int *p = &x;`, `int *q = a;`, `f(a)`
     /// for `int a[]` (see [`super::pointer`]).
     Pointer(super::pointer::Pointer),
@@ -44,10 +48,17 @@ pub struct RVal {
     pub ty: CInt,
 }
 
+/// Where a function's result goes.
+#[derive(Clone, Debug)]
+pub enum Ret {
+    Int(PVar, CInt),
+    Struct(super::structs::StructView),
+}
+
 /// The state of one inlined function body.
 pub struct FnCtx {
     pub name: String,
-    pub ret: Option<(PVar, CInt)>,
+    pub ret: Option<Ret>,
     pub ret_loc: Loc,
     pub labels: HashMap<String, Loc>,
     pub defined_labels: HashMap<String, SrcPos>,

@@ -235,9 +235,13 @@ impl<'a> Lower<'a> {
             match &a.node {
                 Expression::StringLiteral(_) => Ok(((), Vec::new())),
                 _ => match lw.expr(a)? {
-                    Val::Array(_) | Val::Ptr(_) => lw.unsupported(
+                    Val::Array(_) | Val::Ptr(_) | Val::Structs(_) => lw.unsupported(
                         a.span,
                         format!("passing a pointer to `{name}`, which has no definition"),
+                    ),
+                    Val::Struct(_) => lw.unsupported(
+                        a.span,
+                        format!("passing a structure to `{name}`, which has no definition"),
                     ),
                     Val::Int(r) | Val::Addr(r) => Ok(((), vec![r.t])),
                     Val::Void => Ok(((), Vec::new())),

@@ -8,7 +8,7 @@
 //! caller's array, or `x` for `&x`; see [`super::pointer`]), or is an address-only variable. A call of a function that is being inlined is recursion:
 //! unsupported.
 
-use super::builder::{Binding, FnCtx, Lower, RVal};
+use super::builder::{Binding, FnCtx, Lower, RVal, Ret};
 use super::expr::Val;
 use super::pointer::ADDRESS;
 use super::types::CType;
@@ -141,6 +141,24 @@ impl<'a> Lower<'a> {
                         }
                     }
                 }
+                CType::Struct(def) => match lw.expr(a)? {
+                    Val::Struct(src) if src.def == *def => {
+                        // Copied into the parameter when the call starts; first into a
+                        // temporary when a later argument could change it.
+                        let src = if later_effects {
+                            let pos = Some(lw.pos.clone());
+                            let tmp = lw.new_struct(&format!("{name}::{}#arg", params[i].0), def, VarKind::Temporary, &pos)?;
+                            lw.copy_struct(&tmp, &src);
+                            tmp
+                        } else {
+                            src
+                        };
+                        (Val::Struct(src), Vec::new())
+                    }
+                    _ => {
+                        return lw.error(a.span, format!("argument of another type than `{}`", pty.describe()))
+                    }
+                },
                 CType::Unsupported(w) => return lw.unsupported(a.span, w.clone()),
                 other => {
                     return lw
@@ -199,7 +217,15 @@ impl<'a> Lower<'a> {
                     Some(self.pos.clone()),
                 );
                 self.havoc(v, HavocKind::Uninitialized);
-                Some((v, ty))
+                Some(Ret::Int(v, ty))
+            }
+            CType::Struct(def) => {
+                let pos = Some(self.pos.clone());
+                let v = self.new_struct(&format!("{name}::return"), &def, VarKind::Return, &pos)?;
+                for x in self.object_vars(&Binding::Struct(v.clone())) {
+                    self.havoc(x, HavocKind::Uninitialized);
+                }
+                Some(Ret::Struct(v))
             }
             other => {
                 return self.unsupported(
@@ -212,7 +238,7 @@ impl<'a> Lower<'a> {
         let saved_scopes = self.scopes.split_off(1);
         let saved_ctx = self.fctx.replace(FnCtx {
             name: name.to_string(),
-            ret,
+            ret: ret.clone(),
             ret_loc,
             labels: HashMap::new(),
             defined_labels: HashMap::new(),
@@ -240,10 +266,11 @@ impl<'a> Lower<'a> {
         }
         self.goto_loc(ret_loc);
         Ok(match ret {
-            Some((v, ty)) => Val::Int(RVal {
+            Some(Ret::Int(v, ty)) => Val::Int(RVal {
                 t: self.var_term(v),
                 ty,
             }),
+            Some(Ret::Struct(v)) => Val::Struct(v),
             None => Val::Void,
         })
     }
@@ -275,7 +302,13 @@ impl<'a> Lower<'a> {
                     self.assign(pv, r.t);
                     self.bind(&pname, Binding::PtrVar(pv));
                 }
-                Val::Array(_) => {
+                Val::Struct(src) => {
+                    let pos = Some(self.pos.clone());
+                    let v = self.new_struct(&format!("{name}::{pname}"), &src.def, VarKind::Parameter, &pos)?;
+                    self.copy_struct(&v, &src);
+                    self.bind(&pname, Binding::Struct(v));
+                }
+                Val::Array(_) | Val::Structs(_) => {
                     return Err(FrontendError::Internal("array parameter value".into()));
                 }
                 Val::Void => {

@@ -71,12 +71,20 @@ impl<'a> Lower<'a> {
         let (ty, noreturn) = self.apply_attributes(ty, &spec_attributes(specs), on_type);
         st.noreturn |= noreturn;
         if let CType::Unsupported(_) = ty {
-            // `enum e {…} __attribute__((packed))`: the tag names the changed type.
+            // `enum e {…} __attribute__((packed))`, `struct __attribute__((packed)) s {…}`:
+            // the tag names the changed type.
             for t in &tys {
-                if let TypeSpecifier::Enum(e) = &t.node {
-                    if let Some(id) = &e.node.identifier {
-                        self.bind(&format!("enum {}", id.node.name), Binding::Typedef(ty.clone()));
-                    }
+                let tag = match &t.node {
+                    TypeSpecifier::Enum(e) => e.node.identifier.as_ref().map(|id| format!("enum {}", id.node.name)),
+                    TypeSpecifier::Struct(s) if s.node.declarations.is_some() => s
+                        .node
+                        .identifier
+                        .as_ref()
+                        .map(|id| format!("struct {}", id.node.name)),
+                    _ => None,
+                };
+                if let Some(tag) = tag {
+                    self.bind(&tag, Binding::Typedef(ty.clone()));
                 }
             }
         }
@@ -102,7 +110,7 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn type_specifiers(
+    pub fn type_specifiers(
         &mut self,
         tys: &[&Node<TypeSpecifier>],
         span: Span,
@@ -141,13 +149,7 @@ impl<'a> Lower<'a> {
                     other = Some(CType::Unsupported("complex numbers".into()))
                 }
                 TypeSpecifier::Atomic(_) => return self.unsupported(t.span, "_Atomic"),
-                TypeSpecifier::Struct(s) => {
-                    let what = match s.node.kind.node {
-                        StructKind::Struct => "struct",
-                        StructKind::Union => "union",
-                    };
-                    other = Some(CType::Unsupported(format!("{what} types")));
-                }
+                TypeSpecifier::Struct(s) => other = Some(self.struct_type(s)?),
                 TypeSpecifier::Enum(e) => other = Some(self.enum_type(e)?),
                 TypeSpecifier::TypedefName(id) => match self.lookup(&id.node.name) {
                     Some(Binding::Typedef(ty)) => other = Some(ty.clone()),
@@ -434,7 +436,7 @@ impl<'a> Lower<'a> {
             }
             let unsupported_type = match &ty {
                 CType::Unsupported(w) => Some(format!("{w} (declaration of `{name}`)")),
-                CType::Array(..) if ty.array_shape().is_none() => {
+                CType::Array(..) if ty.array_shape().is_none() && struct_array(&ty).is_none() => {
                     Some(format!("array `{name}` of {}", ty.describe()))
                 }
                 CType::Array(_, None) if idecl.node.initializer.is_none() => {
@@ -512,7 +514,7 @@ impl<'a> Lower<'a> {
         let existing = self.scopes[0].get(name).cloned();
         match existing {
             // A later declaration of the same global (`extern int x; int x = 1;`).
-            Some(b @ (Binding::Var(..) | Binding::Array(_))) => {
+            Some(b @ (Binding::Var(..) | Binding::Array(_) | Binding::Struct(_) | Binding::Structs(_))) => {
                 if let Some(i) = init {
                     self.initialize(&b, i)?;
                 }
@@ -587,8 +589,8 @@ impl<'a> Lower<'a> {
         let b = self.new_object(&format!("{fname}::{name}"), span, &ty, VarKind::Local, init)?;
         match init {
             Some(i) => {
-                if matches!(b, Binding::Array(_)) {
-                    // Elements without an initialiser are zero.
+                if matches!(b, Binding::Array(_) | Binding::Struct(_) | Binding::Structs(_)) {
+                    // Elements and members without an initialiser are zero.
                     self.zero(&b);
                 }
                 // The initialiser is evaluated before the name is in scope for gcc only when
@@ -621,7 +623,14 @@ impl<'a> Lower<'a> {
                 let v = self.new_var(name, *i, kind, pos);
                 Ok(Binding::Var(v, *i))
             }
-            CType::Array(..) => self.new_array(name, span, ty, kind, init),
+            CType::Struct(def) => Ok(Binding::Struct(self.new_struct(name, def, kind, &pos)?)),
+            CType::Array(..) => match struct_array(ty) {
+                Some((def, dims)) => {
+                    let dims = self.struct_array_dims(name, span, ty, dims, init)?;
+                    Ok(Binding::Structs(self.new_struct_array(name, &def, dims, kind, &pos)?))
+                }
+                None => self.new_array(name, span, ty, kind, init),
+            },
             // A pointer variable without an initialiser that binds it to an object.
             CType::Pointer(_) => Ok(Binding::PtrVar(self.new_var(name, ADDRESS, kind, pos))),
             CType::Void => self.error(span, format!("variable `{name}` of type void")),
@@ -655,6 +664,16 @@ impl<'a> Lower<'a> {
                 _ => self.unsupported(init.span, "initialiser list for a scalar"),
             },
             (Binding::Array(a), _) => self.init_array(a, init),
+            (Binding::Struct(dst), Initializer::Expression(e)) => match self.expr(e)? {
+                Val::Struct(src) if src.def == dst.def => {
+                    self.copy_struct(dst, &src);
+                    Ok(())
+                }
+                _ => self.error(e.span, "initialisation of a structure by a value of another type"),
+            },
+            (Binding::Struct(_) | Binding::Structs(_), Initializer::List(_)) => {
+                self.init_aggregate(b, init)
+            }
             (Binding::PtrVar(v), Initializer::Expression(e)) => match self.expr(e)? {
                 Val::Int(r) | Val::Addr(r) => {
                     let a = self.address(r);
@@ -691,8 +710,48 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The dimensions of an array of structures (the first from the initialiser when the
+    /// declaration leaves it out).
+    fn struct_array_dims(
+        &mut self,
+        name: &str,
+        span: Span,
+        ty: &CType,
+        dims: Vec<Option<u64>>,
+        init: Option<&Node<Initializer>>,
+    ) -> Result<Vec<u64>, FrontendError> {
+        let mut out = Vec::new();
+        for (i, d) in dims.iter().enumerate() {
+            match (d, init) {
+                (Some(n), _) => out.push(*n),
+                (None, Some(Node { node: Initializer::List(items), span: s })) if i == 0 => {
+                    out.push(self.plan_init(ty, items, *s)?.top_len)
+                }
+                (None, _) if i == 0 => {
+                    return self.unsupported(span, format!("array `{name}` of unknown size"))
+                }
+                (None, _) => return self.error(span, "array of arrays of unknown size"),
+            }
+        }
+        Ok(out)
+    }
+
     /// Converts an integer value to a type (conversion as if by assignment).
     pub fn convert(&mut self, v: RVal, to: CInt) -> crate::bv::TermId {
         super::arith::convert(&mut self.cfa.tm, v.t, v.ty, to, self.opts.data_model)
+    }
+}
+
+/// For an array of structures (of any dimension): the structure type and the lengths.
+pub fn struct_array(ty: &CType) -> Option<(super::types::StructRef, Vec<Option<u64>>)> {
+    let mut dims = Vec::new();
+    let mut t = ty;
+    while let CType::Array(e, n) = t {
+        dims.push(*n);
+        t = e;
+    }
+    match t {
+        CType::Struct(s) if !dims.is_empty() => Some((s.clone(), dims)),
+        _ => None,
     }
 }

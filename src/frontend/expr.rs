@@ -13,6 +13,7 @@ use super::arith::{self, BinOp};
 use super::array::ArrayView;
 use super::builder::{Binding, Lower, RVal};
 use super::pointer::{Place, Pointer, ADDRESS};
+use super::structs::{StructArray, StructView};
 use super::types::{size_t, CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
@@ -30,6 +31,10 @@ pub enum Val {
     Ptr(Pointer),
     /// An address-only pointer: an unsigned integer of the pointer width.
     Addr(RVal),
+    /// A structure object (an rvalue structure is a temporary object, see [`super::structs`]).
+    Struct(StructView),
+    /// An array of structures (it decays to a pointer to its first row).
+    Structs(StructArray),
     Void,
 }
 
@@ -141,7 +146,10 @@ impl<'a> Lower<'a> {
             Val::Addr(v) if addr_ok => Ok(v),
             Val::Addr(_) => self.unsupported(span, "pointer arithmetic or a pointer used as an integer"),
             Val::Void => self.error(span, "void value used as an integer"),
-            Val::Array(_) => self.unsupported(span, "array used as a pointer value"),
+            Val::Array(_) | Val::Structs(_) => {
+                self.unsupported(span, "array used as a pointer value")
+            }
+            Val::Struct(_) => self.unsupported(span, "structure used as a scalar value"),
             Val::Ptr(_) => self.unsupported(
                 span,
                 "the address of an object used as a value (pointers bound to an object cannot be compared, assigned or converted to integers)",
@@ -269,7 +277,10 @@ impl<'a> Lower<'a> {
                 Ok(last)
             }
             Expression::Statement(s) => self.statement_expression(s),
-            Expression::Member(_) => self.unsupported(e.span, "struct or union member access"),
+            Expression::Member(m) => {
+                let place = self.member_expr(m)?;
+                Ok(self.place_value(place))
+            }
             Expression::CompoundLiteral(_) => self.unsupported(e.span, "compound literal"),
             Expression::OffsetOf(_) => self.unsupported(e.span, "offsetof"),
             Expression::VaArg(_) => self.unsupported(e.span, "variable arguments"),
@@ -285,6 +296,8 @@ impl<'a> Lower<'a> {
             })),
             Some(Binding::Enum(x, ty)) => Ok(Val::Int(self.int_const(x, ty))),
             Some(Binding::Array(view)) => Ok(Val::Array(view)),
+            Some(Binding::Struct(v)) => Ok(Val::Struct(v)),
+            Some(Binding::Structs(sa)) => Ok(Val::Structs(sa)),
             Some(Binding::Pointer(p)) => Ok(Val::Ptr(p)),
             Some(Binding::PtrVar(v)) => Ok(Val::Addr(RVal {
                 t: self.var_term(v),
@@ -309,7 +322,7 @@ impl<'a> Lower<'a> {
     }
 
     /// The type of an expression, without keeping its effects (for `sizeof`).
-    fn type_of(&mut self, e: &Node<Expression>) -> Result<CType, FrontendError> {
+    pub fn type_of(&mut self, e: &Node<Expression>) -> Result<CType, FrontendError> {
         let saved = self.cur;
         self.cur = self.new_loc("sizeof operand (not evaluated)");
         let v = self.expr(e);
@@ -329,10 +342,16 @@ impl<'a> Lower<'a> {
             Val::Int(r) => CType::Int(r.ty),
             Val::Array(view) if !lvalue => CType::Pointer(Box::new(view.row_type())),
             Val::Array(view) => view.ctype(),
+            Val::Structs(sa) if !lvalue => CType::Pointer(Box::new(sa.row_type())),
+            Val::Structs(sa) => sa.ctype(),
+            Val::Struct(v) => CType::Struct(v.def),
             Val::Ptr(p) if p.void => CType::Pointer(Box::new(CType::Void)),
             Val::Ptr(p) => CType::Pointer(Box::new(match p.target {
                 Place::Scalar(lv) => CType::Int(lv.ty()),
                 Place::Array(view) => view.row_type(),
+                Place::Struct(v) => CType::Struct(v.def),
+                Place::Structs(sa) => sa.row_type(),
+                Place::Addr(_) => CType::Pointer(Box::new(CType::Void)),
             })),
             Val::Addr(_) => CType::Pointer(Box::new(CType::Void)),
             Val::Void => CType::Void,
@@ -390,6 +409,17 @@ impl<'a> Lower<'a> {
                     Place::Array(mut view) => {
                         view.dims.insert(0, 1);
                         Place::Array(view)
+                    }
+                    Place::Structs(mut sa) => {
+                        sa.dims.insert(0, 1);
+                        for l in &mut sa.leaves {
+                            l.dims.insert(0, 1);
+                        }
+                        Place::Structs(sa)
+                    }
+                    Place::Struct(v) => Place::Struct(v),
+                    Place::Addr(_) => {
+                        return self.unsupported(u.span, "pointers to pointers (the address of a pointer member)")
                     }
                 };
                 let p = Pointer {
@@ -474,6 +504,10 @@ impl<'a> Lower<'a> {
                         target: Place::Array(view),
                         void: false,
                     },
+                    Val::Structs(sa) => Pointer {
+                        target: Place::Structs(sa),
+                        void: false,
+                    },
                     Val::Ptr(p) => p,
                     Val::Addr(_) => {
                         return self.unsupported(
@@ -490,7 +524,14 @@ impl<'a> Lower<'a> {
                 if let Some(v) = self.assign_pointer_var(l, r)? {
                     return Ok(v);
                 }
-                let lv = self.lval(l)?;
+                let lv = match self.place(l)? {
+                    Place::Scalar(lv) => lv,
+                    Place::Struct(dst) => return self.assign_struct(dst, r),
+                    Place::Addr(lv) => return self.assign_pointer_member(lv, r),
+                    Place::Array(_) | Place::Structs(_) => {
+                        return self.error(l.span, "assignment to an array")
+                    }
+                };
                 let lv = if has_side_effects(&r.node) {
                     self.freeze(lv)
                 } else {
@@ -534,6 +575,52 @@ impl<'a> Lower<'a> {
         Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm))
     }
 
+    /// `s = e` for a structure `s`: `e` must be a structure of the same type.
+    fn assign_struct(&mut self, dst: StructView, r: &Node<Expression>) -> Result<Val, FrontendError> {
+        match self.expr(r)? {
+            Val::Struct(src) if src.def == dst.def => {
+                self.copy_struct(&dst, &src);
+                Ok(Val::Struct(dst))
+            }
+            _ => self.error(r.span, "assignment of a value of another type to a structure"),
+        }
+    }
+
+    /// `s.p = e` for a pointer member `s.p`: an address-only pointer (as a pointer variable).
+    fn assign_pointer_member(&mut self, lv: super::lval::Lval, r: &Node<Expression>) -> Result<Val, FrontendError> {
+        let v = match self.expr(r)? {
+            Val::Int(v) | Val::Addr(v) => self.address(v),
+            Val::Void => return self.error(r.span, "void value assigned to a pointer"),
+            Val::Struct(_) => return self.error(r.span, "structure assigned to a pointer"),
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) => {
+                return self.unsupported(
+                    r.span,
+                    "the address of an object assigned to a pointer member (pointers bound to an object are only variables initialised with one)",
+                )
+            }
+        };
+        self.store(&lv, v);
+        Ok(Val::Addr(self.read(&lv)))
+    }
+
+    /// The place `e.m` or `e->m` designates.
+    pub fn member_expr(&mut self, m: &Node<MemberExpression>) -> Result<Place, FrontendError> {
+        let name = &m.node.identifier.node.name;
+        let base = match m.node.operator.node {
+            MemberOperator::Direct => match self.expr(&m.node.expression)? {
+                Val::Struct(v) => v,
+                _ => return self.error(m.span, format!("member `{name}` of a value that is not a structure")),
+            },
+            MemberOperator::Indirect => match self.deref_operand(&m.node.expression, m.span)? {
+                Place::Struct(v) => v,
+                _ => {
+                    return self.error(m.span, format!("member `{name}` through a pointer that does not point to a structure"))
+                }
+            },
+        };
+        self.member_place(&base, name, m.span)
+    }
+
     /// `p = e` for an address-only pointer variable `p`; `None` if `l` is not one.
     fn assign_pointer_var(
         &mut self,
@@ -549,7 +636,8 @@ impl<'a> Lower<'a> {
         let v = match self.expr(r)? {
             Val::Int(v) | Val::Addr(v) => self.address(v),
             Val::Void => return self.error(r.span, "void value assigned to a pointer"),
-            Val::Ptr(_) | Val::Array(_) => {
+            Val::Struct(_) => return self.error(r.span, "structure assigned to a pointer"),
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) => {
                 return self.unsupported(
                     r.span,
                     format!(

@@ -24,6 +24,7 @@
 
 use super::builder::Lower;
 use super::expr::has_side_effects;
+use super::structs::scalars;
 use super::types::{CType, IntKind};
 use super::FrontendError;
 use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
@@ -40,18 +41,28 @@ pub enum InitPart<'a> {
         len: u64,
         expr: &'a Node<Expression>,
     },
+    /// The structure of `len` scalars at a flat offset, by an expression of its type.
+    Struct {
+        offset: u64,
+        len: u64,
+        expr: &'a Node<Expression>,
+    },
 }
 
 impl InitPart<'_> {
     fn offset(&self) -> u64 {
         match self {
-            InitPart::Scalar { offset, .. } | InitPart::String { offset, .. } => *offset,
+            InitPart::Scalar { offset, .. }
+            | InitPart::String { offset, .. }
+            | InitPart::Struct { offset, .. } => *offset,
         }
     }
 
     fn expr(&self) -> &Node<Expression> {
         match self {
-            InitPart::Scalar { expr, .. } | InitPart::String { expr, .. } => expr,
+            InitPart::Scalar { expr, .. }
+            | InitPart::String { expr, .. }
+            | InitPart::Struct { expr, .. } => expr,
         }
     }
 }
@@ -70,12 +81,27 @@ pub struct InitPlan<'a> {
     covers: Vec<(usize, u64, u64)>,
 }
 
-/// The number of scalars in an object of type `ty` (its length counted as 1 when unknown).
-fn scalars(ty: &CType) -> u64 {
+/// The element at position `pos` of an aggregate (an array or a structure): its type and
+/// flat offset from the aggregate's start; `None` past its end.
+fn element(ty: &CType, pos: u64) -> Option<(CType, u64)> {
     match ty {
-        CType::Array(e, n) => scalars(e).saturating_mul(n.unwrap_or(1)),
-        _ => 1,
+        CType::Array(e, n) => n
+            .is_none_or(|n| pos < n)
+            .then(|| ((**e).clone(), pos.saturating_mul(scalars(e)))),
+        CType::Struct(s) => {
+            let m = s.0.members.get(usize::try_from(pos).ok()?)?;
+            let off = s.0.members[..pos as usize]
+                .iter()
+                .map(|m| scalars(&m.ty))
+                .sum();
+            Some((m.ty.clone(), off))
+        }
+        _ => None,
     }
+}
+
+fn is_aggregate(ty: &CType) -> bool {
+    matches!(ty, CType::Array(..) | CType::Struct(_))
 }
 
 fn is_string_literal(e: &Node<Expression>) -> bool {
@@ -112,6 +138,32 @@ impl<'a> Lower<'a> {
     ) -> Result<InitPlan<'x>, FrontendError> {
         let mut plan = InitPlan::default();
         plan.top_len = self.braced(ty, 0, items, span, &mut plan)?;
+        // A structure initialised by an expression and then in part by a later initialiser:
+        // gcc then drops the expression's value for the whole structure, which C11 6.7.9p19
+        // leaves in doubt.
+        for (i, p) in plan.parts.iter().enumerate() {
+            let InitPart::Struct { offset, len, expr } = p else {
+                continue;
+            };
+            let (lo, hi) = (*offset, offset + len);
+            let later_part = plan.parts[i + 1..].iter().any(|q| {
+                let n = match q {
+                    InitPart::Scalar { .. } => 1,
+                    InitPart::String { len, .. } | InitPart::Struct { len, .. } => *len,
+                };
+                q.offset() < hi && lo < q.offset() + n
+            });
+            let later_cover = plan
+                .covers
+                .iter()
+                .any(|&(at, o, n)| at > i && o < hi && lo < o + n && !(o <= lo && hi <= o + n));
+            if later_part || later_cover {
+                return self.unsupported(
+                    expr.span,
+                    "a structure initialised by an expression and in part by a later initialiser",
+                );
+            }
+        }
         // An element initialised twice keeps its last initialiser; a braced list for an
         // aggregate overrides every earlier initialiser of its elements.
         let mut last = std::collections::HashMap::new();
@@ -124,7 +176,7 @@ impl<'a> Lower<'a> {
             }
             let len = match p {
                 InitPart::Scalar { .. } => 1,
-                InitPart::String { len, .. } => *len,
+                InitPart::String { len, .. } | InitPart::Struct { len, .. } => *len,
             };
             for o in p.offset()..p.offset() + len {
                 last.insert(o, i);
@@ -164,12 +216,11 @@ impl<'a> Lower<'a> {
         start: &'x [Node<Designator>],
         plan: &mut InitPlan<'x>,
     ) -> Result<u64, FrontendError> {
-        let CType::Array(elem, len) = ty else {
+        if !is_aggregate(ty) {
             return Err(FrontendError::Internal(
                 "initialiser list planned for a scalar".into(),
             ));
-        };
-        let stride = scalars(elem);
+        }
         let mut pos: u64 = 0;
         let mut reached: u64 = 0;
         let mut designators = start;
@@ -183,42 +234,51 @@ impl<'a> Lower<'a> {
                 cur.designated = true;
             }
             if let Some((d, rest)) = designators.split_first() {
-                pos = self.designated_index(d)?;
+                pos = self.designated_position(ty, d)?;
                 designators = rest;
             }
-            if len.is_some_and(|n| pos >= n) {
+            let Some((elem, rel)) = element(ty, pos) else {
                 if braced {
-                    return self.error(item.span, "excess elements in array initialiser");
+                    return self.error(item.span, "excess elements in initialiser");
                 }
                 break;
-            }
-            let at = offset + pos * stride;
+            };
+            let at = offset + rel;
             if !designators.is_empty() {
-                // `[i][j] = …`: element `i` continues as an elided level from `[j]`.
-                if !matches!(**elem, CType::Array(..)) {
+                // `[i][j] = …`, `.a.b = …`: element `i` continues as an elided level.
+                if !is_aggregate(&elem) {
                     return self.error(item.span, "designator for a scalar element");
                 }
                 let ds = std::mem::take(&mut designators);
-                self.fill(elem, at, cur, false, ds, plan)?;
+                self.fill(&elem, at, cur, false, ds, plan)?;
             } else {
                 match &item.node.initializer.node {
                     Initializer::List(sub) => {
                         cur.advance();
-                        self.braced(elem, at, sub, item.span, plan)?;
+                        self.braced(&elem, at, sub, item.span, plan)?;
                     }
-                    Initializer::Expression(e) if is_string_literal(e) && is_char_array(elem) => {
+                    Initializer::Expression(e) if is_string_literal(e) && is_char_array(&elem) => {
                         cur.advance();
                         plan.parts.push(InitPart::String {
                             offset: at,
-                            len: scalars(elem),
+                            len: scalars(&elem),
+                            expr: e,
+                        });
+                    }
+                    Initializer::Expression(e) if self.is_struct_of_type(e, &elem)? => {
+                        // A structure initialised by an expression of its type, as a whole.
+                        cur.advance();
+                        plan.parts.push(InitPart::Struct {
+                            offset: at,
+                            len: scalars(&elem),
                             expr: e,
                         });
                     }
                     Initializer::Expression(e) => {
-                        if matches!(**elem, CType::Array(..)) {
+                        if is_aggregate(&elem) {
                             // Brace elision: the element takes items from this list.
                             let before = cur.next;
-                            self.fill(elem, at, cur, false, &[], plan)?;
+                            self.fill(&elem, at, cur, false, &[], plan)?;
                             if cur.next == before {
                                 return Err(FrontendError::Internal(
                                     "brace elision took no initialiser".into(),
@@ -237,6 +297,14 @@ impl<'a> Lower<'a> {
         Ok(reached)
     }
 
+    /// Whether `e` is an expression of the structure type `ty` (not evaluated).
+    fn is_struct_of_type(&mut self, e: &Node<Expression>, ty: &CType) -> Result<bool, FrontendError> {
+        if !matches!(ty, CType::Struct(_)) {
+            return Ok(false);
+        }
+        Ok(self.type_of(e)? == *ty)
+    }
+
     /// A brace-enclosed list `items` initialising the object `ty` at flat `offset`; returns
     /// how many elements of an array it reaches (of a string literal, its length with the
     /// terminating null character).
@@ -249,7 +317,7 @@ impl<'a> Lower<'a> {
         plan: &mut InitPlan<'x>,
     ) -> Result<u64, FrontendError> {
         match ty {
-            CType::Array(..) => {
+            CType::Array(..) | CType::Struct(_) => {
                 plan.covers.push((plan.parts.len(), offset, scalars(ty)));
                 // `char s[4] = {"abc"}`: a string literal in braces.
                 if let [one] = items {
@@ -299,14 +367,30 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn designated_index(&mut self, d: &Node<Designator>) -> Result<u64, FrontendError> {
-        match &d.node {
-            Designator::Index(e) => {
+    /// The position a designator names in the aggregate `ty`: an array index or a member.
+    fn designated_position(&mut self, ty: &CType, d: &Node<Designator>) -> Result<u64, FrontendError> {
+        match (&d.node, ty) {
+            (Designator::Index(e), CType::Array(..)) => {
                 let v = self.const_int(e)?;
                 u64::try_from(v).or_else(|_| self.error(e.span, "negative array designator"))
             }
-            Designator::Range(_) => self.unsupported(d.span, "designator range `[a ... b]`"),
-            Designator::Member(_) => self.unsupported(d.span, "member designator"),
+            (Designator::Member(id), CType::Struct(s)) => {
+                let name = &id.node.name;
+                if let Some(k) = s.0.members.iter().position(|m| m.name.as_ref() == Some(name)) {
+                    return Ok(k as u64);
+                }
+                let nested = s.0.members.iter().any(|m| {
+                    m.name.is_none() && matches!(&m.ty, CType::Struct(i) if i.0.members.iter().any(|x| x.name.as_ref() == Some(name)))
+                });
+                if nested {
+                    self.unsupported(d.span, format!("designator `.{name}` of a member of an anonymous structure"))
+                } else {
+                    self.error(d.span, format!("`{}` has no member named `{name}`", ty.describe()))
+                }
+            }
+            (Designator::Range(_), _) => self.unsupported(d.span, "designator range `[a ... b]`"),
+            (Designator::Index(_), _) => self.error(d.span, "array designator for a structure"),
+            (Designator::Member(_), _) => self.error(d.span, "member designator for an array"),
         }
     }
 }

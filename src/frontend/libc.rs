@@ -484,7 +484,7 @@ impl<'a> Lower<'a> {
                         let ty = lv.ty();
                         (Some(lv), ty)
                     }
-                    Place::Array(_) => {
+                    _ => {
                         return self.error(args[2].span, "result pointer to an array")
                     }
                 },

@@ -53,6 +53,8 @@ impl<'a> Lower<'a> {
                 match self.lookup(name).cloned() {
                     Some(Binding::Var(v, ty)) => Ok(Place::Scalar(Lval::Var(v, ty))),
                     Some(Binding::Array(view)) => Ok(Place::Array(view)),
+                    Some(Binding::Struct(v)) => Ok(Place::Struct(v)),
+                    Some(Binding::Structs(sa)) => Ok(Place::Structs(sa)),
                     Some(Binding::Pointer(_) | Binding::PtrVar(_)) => self.unsupported(
                         e.span,
                         format!("assignment to a pointer, pointer arithmetic or a pointer to a pointer (`{name}`)"),
@@ -67,9 +69,12 @@ impl<'a> Lower<'a> {
                 match self.expr(e)? {
                     Val::Int(_) => self.last_lval(e.span).map(Place::Scalar),
                     Val::Array(view) => Ok(Place::Array(view)),
+                    Val::Struct(v) => Ok(Place::Struct(v)),
+                    Val::Structs(sa) => Ok(Place::Structs(sa)),
                     _ => self.error(e.span, "expression is not assignable"),
                 }
             }
+            Expression::Member(m) => self.member_expr(m),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 self.deref_operand(&u.node.operand, e.span)
             }
@@ -90,6 +95,11 @@ impl<'a> Lower<'a> {
                 let zero = self.int_const(0, CInt::INT);
                 self.index_place(&view, zero, span)
             }
+            Val::Structs(sa) => {
+                let zero = self.int_const(0, CInt::INT);
+                self.struct_index(&sa, zero, span)
+            }
+            Val::Struct(_) => self.error(span, "dereference of a value that is not a pointer"),
             Val::Addr(_) => self.unsupported(
                 span,
                 "dereference of a pointer that is not bound to an object (only pointers initialised with `&x` or an array)",
@@ -102,7 +112,9 @@ impl<'a> Lower<'a> {
     pub fn lval(&mut self, e: &Node<Expression>) -> Result<Lval, FrontendError> {
         match self.place(e)? {
             Place::Scalar(lv) => Ok(lv),
-            Place::Array(_) => self.error(e.span, "assignment to an array"),
+            Place::Array(_) | Place::Structs(_) => self.error(e.span, "assignment to an array"),
+            Place::Addr(_) => self.unsupported(e.span, "pointer arithmetic on a pointer member"),
+            Place::Struct(_) => self.error(e.span, "arithmetic on a structure"),
         }
     }
 

@@ -65,6 +65,7 @@ mod lval;
 pub mod parse;
 mod pointer;
 mod stmt;
+mod structs;
 pub mod types;
 
 use crate::cfa::{self, Cfa, DataModel, Property, SrcPos};

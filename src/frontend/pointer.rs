@@ -25,6 +25,7 @@ use super::array::ArrayView;
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
 use super::lval::Lval;
+use super::structs::{StructArray, StructView};
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
 use lang_c::span::Span;
@@ -36,6 +37,26 @@ pub enum Place {
     Scalar(Lval),
     /// A position in an array, accessed as the view's `access` type.
     Array(ArrayView),
+    /// A pointer member of a structure: an address-only pointer (only as an lvalue; a pointer
+    /// to it would be a pointer to a pointer).
+    Addr(Lval),
+    /// A structure.
+    Struct(StructView),
+    /// A position in an array of structures.
+    Structs(StructArray),
+}
+
+impl Place {
+    /// The type of the object designated, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Place::Scalar(lv) => lv.ty().name().to_string(),
+            Place::Array(view) => view.row_type().describe(),
+            Place::Addr(_) => "pointer".to_string(),
+            Place::Struct(v) => CType::Struct(v.def.clone()).describe(),
+            Place::Structs(sa) => sa.row_type().describe(),
+        }
+    }
 }
 
 /// A pointer bound to an object.
@@ -68,8 +89,13 @@ impl<'a> Lower<'a> {
                 target: Place::Array(view),
                 void: false,
             },
+            Val::Structs(sa) => Pointer {
+                target: Place::Structs(sa),
+                void: false,
+            },
             Val::Int(_) | Val::Addr(_) => return Ok(None),
             Val::Void => return self.error(span, "void value used as a pointer"),
+            Val::Struct(_) => return self.error(span, "structure used as a pointer"),
         };
         self.retarget(p, pointee, span).map(Some)
     }
@@ -100,8 +126,8 @@ impl<'a> Lower<'a> {
                     Place::Array(view) if view.dims.len() == 1 => {
                         view.access = self.access_type(view.access, *to, span)?;
                     }
-                    Place::Array(view) => {
-                        let from = view.row_type().describe();
+                    target => {
+                        let from = target.describe();
                         let what = format!(
                             "conversion of a pointer to `{from}` to a pointer to `{}`",
                             to.name()
@@ -122,16 +148,29 @@ impl<'a> Lower<'a> {
                         view.access = self.access_type(view.access, to, span)?;
                     }
                     (target, _) => {
-                        let from = match target {
-                            Place::Scalar(lv) => lv.ty().name().to_string(),
-                            Place::Array(view) => view.row_type().describe(),
-                        };
+                        let from = target.describe();
                         let what = format!(
                             "conversion of a pointer to `{from}` to a pointer to `{}`",
                             pointee.describe()
                         );
                         return self.unsupported(span, what);
                     }
+                }
+                p.void = false;
+            }
+            CType::Struct(def) => {
+                let fits = match &p.target {
+                    Place::Struct(v) => v.def == *def,
+                    Place::Structs(sa) => sa.dims.len() == 1 && sa.def == *def,
+                    _ => false,
+                };
+                if !fits {
+                    let what = format!(
+                        "conversion of a pointer to `{}` to a pointer to `{}`",
+                        p.target.describe(),
+                        pointee.describe()
+                    );
+                    return self.unsupported(span, what);
                 }
                 p.void = false;
             }
@@ -171,6 +210,12 @@ impl<'a> Lower<'a> {
                 let zero = self.int_const(0, CInt::INT);
                 self.index_place(view, zero, span)
             }
+            Place::Struct(v) => Ok(Place::Struct(v.clone())),
+            Place::Structs(sa) => {
+                let zero = self.int_const(0, CInt::INT);
+                self.struct_index(sa, zero, span)
+            }
+            Place::Addr(_) => Err(FrontendError::Internal("pointer to a pointer member".into())),
         }
     }
 
@@ -185,16 +230,18 @@ impl<'a> Lower<'a> {
             return self.error(span, "subscript of a `void *` pointer");
         }
         match &p.target {
-            Place::Scalar(lv) => {
+            Place::Scalar(_) | Place::Struct(_) => {
                 if self.cfa.tm.const_value(i.t) != Some(0) {
                     return self.unsupported(
                         span,
-                        "pointer arithmetic (subscript of a pointer to a scalar)",
+                        "pointer arithmetic (subscript of a pointer to a scalar or a structure)",
                     );
                 }
-                Ok(Place::Scalar(lv.clone()))
+                Ok(p.target.clone())
             }
             Place::Array(view) => self.index_place(view, i, span),
+            Place::Structs(sa) => self.struct_index(sa, i, span),
+            Place::Addr(_) => Err(FrontendError::Internal("pointer to a pointer member".into())),
         }
     }
 
@@ -207,6 +254,9 @@ impl<'a> Lower<'a> {
                 Val::Int(v)
             }
             Place::Array(view) => Val::Array(view),
+            Place::Addr(lv) => Val::Addr(self.read(&lv)),
+            Place::Struct(v) => Val::Struct(v),
+            Place::Structs(sa) => Val::Structs(sa),
         }
     }
 
@@ -222,6 +272,8 @@ impl<'a> Lower<'a> {
                 view.base = self.materialize(base).t;
                 Place::Array(view)
             }
+            // A structure's place is fixed when it is made (see `struct_index`).
+            t @ (Place::Addr(_) | Place::Struct(_) | Place::Structs(_)) => t,
         };
         Pointer { target, ..p }
     }

@@ -7,7 +7,8 @@
 //! previous statement), then adds the dispatch edges from the head: `value = c` to each case,
 //! and "no case matches" to `default` or past the switch.
 
-use super::builder::{Lower, RVal};
+use super::builder::{Lower, RVal, Ret};
+use super::expr::Val;
 use super::types::CInt;
 use super::FrontendError;
 use crate::cfa::Loc;
@@ -126,13 +127,17 @@ impl<'a> Lower<'a> {
             },
             Statement::Return(e) => {
                 self.at(s.span);
-                let ret = self.fctx()?.ret;
+                let ret = self.fctx()?.ret.clone();
                 match (e, ret) {
-                    (Some(e), Some((v, ty))) => {
+                    (Some(e), Some(Ret::Int(v, ty))) => {
                         let r = self.rval(e)?;
                         let t = self.convert(r, ty);
                         self.assign(v, t);
                     }
+                    (Some(e), Some(Ret::Struct(dst))) => match self.expr(e)? {
+                        Val::Struct(src) if src.def == dst.def => self.copy_struct(&dst, &src),
+                        _ => return self.error(e.span, "return of a value of another type than the function's structure"),
+                    },
                     (Some(e), None) => {
                         let before = self.cfa.edges.len();
                         self.effect(e)?;

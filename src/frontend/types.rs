@@ -163,6 +163,38 @@ pub fn usual_arithmetic(a: CInt, b: CInt, dm: DataModel) -> CInt {
     }
 }
 
+/// A structure type: its tag, its members in order and gcc's layout for the data model it was
+/// declared under.
+#[derive(Debug)]
+pub struct StructDef {
+    pub tag: Option<String>,
+    pub members: Vec<Member>,
+    /// `sizeof`: the end of the last member rounded up to the alignment.
+    pub size: u64,
+    /// `_Alignof`: the largest alignment of a member (1 for an empty structure).
+    pub align: u64,
+}
+
+/// A member of a structure: its name (`None` for an anonymous structure member, whose
+/// members are found through it), its type and its byte offset.
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub name: Option<String>,
+    pub ty: CType,
+    pub offset: u64,
+}
+
+/// A structure type, compared by identity: two structure declarations are different types
+/// (C11 6.7.2.3p5) even when their members agree.
+#[derive(Clone, Debug)]
+pub struct StructRef(pub std::rc::Rc<StructDef>);
+
+impl PartialEq for StructRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// A C type as far as the front end supports it.
 #[derive(Clone, PartialEq, Debug)]
 pub enum CType {
@@ -174,6 +206,8 @@ pub enum CType {
     Pointer(Box<CType>),
     /// A function type: return type and parameter types (`None`: unspecified, `()`).
     Function(Box<CType>, Option<Vec<CType>>),
+    /// A structure type with its members and gcc's layout (see [`super::structs`]).
+    Struct(StructRef),
     /// A type the front end does not support (struct, float, …): an error when used.
     Unsupported(String),
 }
@@ -196,6 +230,7 @@ impl CType {
                 DataModel::Ilp32 => 4,
                 DataModel::Lp64 => 8,
             }),
+            CType::Struct(s) => Some(s.0.size),
             _ => None,
         }
     }
@@ -211,6 +246,7 @@ impl CType {
             }
             CType::Int(_) | CType::Pointer(_) => self.size(dm),
             CType::Array(e, _) => e.align(dm, gnu),
+            CType::Struct(s) => Some(s.0.align),
             _ => None,
         }
     }
@@ -238,6 +274,10 @@ impl CType {
             CType::Array(e, None) => format!("{}[]", e.describe()),
             CType::Pointer(e) => format!("{}*", e.describe()),
             CType::Function(r, _) => format!("function returning {}", r.describe()),
+            CType::Struct(s) => match &s.0.tag {
+                Some(t) => format!("struct {t}"),
+                None => "struct <anonymous>".into(),
+            },
             CType::Unsupported(w) => w.clone(),
         }
     }

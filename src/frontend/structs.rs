@@ -1,0 +1,732 @@
+//! Structures: their types (members and gcc's layout), their objects, member access, copies
+//! of whole structures and arrays of structures.
+//!
+//! A structure object is split into its members, as far as a member is a scalar: each integer
+//! or pointer member is a program variable of its own (`s.f`), an integer array member is an
+//! array (see [`super::array`]), a structure member is split the same way. An array of
+//! structures is kept as one array per scalar member (*leaf*): `struct S a[3]` with members
+//! `int f; int g[2];` has the arrays `a[·].f` of 3 elements and `a[·].g[·]` of 3 × 2, so that
+//! `a[i]` is the same subscript applied to every leaf — with the bounds check of `i` made once
+//! — and `a[i].g[j]` is an element of a leaf. The variables are named as C designates them
+//! (`a[1].g[0]`). Pointer members are address-only pointers ([`super::pointer`]).
+//!
+//! This split is exact because the front end has no byte-level view of an object: nothing
+//! reads a structure's bytes through another type (pointers to another type of another width
+//! are unsupported), so padding is never read, and only `sizeof`, `_Alignof` and the member
+//! offsets depend on the layout, computed as gcc does for i386 (ILP32) and x86-64 (LP64):
+//! each member at the next multiple of its alignment, the size rounded up to the largest
+//! alignment. Unions, bit-fields, flexible array members, `packed`/`aligned` members and
+//! members of unsupported types make the structure type unsupported (an error where it is
+//! used).
+//!
+//! Assignment, initialisation by an expression, arguments and return values copy every
+//! scalar of the source to the destination (the source values are read before the first
+//! write, so `a[i] = a[j]` is exact when `i == j`).
+
+use super::array::ArrayView;
+use super::attrs::{declarator_attributes, qualifier_attributes};
+use super::builder::{Binding, Lower, RVal};
+use super::expr::Val;
+use super::init::InitPart;
+use super::lval::Lval;
+use super::pointer::{Place, ADDRESS};
+use super::types::{CInt, CType, IntKind, Member, StructDef, StructRef};
+use super::FrontendError;
+use crate::cfa::{PVar, SrcPos, VarKind};
+use lang_c::ast::{
+    Expression, Initializer, SpecifierQualifier, StructDeclaration, StructKind, StructType,
+};
+use lang_c::span::{Node, Span};
+use std::rc::Rc;
+
+/// What one member of a structure designates.
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// An integer member.
+    Scalar(Lval),
+    /// A pointer member: an address-only pointer of the data model's pointer width.
+    Addr(Lval),
+    /// An array of integers.
+    Array(ArrayView),
+    /// A structure.
+    Struct(StructView),
+    /// An array of structures.
+    Structs(StructArray),
+}
+
+/// A structure object: its type and what each member designates (in member order).
+#[derive(Clone, Debug)]
+pub struct StructView {
+    pub def: StructRef,
+    pub parts: Vec<Part>,
+}
+
+/// An array of structures with the remaining dimensions `dims`: one array per leaf of the
+/// structure type (in [`leaves`] order), each of dimensions `dims` followed by the leaf's own.
+#[derive(Clone, Debug)]
+pub struct StructArray {
+    pub def: StructRef,
+    pub dims: Vec<u64>,
+    pub leaves: Vec<ArrayView>,
+}
+
+/// One scalar of an object, with whether it is a pointer (address-only).
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub lv: Lval,
+    pub pointer: bool,
+}
+
+/// How the front end keeps a member of a given type.
+enum Kind {
+    Int(CInt),
+    Pointer,
+    IntArray(CInt, Vec<u64>),
+    Struct(StructRef),
+    StructArray(StructRef, Vec<u64>),
+}
+
+/// How a member of type `ty` is kept, or why it cannot be.
+fn kind(ty: &CType) -> Result<Kind, String> {
+    match ty {
+        CType::Int(i) => Ok(Kind::Int(*i)),
+        CType::Pointer(_) => Ok(Kind::Pointer),
+        CType::Struct(s) => Ok(Kind::Struct(s.clone())),
+        CType::Array(..) => {
+            let mut dims = Vec::new();
+            let mut t = ty;
+            while let CType::Array(e, n) = t {
+                match n {
+                    Some(n) => dims.push(*n),
+                    None => return Err("flexible array member".into()),
+                }
+                t = e;
+            }
+            match t {
+                CType::Int(i) => Ok(Kind::IntArray(*i, dims)),
+                CType::Struct(s) => Ok(Kind::StructArray(s.clone(), dims)),
+                other => Err(format!("array of {}", other.describe())),
+            }
+        }
+        CType::Unsupported(w) => Err(w.clone()),
+        other => Err(other.describe()),
+    }
+}
+
+/// A scalar of a structure type, as a path of members with the dimensions each adds.
+struct Leaf {
+    path: Vec<(Option<String>, Vec<u64>)>,
+    ty: CInt,
+}
+
+/// The scalar leaves of a structure type in member order (the order of [`StructArray`]'s
+/// arrays and of [`Lower::slots`]).
+fn leaves(def: &StructDef) -> Vec<Leaf> {
+    let mut out = Vec::new();
+    for m in &def.members {
+        let seg = |dims: Vec<u64>| (m.name.clone(), dims);
+        match kind(&m.ty) {
+            Ok(Kind::Int(i)) => out.push(Leaf {
+                path: vec![seg(Vec::new())],
+                ty: i,
+            }),
+            Ok(Kind::Pointer) => out.push(Leaf {
+                path: vec![seg(Vec::new())],
+                ty: ADDRESS,
+            }),
+            Ok(Kind::IntArray(i, ds)) => out.push(Leaf {
+                path: vec![seg(ds)],
+                ty: i,
+            }),
+            Ok(Kind::Struct(s)) => {
+                for mut l in leaves(&s.0) {
+                    l.path.insert(0, seg(Vec::new()));
+                    out.push(l);
+                }
+            }
+            Ok(Kind::StructArray(s, ds)) => {
+                for mut l in leaves(&s.0) {
+                    l.path.insert(0, seg(ds.clone()));
+                    out.push(l);
+                }
+            }
+            // A structure with such a member is an unsupported type (see `struct_type`).
+            Err(_) => {}
+        }
+    }
+    out
+}
+
+/// The number of scalars of an object of type `ty` (an array's length counted as 1 when
+/// unknown), in the order of [`Lower::slots`].
+pub fn scalars(ty: &CType) -> u64 {
+    match ty {
+        CType::Array(e, n) => scalars(e).saturating_mul(n.unwrap_or(1)),
+        CType::Struct(s) => s.0.members.iter().map(|m| scalars(&m.ty)).sum(),
+        _ => 1,
+    }
+}
+
+/// `[i][j]…` for indices.
+fn subscripts(idx: &[u64]) -> String {
+    idx.iter().map(|i| format!("[{i}]")).collect()
+}
+
+impl StructView {
+    /// The member called `name` (looked up through anonymous structure members too).
+    pub fn member(&self, name: &str) -> Option<Part> {
+        for (m, p) in self.def.0.members.iter().zip(&self.parts) {
+            match (&m.name, p) {
+                (Some(n), _) if n == name => return Some(p.clone()),
+                (None, Part::Struct(inner)) => {
+                    if let Some(found) = inner.member(name) {
+                        return Some(found);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+impl StructArray {
+    /// The C type of the array.
+    pub fn ctype(&self) -> CType {
+        let mut t = CType::Struct(self.def.clone());
+        for d in self.dims.iter().rev() {
+            t = CType::Array(Box::new(t), Some(*d));
+        }
+        t
+    }
+
+    /// The type of one row (what the array decays to a pointer to).
+    pub fn row_type(&self) -> CType {
+        let mut t = CType::Struct(self.def.clone());
+        for d in self.dims.iter().skip(1).rev() {
+            t = CType::Array(Box::new(t), Some(*d));
+        }
+        t
+    }
+}
+
+impl<'a> Lower<'a> {
+    /// The type of a `struct` or `union` specifier: a definition (its tag bound in the current
+    /// scope), or a reference to a tag.
+    pub fn struct_type(&mut self, s: &Node<StructType>) -> Result<CType, FrontendError> {
+        if s.node.kind.node == StructKind::Union {
+            return Ok(CType::Unsupported("union types".into()));
+        }
+        let tag = s.node.identifier.as_ref().map(|i| i.node.name.clone());
+        let key = tag.as_ref().map(|t| format!("struct {t}"));
+        let Some(decls) = &s.node.declarations else {
+            return Ok(match key.as_deref().and_then(|k| self.lookup(k)) {
+                Some(Binding::Typedef(t)) => t.clone(),
+                _ => CType::Unsupported(format!(
+                    "incomplete type `struct {}`",
+                    tag.as_deref().unwrap_or("")
+                )),
+            });
+        };
+        let name = tag.as_deref().unwrap_or("<anonymous>").to_string();
+        let ty = match self.struct_layout(&name, decls)? {
+            Ok((members, size, align)) => CType::Struct(StructRef(Rc::new(StructDef {
+                tag,
+                members,
+                size,
+                align,
+            }))),
+            Err(why) => CType::Unsupported(why),
+        };
+        if let Some(k) = key {
+            self.bind(&k, Binding::Typedef(ty.clone()));
+        }
+        Ok(ty)
+    }
+
+    /// The members of a structure definition with gcc's layout (offsets, size, alignment), or
+    /// why the structure is not supported.
+    #[allow(clippy::type_complexity)]
+    fn struct_layout(
+        &mut self,
+        name: &str,
+        decls: &[Node<StructDeclaration>],
+    ) -> Result<Result<(Vec<Member>, u64, u64), String>, FrontendError> {
+        let dm = self.dm();
+        let mut members = Vec::new();
+        let (mut end, mut align) = (0u64, 1u64);
+        for d in decls {
+            let StructDeclaration::Field(f) = &d.node else {
+                continue;
+            };
+            let specs: Vec<_> = f
+                .node
+                .specifiers
+                .iter()
+                .filter_map(|s| match &s.node {
+                    SpecifierQualifier::TypeSpecifier(t) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            let base = self.type_specifiers(&specs, f.span)?;
+            let base_attrs = qualifier_attributes(&f.node.specifiers);
+            let mut fields = Vec::new();
+            if f.node.declarators.is_empty() {
+                // An anonymous structure member (C11 6.7.2.1p13); anything else declares nothing.
+                if let CType::Struct(_) = base {
+                    fields.push((None, base.clone(), Vec::new()));
+                } else if let CType::Unsupported(w) = &base {
+                    return Ok(Err(format!("{w} (anonymous member of struct {name})")));
+                }
+            }
+            for sd in &f.node.declarators {
+                let Some(decl) = &sd.node.declarator else {
+                    // An unnamed bit-field (padding).
+                    return Ok(Err(format!("bit-field in struct {name}")));
+                };
+                let (n, ty) = self.declarator(base.clone(), decl)?;
+                let n = n.map(|(n, _)| n);
+                if sd.node.bit_width.is_some() {
+                    return Ok(Err(format!(
+                        "bit-field `{}` in struct {name}",
+                        n.unwrap_or_default()
+                    )));
+                }
+                fields.push((n, ty, declarator_attributes(decl)));
+            }
+            for (n, ty, attrs) in fields {
+                let mut all = base_attrs.clone();
+                all.extend(attrs);
+                // `aligned` and `packed` change the layout: rejected on members.
+                let (ty, _) = self.apply_attributes(ty, &all, true);
+                let what = n.as_deref().unwrap_or("<anonymous>");
+                if let Err(why) = kind(&ty) {
+                    return Ok(Err(format!("{why} (member `{what}` of struct {name})")));
+                }
+                let (Some(size), Some(a)) = (ty.size(dm), ty.align(dm, false)) else {
+                    return Ok(Err(format!("member `{what}` of struct {name}")));
+                };
+                if n.is_some() && members.iter().any(|m: &Member| m.name == n) {
+                    return self.error(f.span, format!("duplicate member `{what}`"));
+                }
+                let offset = end.div_ceil(a) * a;
+                members.push(Member { name: n, ty, offset });
+                end = offset + size;
+                align = align.max(a);
+            }
+        }
+        Ok(Ok((members, end.div_ceil(align) * align, align)))
+    }
+
+    /// Creates the variables of a structure object.
+    pub fn new_struct(
+        &mut self,
+        name: &str,
+        def: &StructRef,
+        kind_: VarKind,
+        pos: &Option<SrcPos>,
+    ) -> Result<StructView, FrontendError> {
+        let mut parts = Vec::new();
+        for m in &def.0.members {
+            let mname = match &m.name {
+                Some(n) => format!("{name}.{n}"),
+                None => name.to_string(),
+            };
+            let part = match kind(&m.ty) {
+                Ok(Kind::Int(i)) => {
+                    Part::Scalar(Lval::Var(self.new_var(&mname, i, kind_, pos.clone()), i))
+                }
+                Ok(Kind::Pointer) => Part::Addr(Lval::Var(
+                    self.new_var(&mname, ADDRESS, kind_, pos.clone()),
+                    ADDRESS,
+                )),
+                Ok(Kind::IntArray(i, ds)) => {
+                    let leaf = Leaf {
+                        path: vec![(None, ds)],
+                        ty: i,
+                    };
+                    Part::Array(self.leaf_array(&mname, &[], &leaf, kind_, pos)?)
+                }
+                Ok(Kind::Struct(s)) => Part::Struct(self.new_struct(&mname, &s, kind_, pos)?),
+                Ok(Kind::StructArray(s, ds)) => {
+                    Part::Structs(self.new_struct_array(&mname, &s, ds, kind_, pos)?)
+                }
+                Err(why) => return Err(FrontendError::Internal(why)),
+            };
+            parts.push(part);
+        }
+        Ok(StructView {
+            def: def.clone(),
+            parts,
+        })
+    }
+
+    /// Creates the leaf arrays of an array of structures of dimensions `dims`.
+    pub fn new_struct_array(
+        &mut self,
+        name: &str,
+        def: &StructRef,
+        dims: Vec<u64>,
+        kind_: VarKind,
+        pos: &Option<SrcPos>,
+    ) -> Result<StructArray, FrontendError> {
+        let mut out = Vec::new();
+        for leaf in leaves(&def.0) {
+            out.push(self.leaf_array(name, &dims, &leaf, kind_, pos)?);
+        }
+        Ok(StructArray {
+            def: def.clone(),
+            dims,
+            leaves: out,
+        })
+    }
+
+    /// The array of one leaf under the outer dimensions `outer`, its elements named as C
+    /// designates them.
+    fn leaf_array(
+        &mut self,
+        name: &str,
+        outer: &[u64],
+        leaf: &Leaf,
+        kind_: VarKind,
+        pos: &Option<SrcPos>,
+    ) -> Result<ArrayView, FrontendError> {
+        let mut dims = outer.to_vec();
+        for (_, ds) in &leaf.path {
+            dims.extend(ds);
+        }
+        let total = dims.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d));
+        let max = self.opts.max_array_elements;
+        let total = match total {
+            Some(t) if t <= max => t,
+            _ => {
+                return Err(FrontendError::Unsupported {
+                    pos: pos.clone().unwrap_or_else(|| self.pos.clone()),
+                    what: format!("array `{name}` with more than {max} elements"),
+                })
+            }
+        };
+        let mut elems: Vec<PVar> = Vec::with_capacity(total as usize);
+        for k in 0..total {
+            let mut idx = vec![0; dims.len()];
+            let mut rest = k;
+            for (slot, d) in idx.iter_mut().zip(&dims).rev() {
+                *slot = rest % d.max(&1);
+                rest /= d.max(&1);
+            }
+            let mut text = format!("{name}{}", subscripts(&idx[..outer.len()]));
+            let mut at = outer.len();
+            for (seg, ds) in &leaf.path {
+                if let Some(s) = seg {
+                    text.push('.');
+                    text.push_str(s);
+                }
+                text.push_str(&subscripts(&idx[at..at + ds.len()]));
+                at += ds.len();
+            }
+            elems.push(self.new_var(&text, leaf.ty, kind_, pos.clone()));
+        }
+        let base = self.cfa.tm.bv_const(0, 64);
+        Ok(ArrayView {
+            arr: Rc::new(super::array::ArrayObj {
+                elems,
+                elem: leaf.ty,
+            }),
+            base,
+            dims,
+            access: leaf.ty,
+        })
+    }
+
+    /// The structure (or the remaining array of structures) at a flat position of leaf arrays
+    /// whose outer dimensions have been consumed, reading the leaves from `at`.
+    fn view_from_leaves(&self, def: &StructRef, leaves: &[ArrayView], at: &mut usize) -> StructView {
+        let mut parts = Vec::new();
+        for m in &def.0.members {
+            let part = match kind(&m.ty) {
+                Ok(Kind::Int(_)) | Ok(Kind::Pointer) => {
+                    let l = &leaves[*at];
+                    *at += 1;
+                    let lv = Lval::Elem {
+                        arr: l.arr.clone(),
+                        flat: l.base,
+                        ty: l.access,
+                    };
+                    if matches!(m.ty, CType::Pointer(_)) {
+                        Part::Addr(lv)
+                    } else {
+                        Part::Scalar(lv)
+                    }
+                }
+                Ok(Kind::IntArray(..)) => {
+                    *at += 1;
+                    Part::Array(leaves[*at - 1].clone())
+                }
+                Ok(Kind::Struct(s)) => Part::Struct(self.view_from_leaves(&s, leaves, at)),
+                Ok(Kind::StructArray(s, ds)) => {
+                    let n = self::leaves(&s.0).len();
+                    let sa = StructArray {
+                        def: s,
+                        dims: ds,
+                        leaves: leaves[*at..*at + n].to_vec(),
+                    };
+                    *at += n;
+                    Part::Structs(sa)
+                }
+                Err(_) => continue,
+            };
+            parts.push(part);
+        }
+        StructView {
+            def: def.clone(),
+            parts,
+        }
+    }
+
+    /// Every leaf moved to the row `i` (a 64-bit term) of its first dimension.
+    fn leaves_at(&mut self, leaves: &[ArrayView], i: crate::bv::TermId) -> Vec<ArrayView> {
+        leaves
+            .iter()
+            .map(|l| {
+                let stride: u64 = l.dims.iter().skip(1).product();
+                let tm = &mut self.cfa.tm;
+                let s = tm.bv_const(u128::from(stride), 64);
+                let off = tm.mul(i, s);
+                let base = tm.add(l.base, off);
+                ArrayView {
+                    arr: l.arr.clone(),
+                    base,
+                    dims: l.dims[1..].to_vec(),
+                    access: l.access,
+                }
+            })
+            .collect()
+    }
+
+    /// `sa[i]`: a structure or an array of structures of one dimension less. The index is
+    /// checked once and saved in a temporary, so the place does not move with later effects.
+    pub fn struct_index(
+        &mut self,
+        sa: &StructArray,
+        i: RVal,
+        span: Span,
+    ) -> Result<Place, FrontendError> {
+        let Some(&n) = sa.dims.first() else {
+            return Err(FrontendError::Internal("subscript of a structure".into()));
+        };
+        self.address_of_element = self.address_of == Some(span);
+        let idx = self.checked_index(n, i);
+        self.address_of_element = false;
+        let idx = self
+            .materialize(RVal {
+                t: idx,
+                ty: CInt::new(IntKind::LongLong, false),
+            })
+            .t;
+        let leaves = self.leaves_at(&sa.leaves, idx);
+        if sa.dims.len() == 1 {
+            Ok(Place::Struct(self.view_from_leaves(&sa.def, &leaves, &mut 0)))
+        } else {
+            Ok(Place::Structs(StructArray {
+                def: sa.def.clone(),
+                dims: sa.dims[1..].to_vec(),
+                leaves,
+            }))
+        }
+    }
+
+    /// The place of member `name` of a structure.
+    pub fn member_place(
+        &mut self,
+        s: &StructView,
+        name: &str,
+        span: Span,
+    ) -> Result<Place, FrontendError> {
+        match s.member(name) {
+            Some(Part::Scalar(lv)) => Ok(Place::Scalar(lv)),
+            Some(Part::Addr(lv)) => Ok(Place::Addr(lv)),
+            Some(Part::Array(v)) => Ok(Place::Array(v)),
+            Some(Part::Struct(v)) => Ok(Place::Struct(v)),
+            Some(Part::Structs(v)) => Ok(Place::Structs(v)),
+            None => self.error(
+                span,
+                format!("`{}` has no member named `{name}`", CType::Struct(s.def.clone()).describe()),
+            ),
+        }
+    }
+
+    /// The scalars of a structure in member order (arrays row-major).
+    pub fn slots(&mut self, s: &StructView, out: &mut Vec<Slot>) {
+        for p in &s.parts {
+            match p {
+                Part::Scalar(lv) => out.push(Slot {
+                    lv: lv.clone(),
+                    pointer: false,
+                }),
+                Part::Addr(lv) => out.push(Slot {
+                    lv: lv.clone(),
+                    pointer: true,
+                }),
+                Part::Array(v) => self.array_slots(v, out),
+                Part::Struct(v) => self.slots(v, out),
+                Part::Structs(sa) => self.struct_array_slots(sa, out),
+            }
+        }
+    }
+
+    /// The elements of an integer array view, row-major.
+    pub fn array_slots(&mut self, v: &ArrayView, out: &mut Vec<Slot>) {
+        let n: u64 = v.dims.iter().product();
+        for k in 0..n {
+            let kc = self.cfa.tm.bv_const(u128::from(k), 64);
+            let flat = self.cfa.tm.add(v.base, kc);
+            out.push(Slot {
+                lv: Lval::Elem {
+                    arr: v.arr.clone(),
+                    flat,
+                    ty: v.access,
+                },
+                pointer: false,
+            });
+        }
+    }
+
+    /// The scalars of an array of structures, element by element.
+    pub fn struct_array_slots(&mut self, sa: &StructArray, out: &mut Vec<Slot>) {
+        let n: u64 = sa.dims.iter().product();
+        let outer = sa.dims.len();
+        for o in 0..n {
+            let leaves: Vec<ArrayView> = sa
+                .leaves
+                .iter()
+                .map(|l| {
+                    let stride: u64 = l.dims[outer..].iter().product();
+                    let tm = &mut self.cfa.tm;
+                    let off = tm.bv_const(u128::from(o * stride), 64);
+                    ArrayView {
+                        arr: l.arr.clone(),
+                        base: tm.add(l.base, off),
+                        dims: l.dims[outer..].to_vec(),
+                        access: l.access,
+                    }
+                })
+                .collect();
+            let v = self.view_from_leaves(&sa.def, &leaves, &mut 0);
+            self.slots(&v, out);
+        }
+    }
+
+    /// `dst = src` for structures of the same type: every source scalar is read before the
+    /// first write.
+    pub fn copy_struct(&mut self, dst: &StructView, src: &StructView) {
+        let (mut d, mut s) = (Vec::new(), Vec::new());
+        self.slots(dst, &mut d);
+        self.slots(src, &mut s);
+        let values: Vec<RVal> = s.iter().map(|x| self.read(&x.lv)).collect();
+        for (slot, v) in d.iter().zip(values) {
+            self.store(&slot.lv, v);
+        }
+    }
+
+    /// Initialises a structure or an array of structures from a brace-enclosed list (the
+    /// scalars it does not name keep the zero they were given).
+    pub fn init_aggregate(
+        &mut self,
+        b: &Binding,
+        init: &Node<Initializer>,
+    ) -> Result<(), FrontendError> {
+        let Initializer::List(items) = &init.node else {
+            return Err(FrontendError::Internal("aggregate initialiser".into()));
+        };
+        let mut slots = Vec::new();
+        let ty = match b {
+            Binding::Struct(v) => {
+                self.slots(v, &mut slots);
+                CType::Struct(v.def.clone())
+            }
+            Binding::Structs(sa) => {
+                self.struct_array_slots(sa, &mut slots);
+                sa.ctype()
+            }
+            _ => return Err(FrontendError::Internal("aggregate initialiser".into())),
+        };
+        let plan = self.plan_init(&ty, items, init.span)?;
+        for part in plan.parts {
+            match part {
+                InitPart::Scalar { offset, expr } => {
+                    let Some(slot) = slots.get(offset as usize).cloned() else {
+                        return Err(FrontendError::Internal("initialiser offset".into()));
+                    };
+                    self.store_slot(&slot, expr)?;
+                }
+                InitPart::String { offset, len, expr } => {
+                    let bytes = self.string_init(expr, CInt::CHAR)?;
+                    if bytes.len() as u64 > len {
+                        return self.error(expr.span, "string literal too long for the array");
+                    }
+                    for (k, byte) in bytes.into_iter().enumerate() {
+                        let v = self.int_const(i128::from(byte as i8), CInt::CHAR);
+                        if let Some(slot) = slots.get(offset as usize + k) {
+                            let lv = slot.lv.clone();
+                            self.store(&lv, v);
+                        }
+                    }
+                }
+                InitPart::Struct { offset, len, expr } => {
+                    let Val::Struct(src) = self.expr(expr)? else {
+                        return Err(FrontendError::Internal("structure initialiser".into()));
+                    };
+                    let mut from = Vec::new();
+                    self.slots(&src, &mut from);
+                    let values: Vec<RVal> = from.iter().map(|x| self.read(&x.lv)).collect();
+                    let to = &slots[offset as usize..(offset + len) as usize];
+                    for (slot, v) in to.iter().zip(values) {
+                        self.store(&slot.lv, v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the value of an initialiser expression in a scalar of an object.
+    fn store_slot(&mut self, slot: &Slot, e: &Node<Expression>) -> Result<(), FrontendError> {
+        if !slot.pointer {
+            let v = self.rval(e)?;
+            self.store(&slot.lv, v);
+            return Ok(());
+        }
+        let v = match self.expr(e)? {
+            Val::Int(v) | Val::Addr(v) => self.address(v),
+            Val::Void => return self.error(e.span, "void value assigned to a pointer"),
+            Val::Struct(_) => return self.error(e.span, "structure assigned to a pointer"),
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) => {
+                return self.unsupported(
+                    e.span,
+                    "the address of an object stored in a pointer member (pointers bound to an object are only variables initialised with one)",
+                )
+            }
+        };
+        self.store(&slot.lv, v);
+        Ok(())
+    }
+
+    /// The variables of a structure object or an array of structures.
+    pub fn struct_vars(parts: &[Part], out: &mut Vec<PVar>) {
+        for p in parts {
+            match p {
+                Part::Scalar(Lval::Var(v, _)) | Part::Addr(Lval::Var(v, _)) => out.push(*v),
+                Part::Scalar(Lval::Elem { arr, .. }) | Part::Addr(Lval::Elem { arr, .. }) => {
+                    out.extend(arr.elems.iter().copied())
+                }
+                Part::Array(v) => out.extend(v.arr.elems.iter().copied()),
+                Part::Struct(s) => Self::struct_vars(&s.parts, out),
+                Part::Structs(sa) => {
+                    for l in &sa.leaves {
+                        out.extend(l.arr.elems.iter().copied());
+                    }
+                }
+            }
+        }
+    }
+}
