@@ -232,3 +232,17 @@ fn gnu_shaped_programs_checked_against_gcc_and_across_engines() {
 fn gnu_shaped_programs_long() {
     random_programs("random-gnu", random::gnu::generate, 3_000);
 }
+
+/// Programs with structures, arrays of structures, copies and pointers to structures
+/// (`random::structs`), checked the same way.
+#[test]
+fn struct_programs_checked_against_gcc_and_across_engines() {
+    random_programs("random-structs", random::structs::generate, 30);
+}
+
+/// The long run of the programs of `random::structs`: 3,000 programs.
+#[test]
+#[ignore]
+fn struct_programs_long() {
+    random_programs("random-structs", random::structs::generate, 3_000);
+}

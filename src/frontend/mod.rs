@@ -35,12 +35,18 @@
 //!   or passed (`&x`, `&a[i]`, an array), accessed as its declared pointee type when that has
 //!   the object's width (so signed and unsigned views are exact), or an address-only variable
 //!   (null, integers cast to pointers, copies) that is never dereferenced; `sizeof` of a
-//!   pointer or array parameter is the data model's pointer size.
+//!   pointer or array parameter is the data model's pointer size;
+//! - structures (see the `structs` module) with gcc's layout: each scalar member is a variable
+//!   of its own, an array of structures is one array per scalar member; member access through
+//!   `.` and `->`, whole-structure copies (assignment, initialisation, arguments, return
+//!   values), initialisers with member designators, pointers bound to a structure or an
+//!   element of an array of structures.
 //!
 //! Unsupported constructs give `file:line:col: unsupported: <what>`: assigning a pointer bound
 //! to an object, pointer arithmetic, accesses through a pointer to a type of another width
 //! (byte views) or another array shape, pointers to pointers, function pointers, string values,
-//! heap functions, structs and unions, floating point, recursion, threads, variable-length
+//! heap functions, unions, bit-fields, flexible array members, floating point, recursion,
+//! threads, variable-length
 //! arrays, inline assembly, `_Atomic`, arrays of more than
 //! [`FrontendOptions::max_array_elements`] elements.
 //! Declarations of unsupported types that are never used (e.g. from system headers) are

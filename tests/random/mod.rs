@@ -17,3 +17,4 @@ pub mod gnu;
 pub mod oracle;
 pub mod program;
 pub mod scope;
+pub mod structs;

@@ -1,0 +1,274 @@
+//! Random C programs with structures: structure types with integer, array and nested
+//! structure members; global and local structures and arrays of structures with initialiser
+//! lists (positional, designated, with brace elision); member reads and writes with constant
+//! and symbolic indices; whole-structure copies by assignment, by argument and by return
+//! value; pointers to structures passed to functions that write through them; `sizeof` and
+//! `_Alignof` of structure types (their layout differs between ILP32 and LP64).
+//!
+//! Like [`super::program`], programs have no undefined behaviour under `-fwrapv` (indices are
+//! reduced into range) and no loops.
+
+use super::expr::Gen;
+use super::program::Program;
+use super::scope::{Scope, Ty, TYPES};
+use bitmc::cfa::DataModel;
+use std::fmt::Write;
+
+/// The program of `seed` for data model `dm`.
+pub fn generate(seed: u64, dm: DataModel) -> Program {
+    let mut g = Gen::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, dm);
+    Program {
+        src: program(&mut g),
+        dm,
+    }
+}
+
+/// A member of a generated structure type.
+#[derive(Clone)]
+enum Field {
+    Scalar(Ty),
+    Array(Ty, u64),
+    Nested(usize),
+}
+
+/// A generated structure type: `struct S<k>`.
+struct StructTy {
+    fields: Vec<(String, Field)>,
+}
+
+/// The scalar (non-`_Bool`) integer type of a member.
+fn member_ty(g: &mut Gen) -> Ty {
+    loop {
+        let t = g.ty();
+        if t.c() != "_Bool" {
+            return t;
+        }
+    }
+}
+
+/// The scalar and array members of an object of structure `k` called `path`, added to the
+/// scope.
+fn add_members(types: &[StructTy], k: usize, path: &str, sc: &mut Scope) {
+    for (name, f) in &types[k].fields {
+        let p = format!("{path}.{name}");
+        match f {
+            Field::Scalar(t) => sc.add_var(p, *t),
+            Field::Array(t, n) => sc.add_array(p, *t, vec![*n]),
+            Field::Nested(j) => add_members(types, *j, &p, sc),
+        }
+    }
+}
+
+/// An initialiser list for structure `k`: positional items (with brace elision into nested
+/// structures and arrays), braced sublists and member designators.
+fn init(g: &mut Gen, types: &[StructTy], k: usize, out: &mut String) {
+    out.push('{');
+    let fields = &types[k].fields;
+    let mut first = true;
+    let mut i = 0;
+    while i < fields.len() && (first || !g.one_in(4)) {
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        if g.one_in(4) {
+            i = g.rng.below(fields.len() as u64) as usize;
+            let _ = write!(out, ".{} = ", fields[i].0);
+        }
+        match &fields[i].1 {
+            Field::Scalar(_) => out.push_str(&g.small()),
+            Field::Array(_, n) => {
+                if g.one_in(3) {
+                    // Brace elision: the array's elements from this list; the list ends here
+                    // unless they fill it.
+                    let take = g.range(1, *n);
+                    for e in 0..take {
+                        let sep = if e == 0 { "" } else { ", " };
+                        let _ = write!(out, "{sep}{}", g.small());
+                    }
+                    if take < *n {
+                        break;
+                    }
+                } else {
+                    out.push('{');
+                    for e in 0..g.range(1, *n) {
+                        let sep = if e == 0 { "" } else { ", " };
+                        let _ = write!(out, "{sep}{}", g.small());
+                    }
+                    out.push('}');
+                }
+            }
+            Field::Nested(j) => init(g, types, *j, out),
+        }
+        i += 1;
+    }
+    out.push('}');
+}
+
+fn program(g: &mut Gen) -> String {
+    let mut out = String::from("extern void reach_error(void);\n");
+    for t in &TYPES {
+        let _ = writeln!(out, "extern {} __VERIFIER_nondet_{}(void);", t.c, t.nondet);
+    }
+    // Two or three structure types, each may nest an earlier one.
+    let mut types: Vec<StructTy> = Vec::new();
+    for k in 0..g.range(2, 3) as usize {
+        let mut fields = Vec::new();
+        for f in 0..g.range(1, 4) {
+            let name = format!("f{f}");
+            let field = match g.rng.below(5) {
+                0 | 1 if k > 0 => Field::Nested(g.rng.below(k as u64) as usize),
+                0 | 1 => Field::Scalar(member_ty(g)),
+                2 => Field::Array(member_ty(g), g.range(1, 3)),
+                _ => Field::Scalar(member_ty(g)),
+            };
+            fields.push((name, field));
+        }
+        let _ = write!(out, "struct S{k} {{");
+        for (name, f) in &fields {
+            let _ = match f {
+                Field::Scalar(t) => write!(out, " {} {name};", t.c()),
+                Field::Array(t, n) => write!(out, " {} {name}[{n}];", t.c()),
+                Field::Nested(j) => write!(out, " struct S{j} {name};"),
+            };
+        }
+        out.push_str(" };\n");
+        types.push(StructTy { fields });
+    }
+    let main_ty = types.len() - 1;
+    // Functions over the last type: by value, by pointer, returning one.
+    let _ = writeln!(
+        out,
+        "struct S{main_ty} copy_of(struct S{main_ty} s) {{ return s; }}"
+    );
+    let mut globals = Scope::default();
+    let mut objects: Vec<(String, usize, Option<u64>)> = Vec::new();
+    for _ in 0..g.range(1, 2) {
+        let k = g.rng.below(types.len() as u64) as usize;
+        let name = g.fresh("g");
+        let mut list = String::new();
+        init(g, &types, k, &mut list);
+        if g.one_in(2) {
+            let n = g.range(2, 3);
+            let mut items = Vec::new();
+            for _ in 0..g.range(1, n) {
+                let mut s = String::new();
+                init(g, &types, k, &mut s);
+                items.push(s);
+            }
+            let _ = writeln!(out, "struct S{k} {name}[{n}] = {{{}}};", items.join(", "));
+            for e in 0..n {
+                add_members(&types, k, &format!("{name}[{e}]"), &mut globals);
+            }
+            objects.push((name, k, Some(n)));
+        } else {
+            let _ = writeln!(out, "struct S{k} {name} = {list};");
+            add_members(&types, k, &name, &mut globals);
+            objects.push((name, k, None));
+        }
+    }
+    // A function writing a member through a pointer.
+    let (setter_field, setter) = types[main_ty]
+        .fields
+        .iter()
+        .find_map(|(n, f)| matches!(f, Field::Scalar(_)).then(|| n.clone()))
+        .map(|n| {
+            (
+                Some(n.clone()),
+                format!("void set(struct S{main_ty} *p, int v) {{ p->{n} = v; }}\n"),
+            )
+        })
+        .unwrap_or((None, String::new()));
+    out.push_str(&setter);
+    out.push_str("int main(void) {\n");
+    let mut sc = globals.clone();
+    for _ in 0..g.range(2, 3) {
+        let (t, name) = (g.ty(), g.fresh("x"));
+        let _ = writeln!(out, "  {} {name} = __VERIFIER_nondet_{}();", t.c(), t.nondet());
+        sc.add_var(name, t);
+    }
+    // A local structure of the last type, initialised from values or a copy.
+    let local = g.fresh("l");
+    let same: Vec<&(String, usize, Option<u64>)> =
+        objects.iter().filter(|o| o.1 == main_ty).collect();
+    if let (Some(o), true) = (same.first(), g.one_in(2)) {
+        let src = match o.2 {
+            Some(n) => format!("{}[{}]", o.0, g.rng.below(n)),
+            None => o.0.clone(),
+        };
+        let _ = writeln!(out, "  struct S{main_ty} {local} = copy_of({src});");
+    } else {
+        let mut list = String::new();
+        init(g, &types, main_ty, &mut list);
+        let _ = writeln!(out, "  struct S{main_ty} {local} = {list};");
+    }
+    add_members(&types, main_ty, &local, &mut sc);
+    objects.push((local.clone(), main_ty, None));
+    let mut results = Vec::new();
+    for _ in 0..g.range(3, 6) {
+        let e = g.expr(&sc, 1);
+        match g.rng.below(6) {
+            // A member written with an expression over the scope.
+            0 | 1 => {
+                let w = sc.writable_vars();
+                if !w.is_empty() {
+                    let v = w[g.rng.below(w.len() as u64) as usize].name.clone();
+                    let _ = writeln!(out, "  {v} = {e};");
+                }
+            }
+            // An element of an array of structures at a symbolic index.
+            2 => {
+                if let Some((name, k, Some(n))) = objects.iter().find(|o| o.2.is_some()).cloned() {
+                    if let Some((f, Field::Scalar(_))) = types[k].fields.first().cloned() {
+                        let ix = g.index(&sc, n);
+                        let _ = writeln!(out, "  {name}[{ix}].{f} = {e};");
+                    }
+                }
+            }
+            // A whole-structure copy between objects of the same type.
+            3 => {
+                let same: Vec<_> = objects.iter().filter(|o| o.1 == main_ty).cloned().collect();
+                let a = &same[g.rng.below(same.len() as u64) as usize];
+                let b = &same[g.rng.below(same.len() as u64) as usize];
+                let at = |o: &(String, usize, Option<u64>), g: &mut Gen| match o.2 {
+                    Some(n) => format!("{}[{}]", o.0, g.index(&sc, n)),
+                    None => o.0.clone(),
+                };
+                let (x, y) = (at(a, g), at(b, g));
+                let _ = writeln!(out, "  {x} = {y};");
+            }
+            // A write through a pointer to a structure.
+            4 => {
+                if let Some(f) = &setter_field {
+                    let _ = writeln!(out, "  set(&{local}, {e});");
+                    let _ = f;
+                }
+            }
+            // A result read from the members.
+            _ => {
+                let name = g.fresh("r");
+                let size = format!(
+                    "(int)(sizeof(struct S{}) + _Alignof(struct S{}))",
+                    g.rng.below(types.len() as u64),
+                    g.rng.below(types.len() as u64)
+                );
+                let _ = writeln!(out, "  int {name} = {e} + {size};");
+                results.push(name);
+            }
+        }
+    }
+    for r in results {
+        sc.add_var(r, Ty(int_ty()));
+    }
+    for _ in 0..g.range(1, 2) {
+        let c = g.cond(&sc);
+        let _ = writeln!(out, "  if ({c})\n    reach_error();");
+    }
+    out.push_str("  return 0;\n}\n");
+    out
+}
+
+/// The index of `int` in [`TYPES`].
+fn int_ty() -> usize {
+    TYPES.iter().position(|t| t.c == "int").unwrap_or(0)
+}
