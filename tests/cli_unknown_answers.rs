@@ -2,7 +2,8 @@
 //! without a definition (`verify` names the function; `--undefined-calls nondet` accepts them),
 //! while one whose path does not depend on such a function stays a violation; the address
 //! one past the end of an array, which is valid C but has no place in the pointer model; and
-//! operands or arguments whose evaluation order C leaves open and that interfere.
+//! operands or arguments whose evaluation order C leaves open and that interfere; recursion
+//! deeper than its bound.
 
 mod support;
 
@@ -138,4 +139,33 @@ fn rand_returns_a_value_in_its_range_that_the_program_does_not_state() {
     let r = bitmc(&["verify", &p, "--timeout", "30"]);
     assert_eq!(r.code, 20, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("`rand`"), "{}", r.stdout);
+}
+
+/// Recursion is inlined up to `--recursion-bound` active calls of a function: a violation
+/// within the bound is FALSE, a run that would go deeper is UNKNOWN (recursion bound) — never
+/// TRUE — and a larger bound decides it.
+#[test]
+fn recursion_beyond_its_bound_is_unknown() {
+    let p = write(
+        "sum.c",
+        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+         int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }\n\
+         int main(void) { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 9) return 0;\n\
+         if (sum(n) == 45) reach_error(); return 0; }\n",
+    );
+    // sum(9) needs 10 active calls of `sum`; sum(n) == 45 only for n = 9.
+    let r = bitmc(&["verify", &p, "--timeout", "60"]);
+    assert_eq!(r.code, 20, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("recursion bound"), "{}", r.stdout);
+    let r = bitmc(&["verify", &p, "--timeout", "60", "--recursion-bound", "10"]);
+    assert_eq!(r.last_line(), "FALSE(unreach-call)", "{}{}", r.stdout, r.stderr);
+    // Within the bound and safe: TRUE.
+    let p = write(
+        "fact.c",
+        "extern void reach_error(void);\n\
+         int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n\
+         int main(void) { if (fact(4) != 24) reach_error(); return 0; }\n",
+    );
+    let r = bitmc(&["verify", &p, "--timeout", "60"]);
+    assert_eq!(r.last_line(), "TRUE", "{}{}", r.stdout, r.stderr);
 }

@@ -58,11 +58,6 @@ fn unsupported_constructs() {
         "floating point",
     );
     unsupported(
-        "int f(int n){ return n ? f(n-1) : 0; } int main(){ return f(2); }",
-        "recursion",
-    );
-    unsupported("int g(int n); int f(int n){ return g(n); } int g(int n){ return f(n); } int main(){ return f(1); }", "recursion");
-    unsupported(
         "extern void *malloc(unsigned long); int main(){ malloc(4); return 0; }",
         "heap",
     );

@@ -70,6 +70,11 @@ pub struct ProgramArgs {
     /// Do not merge the CFA's edges into large blocks.
     #[arg(long)]
     pub no_lbe: bool,
+    /// How many calls of one function may be active at once: recursion is inlined that deep,
+    /// and a deeper call ends the run in an UNKNOWN sink (`recursion bound`), so a TRUE verdict
+    /// means that no run goes deeper and the program is safe.
+    #[arg(long, value_name = "N", default_value_t = bitmc::frontend::DEFAULT_RECURSION_BOUND)]
+    pub recursion_bound: u32,
 }
 
 #[derive(Args, Debug)]
@@ -222,6 +227,7 @@ pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
         property: property.unwrap_or(Property::UnreachCall),
         data_model: data_model.unwrap_or_default(),
         lbe: false,
+        recursion_bound: args.recursion_bound,
         ..FrontendOptions::default()
     };
     Ok(Resolved {

@@ -101,13 +101,14 @@ impl<'a> Lower<'a> {
         args: &[Node<Expression>],
         span: lang_c::span::Span,
     ) -> Result<Val, FrontendError> {
-        if self.call_stack.iter().any(|f| f == name) {
-            return self.unsupported(span, format!("recursion (`{name}` calls itself)"));
-        }
+        let active = self.call_stack.iter().filter(|f| *f == name).count();
         if self.call_stack.len() > 200 {
             return self.unsupported(span, "call nesting deeper than 200");
         }
-        let (_, params) = self.parameters(def)?;
+        let (ret, params) = self.parameters(def)?;
+        if active as u64 >= u64::from(self.opts.recursion_bound) {
+            return self.recursion_sink(name, &ret, span);
+        }
         if params.len() != args.len() {
             return self.error(
                 span,
@@ -178,6 +179,31 @@ impl<'a> Lower<'a> {
             self.ub_check(None, t, &format!("`{name}`, declared noreturn, returned"));
         }
         Ok(v)
+    }
+
+    /// A recursive call beyond the recursion bound: an UNKNOWN sink (its arguments are not
+    /// evaluated: nothing after the sink runs), and a value of the return type for the dead
+    /// code that follows.
+    fn recursion_sink(
+        &mut self,
+        name: &str,
+        ret: &CType,
+        span: lang_c::span::Span,
+    ) -> Result<Val, FrontendError> {
+        let t = self.cfa.tm.tru();
+        let bound = self.opts.recursion_bound;
+        let why = format!(
+            "recursion bound (a call of `{name}` with {bound} calls of it active; --recursion-bound)"
+        );
+        self.at_op(span, |lw| lw.sink_if(t, &why));
+        Ok(match ret {
+            CType::Int(ty) => Val::Int(self.int_const(0, *ty)),
+            CType::Struct(def) => {
+                let pos = Some(self.pos.clone());
+                Val::Struct(self.new_struct(&format!("{name}::return"), def, VarKind::Temporary, &pos)?)
+            }
+            _ => Val::Void,
+        })
     }
 
     /// Lowers the body of a function with bound parameters; returns the call's value. The

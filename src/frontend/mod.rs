@@ -17,7 +17,10 @@
 //!   under the other properties (they abort in the compiled program);
 //! - globals and static locals are zero-initialised, then initialised, on the entry edges; a
 //!   local without initialiser is havocked at its declaration (indeterminate value);
-//! - functions are inlined at each call; recursion is unsupported; a call of a function without
+//! - functions are inlined at each call; a recursive call is inlined up to
+//!   [`FrontendOptions::recursion_bound`] active calls of the same function, and a call beyond
+//!   that bound is an UNKNOWN sink (`recursion bound`), so a FALSE verdict within the bound is
+//!   exact and TRUE holds only where the bound is never reached; a call of a function without
 //!   a definition may write every global with external linkage that is not `const` (they are
 //!   havocked, except for a few C library functions that write no object of the program) and
 //!   returns a nondet value of its return type (with a warning); a counterexample that depends
@@ -45,8 +48,8 @@
 //! Unsupported constructs give `file:line:col: unsupported: <what>`: assigning a pointer bound
 //! to an object, pointer arithmetic, accesses through a pointer to a type of another width
 //! (byte views) or another array shape, pointers to pointers, function pointers, string values,
-//! heap functions, unions, bit-fields, flexible array members, floating point, recursion,
-//! threads, variable-length
+//! heap functions, unions, bit-fields, flexible array members, floating point, threads,
+//! variable-length
 //! arrays, inline assembly, `_Atomic`, arrays of more than
 //! [`FrontendOptions::max_array_elements`] elements.
 //! Declarations of unsupported types that are never used (e.g. from system headers) are
@@ -77,6 +80,9 @@ pub mod types;
 use crate::cfa::{self, Cfa, DataModel, Property, SrcPos};
 use std::path::Path;
 
+/// The default of [`FrontendOptions::recursion_bound`].
+pub const DEFAULT_RECURSION_BOUND: u32 = 6;
+
 /// Options of the lowering.
 #[derive(Clone, Debug)]
 pub struct FrontendOptions {
@@ -87,6 +93,9 @@ pub struct FrontendOptions {
     pub lbe: bool,
     /// The largest number of elements of an array (arrays are expanded into scalars).
     pub max_array_elements: u64,
+    /// How many calls of one function may be active at once (recursion is inlined that deep;
+    /// a call beyond it is an UNKNOWN sink).
+    pub recursion_bound: u32,
 }
 
 impl Default for FrontendOptions {
@@ -96,6 +105,7 @@ impl Default for FrontendOptions {
             data_model: DataModel::Ilp32,
             lbe: true,
             max_array_elements: 4096,
+            recursion_bound: DEFAULT_RECURSION_BOUND,
         }
     }
 }
