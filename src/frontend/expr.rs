@@ -404,6 +404,9 @@ impl<'a> Lower<'a> {
                 let place = self.place(operand);
                 self.address_of = saved;
                 let target = match place? {
+                    Place::Scalar(super::lval::Lval::Bits { .. }) => {
+                        return self.error(u.span, "address of a bit-field")
+                    }
                     Place::Scalar(lv) => Place::Scalar(lv),
                     // `&a`: a pointer to the whole array, seen as the only row of a 1 × … view.
                     Place::Array(mut view) => {

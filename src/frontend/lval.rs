@@ -26,20 +26,34 @@ pub enum Lval {
         flat: TermId,
         ty: CInt,
     },
+    /// A bit-field: `inner` holds it as its declared type, always within the range of
+    /// `width` bits (see [`super::structs`]).
+    Bits { inner: Box<Lval>, width: u32 },
 }
 
 impl Lval {
-    /// The type the place is accessed as.
+    /// The type the place is accessed as (a read of a bit-field: `int` when every value of
+    /// the bit-field fits, else its declared type).
     pub fn ty(&self) -> CInt {
         match self {
             Lval::Var(_, t) | Lval::Elem { ty: t, .. } => *t,
+            Lval::Bits { inner, width } => {
+                let t = inner.ty();
+                if t.kind == IntKind::Int && !t.signed && *width < 32 {
+                    CInt::INT
+                } else {
+                    t
+                }
+            }
         }
     }
 
-    /// Accesses the place as `t` (of the same width).
+    /// Accesses the place as `t` (of the same width; never a bit-field, whose address cannot
+    /// be taken).
     pub fn set_ty(&mut self, t: CInt) {
         match self {
             Lval::Var(_, ty) | Lval::Elem { ty, .. } => *ty = t,
+            Lval::Bits { .. } => {}
         }
     }
 }
@@ -155,6 +169,10 @@ impl<'a> Lower<'a> {
                 });
                 Lval::Elem { arr, flat: v.t, ty }
             }
+            Lval::Bits { inner, width } => Lval::Bits {
+                inner: Box::new(self.freeze(*inner)),
+                width,
+            },
             lv => lv,
         }
     }
@@ -170,15 +188,35 @@ impl<'a> Lower<'a> {
                 t: self.read_elem(arr, *flat).t,
                 ty: *ty,
             },
+            Lval::Bits { inner, .. } => RVal {
+                t: self.read(inner).t,
+                ty: lv.ty(),
+            },
         }
     }
 
     /// Writes a value (converted to the place's type) to a place.
     pub fn store(&mut self, lv: &Lval, v: RVal) {
+        if let Lval::Bits { inner, width } = lv {
+            // Converted to the declared type, then to the width (gcc keeps the low bits).
+            let ty = inner.ty();
+            let t = self.convert(v, ty);
+            let w = ty.width(self.dm());
+            let t = if *width < w {
+                let tm = &mut self.cfa.tm;
+                let low = tm.extract(t, width - 1, 0);
+                tm.resize(low, w, ty.signed)
+            } else {
+                t
+            };
+            self.store(inner, RVal { t, ty });
+            return;
+        }
         let t = self.convert(v, lv.ty());
         match lv {
             Lval::Var(x, _) => self.assign(*x, t),
             Lval::Elem { arr, flat, .. } => self.write_elem(arr, *flat, t),
+            Lval::Bits { .. } => {}
         }
     }
 }

@@ -15,9 +15,14 @@
 //! are unsupported), so padding is never read, and only `sizeof`, `_Alignof` and the member
 //! offsets depend on the layout, computed as gcc does for i386 (ILP32) and x86-64 (LP64):
 //! each member at the next multiple of its alignment, the size rounded up to the largest
-//! alignment. Unions, bit-fields, flexible array members, `packed`/`aligned` members and
-//! members of unsupported types make the structure type unsupported (an error where it is
-//! used).
+//! alignment; bit-fields go at the next bit unless they would cross a boundary of their
+//! type's alignment. A bit-field is a variable of its declared type whose value always lies in
+//! the range of its width: a store converts to the declared type and then keeps the low bits,
+//! sign- or zero-extended ([`Lval::Bits`]); a read of an `unsigned int` bit-field narrower than
+//! `int` has type `int`, as its promotion in gcc. Unions, `long` and `long long` bit-fields
+//! (gcc computes with them in the bit-field's own width), flexible array members,
+//! `packed`/`aligned` members and members of unsupported types make the structure type
+//! unsupported (an error where it is used).
 //!
 //! Assignment, initialisation by an expression, arguments and return values copy every
 //! scalar of the source to the destination (the source values are read before the first
@@ -80,6 +85,8 @@ pub struct Slot {
 /// How the front end keeps a member of a given type.
 enum Kind {
     Int(CInt),
+    /// A bit-field of the declared type and width.
+    Bits(CInt, u32),
     Pointer,
     IntArray(CInt, Vec<u64>),
     Struct(StructRef),
@@ -113,6 +120,14 @@ fn kind(ty: &CType) -> Result<Kind, String> {
     }
 }
 
+/// How the front end keeps a member.
+fn member_kind(m: &Member) -> Result<Kind, String> {
+    match (m.bits, &m.ty) {
+        (Some(w), CType::Int(i)) => Ok(Kind::Bits(*i, w)),
+        _ => kind(&m.ty),
+    }
+}
+
 /// A scalar of a structure type, as a path of members with the dimensions each adds.
 struct Leaf {
     path: Vec<(Option<String>, Vec<u64>)>,
@@ -125,8 +140,8 @@ fn leaves(def: &StructDef) -> Vec<Leaf> {
     let mut out = Vec::new();
     for m in &def.members {
         let seg = |dims: Vec<u64>| (m.name.clone(), dims);
-        match kind(&m.ty) {
-            Ok(Kind::Int(i)) => out.push(Leaf {
+        match member_kind(m) {
+            Ok(Kind::Int(i) | Kind::Bits(i, _)) => out.push(Leaf {
                 path: vec![seg(Vec::new())],
                 ty: i,
             }),
@@ -254,6 +269,7 @@ impl<'a> Lower<'a> {
     ) -> Result<Result<(Vec<Member>, u64, u64), String>, FrontendError> {
         let dm = self.dm();
         let mut members = Vec::new();
+        // The layout is computed in bits, for bit-fields.
         let (mut end, mut align) = (0u64, 1u64);
         for d in decls {
             let StructDeclaration::Field(f) = &d.node else {
@@ -274,27 +290,35 @@ impl<'a> Lower<'a> {
             if f.node.declarators.is_empty() {
                 // An anonymous structure member (C11 6.7.2.1p13); anything else declares nothing.
                 if let CType::Struct(_) = base {
-                    fields.push((None, base.clone(), Vec::new()));
+                    fields.push((None, base.clone(), Vec::new(), None));
                 } else if let CType::Unsupported(w) = &base {
                     return Ok(Err(format!("{w} (anonymous member of struct {name})")));
                 }
             }
             for sd in &f.node.declarators {
-                let Some(decl) = &sd.node.declarator else {
-                    // An unnamed bit-field (padding).
-                    return Ok(Err(format!("bit-field in struct {name}")));
+                let (n, ty, attrs) = match &sd.node.declarator {
+                    Some(decl) => {
+                        let (n, ty) = self.declarator(base.clone(), decl)?;
+                        (n.map(|(n, _)| n), ty, declarator_attributes(decl))
+                    }
+                    // An unnamed bit-field.
+                    None => (None, base.clone(), Vec::new()),
                 };
-                let (n, ty) = self.declarator(base.clone(), decl)?;
-                let n = n.map(|(n, _)| n);
-                if sd.node.bit_width.is_some() {
-                    return Ok(Err(format!(
-                        "bit-field `{}` in struct {name}",
-                        n.unwrap_or_default()
-                    )));
-                }
-                fields.push((n, ty, declarator_attributes(decl)));
+                let bits = match &sd.node.bit_width {
+                    Some(w) => Some(self.bit_width(&n, &ty, w)?),
+                    None => None,
+                };
+                let bits = match bits {
+                    Some(Err(why)) => return Ok(Err(format!("{why} in struct {name}"))),
+                    Some(Ok(w)) => Some(w),
+                    None if sd.node.declarator.is_none() => {
+                        return self.error(sd.span, "member without a name or a width")
+                    }
+                    None => None,
+                };
+                fields.push((n, ty, attrs, bits));
             }
-            for (n, ty, attrs) in fields {
+            for (n, ty, attrs, bits) in fields {
                 let mut all = base_attrs.clone();
                 all.extend(attrs);
                 // `aligned` and `packed` change the layout: rejected on members.
@@ -309,13 +333,70 @@ impl<'a> Lower<'a> {
                 if n.is_some() && members.iter().any(|m: &Member| m.name == n) {
                     return self.error(f.span, format!("duplicate member `{what}`"));
                 }
-                let offset = end.div_ceil(a) * a;
-                members.push(Member { name: n, ty, offset });
-                end = offset + size;
+                let unit = a * 8;
+                let offset = match bits {
+                    // gcc on x86: a bit-field goes at the next bit unless that would make it
+                    // cross a boundary of its type's alignment; a zero width goes to the next
+                    // boundary. Unnamed bit-fields do not align the structure.
+                    Some(w) => {
+                        if w == 0 {
+                            end = end.div_ceil(unit) * unit;
+                            continue;
+                        }
+                        if end / unit != (end + u64::from(w) - 1) / unit {
+                            end = end.div_ceil(unit) * unit;
+                        }
+                        let at = end;
+                        end += u64::from(w);
+                        if n.is_none() {
+                            continue;
+                        }
+                        at / 8
+                    }
+                    None => {
+                        end = end.div_ceil(unit) * unit;
+                        let at = end / 8;
+                        end += size * 8;
+                        at
+                    }
+                };
                 align = align.max(a);
+                members.push(Member {
+                    name: n,
+                    ty,
+                    offset,
+                    bits,
+                });
             }
         }
-        Ok(Ok((members, end.div_ceil(align) * align, align)))
+        let bytes = end.div_ceil(8);
+        Ok(Ok((members, bytes.div_ceil(align) * align, align)))
+    }
+
+    /// The width of a bit-field `name` of type `ty` (C11 6.7.2.1p4-5), or why bitmc does not
+    /// support it: `long` and `long long` bit-fields, whose arithmetic gcc does in the
+    /// bit-field's own width.
+    fn bit_width(
+        &mut self,
+        name: &Option<String>,
+        ty: &CType,
+        w: &Node<Expression>,
+    ) -> Result<Result<u32, String>, FrontendError> {
+        let what = name.as_deref().unwrap_or("<unnamed>");
+        let i = match ty {
+            CType::Int(i) if i.kind <= IntKind::Int => *i,
+            CType::Int(i) => return Ok(Err(format!("bit-field `{what}` of type `{}`", i.name()))),
+            CType::Unsupported(u) => return Ok(Err(u.clone())),
+            other => {
+                return self.error(w.span, format!("bit-field `{what}` of type {}", other.describe()))
+            }
+        };
+        let v = self.const_int(w)?;
+        let max = i.width(self.dm());
+        if v < 0 || v > i128::from(max) || (v == 0 && name.is_some()) {
+            return self.error(w.span, format!("invalid width {v} of bit-field `{what}`"));
+        }
+        Ok(Ok(v as u32))
     }
 
     /// Creates the variables of a structure object.
@@ -332,10 +413,14 @@ impl<'a> Lower<'a> {
                 Some(n) => format!("{name}.{n}"),
                 None => name.to_string(),
             };
-            let part = match kind(&m.ty) {
+            let part = match member_kind(m) {
                 Ok(Kind::Int(i)) => {
                     Part::Scalar(Lval::Var(self.new_var(&mname, i, kind_, pos.clone()), i))
                 }
+                Ok(Kind::Bits(i, width)) => Part::Scalar(Lval::Bits {
+                    inner: Box::new(Lval::Var(self.new_var(&mname, i, kind_, pos.clone()), i)),
+                    width,
+                }),
                 Ok(Kind::Pointer) => Part::Addr(Lval::Var(
                     self.new_var(&mname, ADDRESS, kind_, pos.clone()),
                     ADDRESS,
@@ -443,8 +528,8 @@ impl<'a> Lower<'a> {
     fn view_from_leaves(&self, def: &StructRef, leaves: &[ArrayView], at: &mut usize) -> StructView {
         let mut parts = Vec::new();
         for m in &def.0.members {
-            let part = match kind(&m.ty) {
-                Ok(Kind::Int(_)) | Ok(Kind::Pointer) => {
+            let part = match member_kind(m) {
+                Ok(k @ (Kind::Int(_) | Kind::Bits(..) | Kind::Pointer)) => {
                     let l = &leaves[*at];
                     *at += 1;
                     let lv = Lval::Elem {
@@ -452,10 +537,13 @@ impl<'a> Lower<'a> {
                         flat: l.base,
                         ty: l.access,
                     };
-                    if matches!(m.ty, CType::Pointer(_)) {
-                        Part::Addr(lv)
-                    } else {
-                        Part::Scalar(lv)
+                    match k {
+                        Kind::Pointer => Part::Addr(lv),
+                        Kind::Bits(_, width) => Part::Scalar(Lval::Bits {
+                            inner: Box::new(lv),
+                            width,
+                        }),
+                        _ => Part::Scalar(lv),
                     }
                 }
                 Ok(Kind::IntArray(..)) => {
@@ -718,6 +806,9 @@ impl<'a> Lower<'a> {
                 Part::Scalar(Lval::Var(v, _)) | Part::Addr(Lval::Var(v, _)) => out.push(*v),
                 Part::Scalar(Lval::Elem { arr, .. }) | Part::Addr(Lval::Elem { arr, .. }) => {
                     out.extend(arr.elems.iter().copied())
+                }
+                Part::Scalar(Lval::Bits { inner, .. }) | Part::Addr(Lval::Bits { inner, .. }) => {
+                    Self::struct_vars(&[Part::Scalar((**inner).clone())], out)
                 }
                 Part::Array(v) => out.extend(v.arr.elems.iter().copied()),
                 Part::Struct(s) => Self::struct_vars(&s.parts, out),

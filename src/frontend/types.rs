@@ -182,6 +182,8 @@ pub struct Member {
     pub name: Option<String>,
     pub ty: CType,
     pub offset: u64,
+    /// The width of a bit-field (its `offset` is then the byte holding its first bit).
+    pub bits: Option<u32>,
 }
 
 /// A structure type, compared by identity: two structure declarations are different types

@@ -3,7 +3,9 @@
 //! lists (positional, designated, with brace elision); member reads and writes with constant
 //! and symbolic indices; whole-structure copies by assignment, by argument and by return
 //! value; pointers to structures passed to functions that write through them; `sizeof` and
-//! `_Alignof` of structure types (their layout differs between ILP32 and LP64).
+//! `_Alignof` of structure types (their layout differs between ILP32 and LP64); bit-fields,
+//! signed and unsigned, of every width, named and unnamed (their stores truncate, their reads
+//! sign-extend, and they shape the layout).
 //!
 //! Like [`super::program`], programs have no undefined behaviour under `-fwrapv` (indices are
 //! reduced into range) and no loops.
@@ -29,6 +31,10 @@ enum Field {
     Scalar(Ty),
     Array(Ty, u64),
     Nested(usize),
+    /// A bit-field of a type of rank at most `int`, with its width; unnamed ones (padding,
+    /// or width 0 to the next unit) are not members.
+    Bits(Ty, u32),
+    Unnamed(Ty, u32),
 }
 
 /// A generated structure type: `struct S<k>`.
@@ -55,15 +61,47 @@ fn add_members(types: &[StructTy], k: usize, path: &str, sc: &mut Scope) {
             Field::Scalar(t) => sc.add_var(p, *t),
             Field::Array(t, n) => sc.add_array(p, *t, vec![*n]),
             Field::Nested(j) => add_members(types, *j, &p, sc),
+            // A read of an `unsigned int` bit-field narrower than `int` is an `int`.
+            Field::Bits(t, w) if t.c() == "unsigned int" && *w < 32 => sc.add_var(p, Ty(int_ty())),
+            Field::Bits(t, _) => sc.add_var(p, *t),
+            Field::Unnamed(..) => {}
         }
     }
+}
+
+/// A bit-field: its type (rank at most `int`) and a width that fits it.
+fn bit_field(g: &mut Gen, named: bool) -> (Ty, u32) {
+    let names = [
+        "_Bool",
+        "char",
+        "signed char",
+        "unsigned char",
+        "short",
+        "unsigned short",
+        "int",
+        "unsigned int",
+    ];
+    let c = *g.pick(&names);
+    let t = Ty(TYPES.iter().position(|x| x.c == c).unwrap_or(0));
+    let max = match c {
+        "_Bool" => 1,
+        "char" | "signed char" | "unsigned char" => 8,
+        "short" | "unsigned short" => 16,
+        _ => 32,
+    };
+    let w = if named { g.range(1, max) } else { g.range(0, max) };
+    (t, w as u32)
 }
 
 /// An initialiser list for structure `k`: positional items (with brace elision into nested
 /// structures and arrays), braced sublists and member designators.
 fn init(g: &mut Gen, types: &[StructTy], k: usize, out: &mut String) {
     out.push('{');
-    let fields = &types[k].fields;
+    let fields: Vec<&(String, Field)> = types[k]
+        .fields
+        .iter()
+        .filter(|f| !matches!(f.1, Field::Unnamed(..)))
+        .collect();
     let mut first = true;
     let mut i = 0;
     while i < fields.len() && (first || !g.one_in(4)) {
@@ -76,7 +114,8 @@ fn init(g: &mut Gen, types: &[StructTy], k: usize, out: &mut String) {
             let _ = write!(out, ".{} = ", fields[i].0);
         }
         match &fields[i].1 {
-            Field::Scalar(_) => out.push_str(&g.small()),
+            Field::Scalar(_) | Field::Bits(..) => out.push_str(&g.small()),
+            Field::Unnamed(..) => {}
             Field::Array(_, n) => {
                 if g.one_in(3) {
                     // Brace elision: the array's elements from this list; the list ends here
@@ -116,10 +155,18 @@ fn program(g: &mut Gen) -> String {
         let mut fields = Vec::new();
         for f in 0..g.range(1, 4) {
             let name = format!("f{f}");
-            let field = match g.rng.below(5) {
+            let field = match g.rng.below(8) {
                 0 | 1 if k > 0 => Field::Nested(g.rng.below(k as u64) as usize),
                 0 | 1 => Field::Scalar(member_ty(g)),
                 2 => Field::Array(member_ty(g), g.range(1, 3)),
+                3 | 4 => {
+                    let (t, w) = bit_field(g, true);
+                    Field::Bits(t, w)
+                }
+                5 if f > 0 => {
+                    let (t, w) = bit_field(g, false);
+                    Field::Unnamed(t, w)
+                }
                 _ => Field::Scalar(member_ty(g)),
             };
             fields.push((name, field));
@@ -130,6 +177,8 @@ fn program(g: &mut Gen) -> String {
                 Field::Scalar(t) => write!(out, " {} {name};", t.c()),
                 Field::Array(t, n) => write!(out, " {} {name}[{n}];", t.c()),
                 Field::Nested(j) => write!(out, " struct S{j} {name};"),
+                Field::Bits(t, w) => write!(out, " {} {name} : {w};", t.c()),
+                Field::Unnamed(t, w) => write!(out, " {} : {w};", t.c()),
             };
         }
         out.push_str(" };\n");
@@ -171,7 +220,7 @@ fn program(g: &mut Gen) -> String {
     let (setter_field, setter) = types[main_ty]
         .fields
         .iter()
-        .find_map(|(n, f)| matches!(f, Field::Scalar(_)).then(|| n.clone()))
+        .find_map(|(n, f)| matches!(f, Field::Scalar(_) | Field::Bits(..)).then(|| n.clone()))
         .map(|n| {
             (
                 Some(n.clone()),
@@ -219,7 +268,7 @@ fn program(g: &mut Gen) -> String {
             // An element of an array of structures at a symbolic index.
             2 => {
                 if let Some((name, k, Some(n))) = objects.iter().find(|o| o.2.is_some()).cloned() {
-                    if let Some((f, Field::Scalar(_))) = types[k].fields.first().cloned() {
+                    if let Some((f, Field::Scalar(_) | Field::Bits(..))) = types[k].fields.first().cloned() {
                         let ix = g.index(&sc, n);
                         let _ = writeln!(out, "  {name}[{ix}].{f} = {e};");
                     }
@@ -259,6 +308,19 @@ fn program(g: &mut Gen) -> String {
     }
     for r in results {
         sc.add_var(r, Ty(int_ty()));
+    }
+    if g.one_in(3) {
+        // The layout as a value a counterexample must state: replayed on gcc, it reaches the
+        // error only if bitmc's sizes and alignments are gcc's.
+        let (a, b) = (
+            g.rng.below(types.len() as u64),
+            g.rng.below(types.len() as u64),
+        );
+        let lay = g.fresh("lay");
+        let _ = writeln!(
+            out,
+            "  int {lay} = __VERIFIER_nondet_int();\n  if ({lay} == (int)(sizeof(struct S{a}) * 16 + _Alignof(struct S{b})))\n    reach_error();"
+        );
     }
     for _ in 0..g.range(1, 2) {
         let c = g.cond(&sc);
