@@ -282,7 +282,10 @@ impl<'a> Lower<'a> {
                 Ok(self.place_value(place))
             }
             Expression::CompoundLiteral(_) => self.unsupported(e.span, "compound literal"),
-            Expression::OffsetOf(_) => self.unsupported(e.span, "offsetof"),
+            Expression::OffsetOf(o) => {
+                let n = self.offset_of(o)?;
+                Ok(Val::Int(self.int_const(i128::from(n), size_t(self.dm()))))
+            }
             Expression::VaArg(_) => self.unsupported(e.span, "variable arguments"),
             Expression::GenericSelection(_) => self.unsupported(e.span, "_Generic"),
         }

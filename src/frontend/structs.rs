@@ -39,7 +39,8 @@ use super::types::{CInt, CType, IntKind, Member, StructDef, StructRef};
 use super::FrontendError;
 use crate::cfa::{PVar, SrcPos, VarKind};
 use lang_c::ast::{
-    Expression, Initializer, SpecifierQualifier, StructDeclaration, StructKind, StructType,
+    Expression, Initializer, OffsetMember, OffsetOfExpression, SpecifierQualifier,
+    StructDeclaration, StructKind, StructType,
 };
 use lang_c::span::{Node, Span};
 use std::rc::Rc;
@@ -797,6 +798,68 @@ impl<'a> Lower<'a> {
         };
         self.store(&slot.lv, v);
         Ok(())
+    }
+
+    /// `offsetof(type, designator)` (C11 7.19p3): the byte offset of a member, through
+    /// members and constant array subscripts.
+    pub fn offset_of(&mut self, o: &Node<OffsetOfExpression>) -> Result<u64, FrontendError> {
+        let mut ty = self.type_name(&o.node.type_name)?;
+        let d = &o.node.designator.node;
+        let mut total = self.member_offset(&mut ty, &d.base.node.name, d.base.span)?;
+        for m in &d.members {
+            match &m.node {
+                OffsetMember::Member(id) => {
+                    total += self.member_offset(&mut ty, &id.node.name, id.span)?;
+                }
+                OffsetMember::Index(e) => {
+                    let CType::Array(elem, _) = &ty else {
+                        return self.error(m.span, "subscript of a member that is not an array");
+                    };
+                    let elem = (**elem).clone();
+                    let i = self.const_int(e)?;
+                    let size = elem.size(self.dm()).unwrap_or(0);
+                    let Ok(i) = u64::try_from(i) else {
+                        return self.unsupported(e.span, "offsetof with a negative subscript");
+                    };
+                    total += i * size;
+                    ty = elem;
+                }
+                OffsetMember::IndirectMember(_) => {
+                    return self.error(m.span, "`->` in offsetof");
+                }
+            }
+        }
+        Ok(total)
+    }
+
+    /// The offset of member `name` of the structure type `ty`, which becomes the member's type.
+    fn member_offset(&mut self, ty: &mut CType, name: &str, span: Span) -> Result<u64, FrontendError> {
+        let CType::Struct(def) = ty.clone() else {
+            return match ty {
+                CType::Unsupported(w) => self.unsupported(span, w.clone()),
+                _ => self.error(span, format!("offsetof of member `{name}` of a non-structure")),
+            };
+        };
+        for m in &def.0.members {
+            match &m.name {
+                Some(n) if n == name => {
+                    if m.bits.is_some() {
+                        return self.error(span, format!("offsetof of the bit-field `{name}`"));
+                    }
+                    *ty = m.ty.clone();
+                    return Ok(m.offset);
+                }
+                None => {
+                    let mut inner = m.ty.clone();
+                    if let Ok(off) = self.member_offset(&mut inner, name, span) {
+                        *ty = inner;
+                        return Ok(m.offset + off);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.error(span, format!("`{}` has no member named `{name}`", ty.describe()))
     }
 
     /// The variables of a structure object or an array of structures.
