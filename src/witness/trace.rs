@@ -363,16 +363,19 @@ pub fn format_value(cfa: &Cfa, v: PVar, value: u128) -> String {
 }
 
 /// The C name of a variable as a user wrote it: without the function prefix of locals and
-/// the call number of inlined copies (`main::x` is `x`, `f::y#2` is `y`).
+/// the call number of inlined copies (`main::x` is `x`, `f::y#2` is `y`, a member of the
+/// structure `f` returns is `f().m`).
 pub fn c_name(cfa: &Cfa, v: PVar) -> String {
     let info = cfa.var(v);
     let base = info.name.rsplit("::").next().unwrap_or(&info.name);
     let base = base.split('#').next().unwrap_or(base);
+    let function = info.name.split("::").next().unwrap_or(&info.name);
     match info.kind {
-        VarKind::Return => format!(
-            "{}() returns",
-            info.name.split("::").next().unwrap_or(&info.name)
-        ),
+        // A member of a returned structure: `f().x`.
+        VarKind::Return => match base.strip_prefix("return") {
+            Some(member) if !member.is_empty() => format!("{function}(){member}"),
+            _ => format!("{function}() returns"),
+        },
         _ => base.to_string(),
     }
 }
