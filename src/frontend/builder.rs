@@ -32,6 +32,9 @@ pub enum Binding {
     Pointer(super::pointer::Pointer),
     /// A pointer variable that is not bound to an object: an address-only integer.
     PtrVar(PVar),
+    /// A function pointer variable (its value a function's number, see [`super::fnptr`]) and
+    /// the function type it points to.
+    FnPtr(PVar, CType),
     /// An enumeration constant: its value and type (`int` unless the value does not fit).
     Enum(i128, CInt),
     Typedef(CType),
@@ -111,6 +114,8 @@ pub struct Lower<'a> {
     pub noreturn: std::collections::HashSet<String>,
     /// Functions declared to run without a call (`constructor`, `destructor`): where, and which.
     pub runs_code: HashMap<String, (SrcPos, String)>,
+    /// The names that may denote a function whose address is taken (see [`super::fnptr`]).
+    pub taken: Vec<String>,
     temp_count: u32,
 }
 
@@ -488,6 +493,7 @@ pub fn lower_unit(
         address_of_element: false,
         noreturn: Default::default(),
         runs_code: HashMap::new(),
+        taken: super::fnptr::address_taken(unit),
         temp_count: 0,
     };
     // The typedef names lang-c predefines.

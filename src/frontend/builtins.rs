@@ -84,8 +84,18 @@ impl<'a> Lower<'a> {
     /// A call expression.
     pub fn call(&mut self, c: &Node<CallExpression>) -> Result<Val, FrontendError> {
         let Expression::Identifier(id) = &c.node.callee.node else {
-            return self.unsupported(c.span, "call through a function pointer");
+            return match self.expr(&c.node.callee)? {
+                Val::Func(f, ty) => self.call_through(f, &ty, c),
+                _ => self.unsupported(c.span, "call of a value that is not a function"),
+            };
         };
+        if let Some(Binding::FnPtr(v, ty)) = self.lookup(&id.node.name).cloned() {
+            let f = RVal {
+                t: self.var_term(v),
+                ty: super::pointer::ADDRESS,
+            };
+            return self.call_through(f, &ty, c);
+        }
         let name = id.node.name.as_str();
         let args = &c.node.arguments;
         if matches!(name, "asm" | "__asm" | "__asm__") {
@@ -242,6 +252,10 @@ impl<'a> Lower<'a> {
                     Val::Struct(_) => lw.unsupported(
                         a.span,
                         format!("passing a structure to `{name}`, which has no definition"),
+                    ),
+                    Val::Func(..) => lw.unsupported(
+                        a.span,
+                        format!("passing a function pointer to `{name}`, which has no definition"),
                     ),
                     Val::Int(r) | Val::Addr(r) => Ok(((), vec![r.t])),
                     Val::Void => Ok(((), Vec::new())),

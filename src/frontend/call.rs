@@ -119,8 +119,54 @@ impl<'a> Lower<'a> {
                 ),
             );
         }
-        let values = self.call_arguments(name, args, |lw, i, later_effects| {
-            let (pty, a) = (&params[i].1, &args[i]);
+        let types: Vec<CType> = params.iter().map(|p| p.1.clone()).collect();
+        let names: Vec<String> = params.iter().map(|p| p.0.clone()).collect();
+        let values = self.argument_values(name, &names, &types, args)?;
+        self.inline_values(name, def, values, span)
+    }
+
+    /// Inlines a call of `name` whose arguments have been evaluated (`values`, in parameter
+    /// order), as a call through a pointer does once for every function it may hold.
+    pub fn inline_values(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        values: Vec<Val>,
+        span: lang_c::span::Span,
+    ) -> Result<Val, FrontendError> {
+        let active = self.call_stack.iter().filter(|f| *f == name).count();
+        if self.call_stack.len() > 200 {
+            return self.unsupported(span, "call nesting deeper than 200");
+        }
+        let (ret, params) = self.parameters(def)?;
+        if active as u64 >= u64::from(self.opts.recursion_bound) {
+            return self.recursion_sink(name, &ret, span);
+        }
+        let bound = params
+            .iter()
+            .map(|(pname, _)| pname.clone())
+            .zip(values)
+            .collect();
+        let v = self.body(name, def, bound)?;
+        if self.noreturn.contains(name) {
+            // C11 6.7.4p8: a `_Noreturn` function that returns has undefined behaviour.
+            let t = self.cfa.tm.tru();
+            self.ub_check(None, t, &format!("`{name}`, declared noreturn, returned"));
+        }
+        Ok(v)
+    }
+
+    /// The arguments of a call of `name` evaluated (right to left, see [`super::order`]) and
+    /// converted to the parameter types `types` (of the parameters called `names`).
+    pub fn argument_values(
+        &mut self,
+        name: &str,
+        names: &[String],
+        types: &[CType],
+        args: &[Node<Expression>],
+    ) -> Result<Vec<Val>, FrontendError> {
+        self.call_arguments(name, args, |lw, i, later_effects| {
+            let (pty, a) = (&types[i], &args[i]);
             Ok(match pty {
                 CType::Int(ty) => {
                     let r = lw.rval(a)?;
@@ -128,6 +174,12 @@ impl<'a> Lower<'a> {
                     let r = RVal { t, ty: *ty };
                     let r = if later_effects { lw.materialize(r) } else { r };
                     (Val::Int(r), vec![r.t])
+                }
+                CType::Pointer(fnty) if matches!(**fnty, CType::Function(..)) => {
+                    let v = lw.expr(a)?;
+                    let r = lw.function_number(v, fnty, a.span)?;
+                    let r = if later_effects { lw.materialize(r) } else { r };
+                    (Val::Func(r, (**fnty).clone()), vec![r.t])
                 }
                 CType::Array(pointee, _) | CType::Pointer(pointee) => {
                     let v = lw.expr(a)?;
@@ -148,7 +200,7 @@ impl<'a> Lower<'a> {
                         // temporary when a later argument could change it.
                         let src = if later_effects {
                             let pos = Some(lw.pos.clone());
-                            let tmp = lw.new_struct(&format!("{name}::{}#arg", params[i].0), def, VarKind::Temporary, &pos)?;
+                            let tmp = lw.new_struct(&format!("{name}::{}#arg", names[i]), def, VarKind::Temporary, &pos)?;
                             lw.copy_struct(&tmp, &src);
                             tmp
                         } else {
@@ -166,19 +218,7 @@ impl<'a> Lower<'a> {
                         .unsupported(a.span, format!("parameter of type {}", other.describe()))
                 }
             })
-        })?;
-        let bound = params
-            .iter()
-            .map(|(pname, _)| pname.clone())
-            .zip(values)
-            .collect();
-        let v = self.body(name, def, bound)?;
-        if self.noreturn.contains(name) {
-            // C11 6.7.4p8: a `_Noreturn` function that returns has undefined behaviour.
-            let t = self.cfa.tm.tru();
-            self.ub_check(None, t, &format!("`{name}`, declared noreturn, returned"));
-        }
-        Ok(v)
+        })
     }
 
     /// A recursive call beyond the recursion bound: an UNKNOWN sink (its arguments are not
@@ -333,6 +373,12 @@ impl<'a> Lower<'a> {
                     let v = self.new_struct(&format!("{name}::{pname}"), &src.def, VarKind::Parameter, &pos)?;
                     self.copy_struct(&v, &src);
                     self.bind(&pname, Binding::Struct(v));
+                }
+                Val::Func(r, ty) => {
+                    let pos = Some(self.pos.clone());
+                    let pv = self.new_var(&format!("{name}::{pname}"), ADDRESS, VarKind::Parameter, pos);
+                    self.assign(pv, r.t);
+                    self.bind(&pname, Binding::FnPtr(pv, ty));
                 }
                 Val::Array(_) | Val::Structs(_) => {
                     return Err(FrontendError::Internal("array parameter value".into()));

@@ -446,7 +446,10 @@ impl<'a> Lower<'a> {
             };
             let writable_elsewhere =
                 !st.is_static && (!st.is_const || matches!(ty, CType::Pointer(_)));
-            if let (CType::Pointer(pointee), Some(init)) = (&ty, &idecl.node.initializer) {
+            let function_pointer = matches!(&ty, CType::Pointer(p) if matches!(**p, CType::Function(..)));
+            if let (CType::Pointer(pointee), Some(init), false) =
+                (&ty, &idecl.node.initializer, function_pointer)
+            {
                 // `int *p = &x;`, `int *p = a;`: bound to the object for good (assigning `p` is
                 // unsupported); `void *p = (void *)0;`: an address-only variable.
                 if let (Initializer::Expression(e), false) = (&init.node, st.is_static) {
@@ -514,7 +517,13 @@ impl<'a> Lower<'a> {
         let existing = self.scopes[0].get(name).cloned();
         match existing {
             // A later declaration of the same global (`extern int x; int x = 1;`).
-            Some(b @ (Binding::Var(..) | Binding::Array(_) | Binding::Struct(_) | Binding::Structs(_))) => {
+            Some(
+                b @ (Binding::Var(..)
+                | Binding::Array(_)
+                | Binding::Struct(_)
+                | Binding::Structs(_)
+                | Binding::FnPtr(..)),
+            ) => {
                 if let Some(i) = init {
                     self.initialize(&b, i)?;
                 }
@@ -598,6 +607,8 @@ impl<'a> Lower<'a> {
                 self.bind(name, b.clone());
                 self.initialize(&b, i)?;
             }
+            // A function pointer holds no function until it is assigned (see `fnptr`).
+            None if matches!(b, Binding::FnPtr(..)) => self.bind(name, b),
             None => {
                 for v in self.object_vars(&b) {
                     self.havoc(v, HavocKind::Uninitialized);
@@ -631,6 +642,9 @@ impl<'a> Lower<'a> {
                 }
                 None => self.new_array(name, span, ty, kind, init),
             },
+            CType::Pointer(f) if matches!(**f, CType::Function(..)) => {
+                Ok(self.new_function_pointer(name, f, kind, span))
+            }
             // A pointer variable without an initialiser that binds it to an object.
             CType::Pointer(_) => Ok(Binding::PtrVar(self.new_var(name, ADDRESS, kind, pos))),
             CType::Void => self.error(span, format!("variable `{name}` of type void")),
@@ -664,6 +678,12 @@ impl<'a> Lower<'a> {
                 _ => self.unsupported(init.span, "initialiser list for a scalar"),
             },
             (Binding::Array(a), _) => self.init_array(a, init),
+            (Binding::FnPtr(v, ty), Initializer::Expression(e)) => {
+                let x = self.expr(e)?;
+                let n = self.function_number(x, ty, e.span)?;
+                self.assign(*v, n.t);
+                Ok(())
+            }
             (Binding::Struct(dst), Initializer::Expression(e)) => match self.expr(e)? {
                 Val::Struct(src) if src.def == dst.def => {
                     self.copy_struct(dst, &src);

@@ -31,6 +31,9 @@ pub enum Val {
     Ptr(Pointer),
     /// An address-only pointer: an unsigned integer of the pointer width.
     Addr(RVal),
+    /// A function pointer: the function's number and the function type (see
+    /// [`super::fnptr`]).
+    Func(RVal, CType),
     /// A structure object (an rvalue structure is a temporary object, see [`super::structs`]).
     Struct(StructView),
     /// An array of structures (it decays to a pointer to its first row).
@@ -143,7 +146,8 @@ impl<'a> Lower<'a> {
     pub fn int_of(&mut self, v: Val, addr_ok: bool, span: Span) -> Result<RVal, FrontendError> {
         match v {
             Val::Int(v) => Ok(v),
-            Val::Addr(v) if addr_ok => Ok(v),
+            Val::Addr(v) | Val::Func(v, _) if addr_ok => Ok(v),
+            Val::Func(..) => self.unsupported(span, "a function pointer used as an integer"),
             Val::Addr(_) => self.unsupported(span, "pointer arithmetic or a pointer used as an integer"),
             Val::Void => self.error(span, "void value used as an integer"),
             Val::Array(_) | Val::Structs(_) => {
@@ -243,7 +247,11 @@ impl<'a> Lower<'a> {
                         Ok(Val::Void)
                     }
                     CType::Int(to) => {
-                        let v = self.scalar(&c.node.expression)?;
+                        let v = self.expr(&c.node.expression)?;
+                        if let Val::Func(..) = v {
+                            return self.unsupported(c.span, "a function pointer converted to an integer");
+                        }
+                        let v = self.int_of(v, true, c.node.expression.span)?;
                         Ok(Val::Int(RVal {
                             t: self.convert(v, to),
                             ty: to,
@@ -251,6 +259,10 @@ impl<'a> Lower<'a> {
                     }
                     CType::Pointer(pointee) => {
                         let v = self.expr(&c.node.expression)?;
+                        if let (Val::Func(..), _) | (_, CType::Function(..)) = (&v, &*pointee) {
+                            let r = self.function_number(v, &pointee, c.span)?;
+                            return Ok(Val::Func(r, (*pointee).clone()));
+                        }
                         match self.bind_pointer(v.clone(), &pointee, c.span)? {
                             Some(p) => Ok(Val::Ptr(p)),
                             None => {
@@ -306,10 +318,14 @@ impl<'a> Lower<'a> {
                 t: self.var_term(v),
                 ty: ADDRESS,
             })),
-            Some(Binding::Function(_)) => self.unsupported(
-                span,
-                format!("function `{name}` used as a value (function pointers)"),
-            ),
+            Some(Binding::Function(ty)) => self.function_value(name, &ty, span),
+            Some(Binding::FnPtr(v, ty)) => Ok(Val::Func(
+                RVal {
+                    t: self.var_term(v),
+                    ty: ADDRESS,
+                },
+                ty,
+            )),
             Some(Binding::Invalid(why)) => self.unsupported(span, why),
             Some(Binding::Typedef(_)) => {
                 self.error(span, format!("type name `{name}` used as a value"))
@@ -357,6 +373,7 @@ impl<'a> Lower<'a> {
                 Place::Addr(_) => CType::Pointer(Box::new(CType::Void)),
             })),
             Val::Addr(_) => CType::Pointer(Box::new(CType::Void)),
+            Val::Func(_, t) => CType::Pointer(Box::new(t)),
             Val::Void => CType::Void,
         })
     }
@@ -402,6 +419,11 @@ impl<'a> Lower<'a> {
                 Ok(Val::Int(saved))
             }
             UnaryOperator::Address => {
+                if let Expression::Identifier(id) = &operand.node {
+                    if let Some(Binding::Function(ty)) = self.lookup(&id.node.name).cloned() {
+                        return self.function_value(&id.node.name, &ty, operand.span);
+                    }
+                }
                 // `&a[i]` may name the address one past the end.
                 let saved = self.address_of.replace(operand.span);
                 let place = self.place(operand);
@@ -435,6 +457,9 @@ impl<'a> Lower<'a> {
                 Ok(Val::Ptr(self.freeze_pointer(p)))
             }
             UnaryOperator::Indirection => {
+                if let Val::Func(r, t) = self.peek_function(operand)? {
+                    return Ok(Val::Func(r, t));
+                }
                 let place = self.deref_operand(operand, u.span)?;
                 Ok(self.place_value(place))
             }
@@ -598,7 +623,7 @@ impl<'a> Lower<'a> {
             Val::Int(v) | Val::Addr(v) => self.address(v),
             Val::Void => return self.error(r.span, "void value assigned to a pointer"),
             Val::Struct(_) => return self.error(r.span, "structure assigned to a pointer"),
-            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) => {
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) => {
                 return self.unsupported(
                     r.span,
                     "the address of an object assigned to a pointer member (pointers bound to an object are only variables initialised with one)",
@@ -607,6 +632,29 @@ impl<'a> Lower<'a> {
         };
         self.store(&lv, v);
         Ok(Val::Addr(self.read(&lv)))
+    }
+
+    /// The value of `e` when it is a function pointer or a function designator (for `*e`),
+    /// evaluated; otherwise `Val::Void` and `e` is not evaluated.
+    fn peek_function(&mut self, e: &Node<Expression>) -> Result<Val, FrontendError> {
+        let is_function = match &e.node {
+            Expression::Identifier(id) => matches!(
+                self.lookup(&id.node.name),
+                Some(Binding::Function(_) | Binding::FnPtr(..))
+            ),
+            Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
+            _ => false,
+        };
+        if !is_function {
+            return Ok(Val::Void);
+        }
+        if let Expression::UnaryOperator(u) = &e.node {
+            return match self.peek_function(&u.node.operand)? {
+                Val::Func(r, t) => Ok(Val::Func(r, t)),
+                _ => Ok(Val::Void),
+            };
+        }
+        self.expr(e)
     }
 
     /// The place `e.m` or `e->m` designates.
@@ -636,14 +684,22 @@ impl<'a> Lower<'a> {
         let Expression::Identifier(id) = &l.node else {
             return Ok(None);
         };
-        let Some(Binding::PtrVar(pv)) = self.lookup(&id.node.name).cloned() else {
-            return Ok(None);
+        let pv = match self.lookup(&id.node.name).cloned() {
+            Some(Binding::PtrVar(pv)) => pv,
+            Some(Binding::FnPtr(pv, ty)) => {
+                let v = self.expr(r)?;
+                let n = self.function_number(v, &ty, r.span)?;
+                self.assign(pv, n.t);
+                let t = self.var_term(pv);
+                return Ok(Some(Val::Func(RVal { t, ty: ADDRESS }, ty)));
+            }
+            _ => return Ok(None),
         };
         let v = match self.expr(r)? {
             Val::Int(v) | Val::Addr(v) => self.address(v),
             Val::Void => return self.error(r.span, "void value assigned to a pointer"),
             Val::Struct(_) => return self.error(r.span, "structure assigned to a pointer"),
-            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) => {
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) => {
                 return self.unsupported(
                     r.span,
                     format!(

@@ -114,6 +114,7 @@ impl<'a> Lower<'a> {
                 self.struct_index(&sa, zero, span)
             }
             Val::Struct(_) => self.error(span, "dereference of a value that is not a pointer"),
+            Val::Func(..) => self.error(span, "a function used as an object"),
             Val::Addr(_) => self.unsupported(
                 span,
                 "dereference of a pointer that is not bound to an object (only pointers initialised with `&x` or an array)",

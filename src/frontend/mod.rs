@@ -43,11 +43,15 @@
 //!   of its own, an array of structures is one array per scalar member; member access through
 //!   `.` and `->`, whole-structure copies (assignment, initialisation, arguments, return
 //!   values), initialisers with member designators, pointers bound to a structure or an
-//!   element of an array of structures.
+//!   element of an array of structures;
+//! - function pointers (see the `fnptr` module): variables and parameters holding a function
+//!   or null, compared, passed as callbacks; a call through one is a choice over the
+//!   address-taken functions of its type, null or anything else an UNKNOWN sink.
 //!
 //! Unsupported constructs give `file:line:col: unsupported: <what>`: assigning a pointer bound
 //! to an object, pointer arithmetic, accesses through a pointer to a type of another width
-//! (byte views) or another array shape, pointers to pointers, function pointers, string values,
+//! (byte views) or another array shape, pointers to pointers, function pointers in arrays and
+//! structures or converted to integers, string values,
 //! heap functions, unions, bit-fields, flexible array members, floating point, threads,
 //! variable-length
 //! arrays, inline assembly, `_Atomic`, arrays of more than
@@ -66,6 +70,7 @@ mod columns;
 mod cond;
 mod decl;
 mod expr;
+mod fnptr;
 mod init;
 mod libc;
 mod literal;

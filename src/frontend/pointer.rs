@@ -96,6 +96,9 @@ impl<'a> Lower<'a> {
             Val::Int(_) | Val::Addr(_) => return Ok(None),
             Val::Void => return self.error(span, "void value used as a pointer"),
             Val::Struct(_) => return self.error(span, "structure used as a pointer"),
+            Val::Func(..) => {
+                return self.unsupported(span, "a function pointer converted to a pointer to an object")
+            }
         };
         self.retarget(p, pointee, span).map(Some)
     }

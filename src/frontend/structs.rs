@@ -789,7 +789,7 @@ impl<'a> Lower<'a> {
             Val::Int(v) | Val::Addr(v) => self.address(v),
             Val::Void => return self.error(e.span, "void value assigned to a pointer"),
             Val::Struct(_) => return self.error(e.span, "structure assigned to a pointer"),
-            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) => {
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) => {
                 return self.unsupported(
                     e.span,
                     "the address of an object stored in a pointer member (pointers bound to an object are only variables initialised with one)",
