@@ -3,7 +3,8 @@
 //! lists (positional, designated, with brace elision); member reads and writes with constant
 //! and symbolic indices; whole-structure copies by assignment, by argument and by return
 //! value; pointers to structures passed to functions that write through them; `sizeof` and
-//! `_Alignof` of structure types (their layout differs between ILP32 and LP64); bit-fields,
+//! `_Alignof` of structure types (their layout differs between ILP32 and LP64); a function
+//! pointer given one of two functions and called through a callback; bit-fields,
 //! signed and unsigned, of every width, named and unnamed (their stores truncate, their reads
 //! sign-extend, and they shape the layout).
 //!
@@ -229,6 +230,9 @@ fn program(g: &mut Gen) -> String {
         })
         .unwrap_or((None, String::new()));
     out.push_str(&setter);
+    // Two functions of one type for a function pointer.
+    out.push_str("int fa(int x) { return x * 3 + 1; }\nint fb(int x) { return x ^ 0x55; }\n");
+    out.push_str("int apply(int (*f)(int), int x) { return f(f(x)); }\n");
     out.push_str("int main(void) {\n");
     let mut sc = globals.clone();
     for _ in 0..g.range(2, 3) {
@@ -252,6 +256,8 @@ fn program(g: &mut Gen) -> String {
         let _ = writeln!(out, "  struct S{main_ty} {local} = {list};");
     }
     add_members(&types, main_ty, &local, &mut sc);
+    let fp = g.fresh("fp");
+    let _ = writeln!(out, "  int (*{fp})(int) = {};", g.pick(&["fa", "&fb", "0"]));
     objects.push((local.clone(), main_ty, None));
     let mut results = Vec::new();
     for _ in 0..g.range(3, 6) {
@@ -292,6 +298,18 @@ fn program(g: &mut Gen) -> String {
                     let _ = writeln!(out, "  set(&{local}, {e});");
                     let _ = f;
                 }
+            }
+            // A function pointer given a function, and a call through it.
+            5 if g.one_in(2) => {
+                let c = g.cond(&sc);
+                let f = *g.pick(&["fa", "fb", "&fa"]);
+                let name = g.fresh("r");
+                let _ = writeln!(out, "  if ({c})\n    {fp} = {f};");
+                let _ = writeln!(
+                    out,
+                    "  int {name} = {fp} ? apply({fp}, (int)({e})) : -1;"
+                );
+                results.push(name);
             }
             // A result read from the members.
             _ => {
