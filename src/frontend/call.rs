@@ -51,6 +51,11 @@ impl<'a> Lower<'a> {
                         if pt == CType::Void && name.is_none() {
                             continue;
                         }
+                        // A parameter of function type is a pointer to it (C11 6.7.6.3p8).
+                        let pt = match pt {
+                            f @ CType::Function(..) => CType::Pointer(Box::new(f)),
+                            other => other,
+                        };
                         let Some((n, _)) = name else {
                             return self.unsupported(p.span, "unnamed parameter in a definition");
                         };

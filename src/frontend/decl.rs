@@ -316,8 +316,11 @@ impl<'a> Lower<'a> {
                             Some(pd) => self.declared(pt, pd, false)?.1,
                             None => pt,
                         };
-                        if pt != CType::Void {
-                            params.push(pt);
+                        match pt {
+                            CType::Void => {}
+                            // A parameter of function type is a pointer to it (C11 6.7.6.3p8).
+                            f @ CType::Function(..) => params.push(CType::Pointer(Box::new(f))),
+                            other => params.push(other),
                         }
                     }
                     ty = CType::Function(Box::new(ty), Some(params));
