@@ -491,7 +491,7 @@ fn strengthen(
     // The candidates' nodes go into a copy of the model.
     let mut model = ps.model.clone();
     let mut proven: Vec<Candidate> = Vec::new();
-    let words = invariants::words(ps);
+    let words = ps.words();
     let (mut tried, mut instances, mut refuted) = (0, 0, 0);
     let mut sat_calls = 0;
     // Every candidate so far: a candidate of the first phase may need one of the second to be

@@ -25,7 +25,8 @@
 //! gates in between differ (see [`super::preprocess`] for how verdicts are carried back).
 
 use super::model::{Model, ModelInput, ModelLatch};
-use super::simulate::{Rng, Simulation, Words};
+use super::model::Words;
+use super::simulate::{Rng, Simulation};
 use crate::aig::{Aig, AigLit, AigNode};
 use crate::cnf::Tseitin;
 use crate::sat::{Backend, Interrupter, Lit, SolveResult, Solver};
