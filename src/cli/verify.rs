@@ -159,17 +159,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let mut note = None;
     let code = match &result.verdict {
         ProgramVerdict::True => {
-            out += &format!("TRUE ({property}) ({engine}, {secs:.2} s)
-TRUE
-");
+            out += &format!("TRUE ({property}) ({engine}, {secs:.2} s)\nTRUE\n");
             EXIT_SAFE
         }
         ProgramVerdict::False(p, trace) => {
-            out += &format!("FALSE ({p}) ({engine}, {secs:.2} s)
-");
+            out += &format!("FALSE ({p}) ({engine}, {secs:.2} s)\n");
             out += &counterexample_text(&original, &cfa, *p, trace);
-            out += &format!("FALSE({p})
-");
+            out += &format!("FALSE({p})\n");
             EXIT_UNSAFE
         }
         ProgramVerdict::Unknown(u) => {

@@ -24,8 +24,8 @@
 //! therefore exactly the original's, valuation for valuation of latches and inputs; only the
 //! gates in between differ (see [`super::preprocess`] for how verdicts are carried back).
 
-use super::model::{Model, ModelInput, ModelLatch};
 use super::model::Words;
+use super::model::{Model, ModelInput, ModelLatch};
 use super::simulate::{Rng, Simulation};
 use crate::aig::{Aig, AigLit, AigNode};
 use crate::cnf::Tseitin;
