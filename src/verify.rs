@@ -491,7 +491,7 @@ fn strengthen(
     // The candidates' nodes go into a copy of the model.
     let mut model = ps.model.clone();
     let mut proven: Vec<Candidate> = Vec::new();
-    let words = invariants::words(ps);
+    let words = ps.words();
     let (mut tried, mut instances, mut refuted) = (0, 0, 0);
     let mut sat_calls = 0;
     // Every candidate so far: a candidate of the first phase may need one of the second to be
@@ -644,7 +644,8 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
     if let ProgramVerdict::False(_, t) = &out.verdict {
         if opts.undefined_calls == UndefinedCalls::Unknown {
             if let Some(why) = undefined_dependence(cfa, t) {
-                out.notes.push(format!("counterexample not accepted: {why}"));
+                out.notes
+                    .push(format!("counterexample not accepted: {why}"));
                 out.verdict = ProgramVerdict::Unknown(Unknown::incomplete(why));
             }
         }
@@ -664,7 +665,5 @@ fn undefined_dependence(cfa: &Cfa, t: &ProgramTrace) -> Option<String> {
         ));
     }
     let (_, depends) = interp::undefined_dependence(cfa, &t.nondet, ORIGINAL_REPLAY_STEPS);
-    depends.map(|f| {
-        format!("the counterexample depends on the undefined function `{f}`; {accept}")
-    })
+    depends.map(|f| format!("the counterexample depends on the undefined function `{f}`; {accept}"))
 }

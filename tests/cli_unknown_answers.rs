@@ -71,11 +71,19 @@ fn a_counterexample_through_an_undefined_result_is_unknown() {
         assert_eq!(r.code, 20, "{name}: {}{}", r.stdout, r.stderr);
         assert_eq!(r.last_line(), "UNKNOWN", "{name}");
         assert!(
-            r.stdout.contains(&format!("undefined function `{function}`")),
+            r.stdout
+                .contains(&format!("undefined function `{function}`")),
             "{name}: {}",
             r.stdout
         );
-        let r = bitmc(&["verify", &p, "--timeout", "30", "--undefined-calls", "nondet"]);
+        let r = bitmc(&[
+            "verify",
+            &p,
+            "--timeout",
+            "30",
+            "--undefined-calls",
+            "nondet",
+        ]);
         assert_eq!(r.code, 10, "{name} with nondet: {}{}", r.stdout, r.stderr);
         assert_eq!(r.last_line(), "FALSE(unreach-call)", "{name}");
     }
@@ -107,7 +115,13 @@ fn the_address_one_past_the_end_is_not_an_index_violation() {
     assert_eq!(r.last_line(), "TRUE", "{}{}", r.stdout, r.stderr);
     let p = write("beyond.c", &program(5));
     let r = bitmc(&["verify", &p, "--property", "valid-index", "--timeout", "30"]);
-    assert_eq!(r.last_line(), "FALSE(valid-index)", "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.last_line(),
+        "FALSE(valid-index)",
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
 }
 
 #[test]
@@ -116,14 +130,27 @@ fn interfering_operands_in_an_unspecified_order_give_unknown() {
     // operands of `-` left to right: each verdict would rest on one compiler's order.
     let head = "extern void reach_error(void);\nint c;\nint g(void) { c = c + 1; return c; }\nint sub(int x, int y) { return x - y; }\n";
     for (name, body) in [
-        ("arguments.c", "int main(void) { if (sub(g(), g()) == 1) reach_error(); return 0; }\n"),
-        ("operands.c", "int main(void) { if (g() - g() == 1) reach_error(); return 0; }\n"),
-        ("read_and_call.c", "int main(void) { if (sub(c, g()) == 0) reach_error(); return 0; }\n"),
+        (
+            "arguments.c",
+            "int main(void) { if (sub(g(), g()) == 1) reach_error(); return 0; }\n",
+        ),
+        (
+            "operands.c",
+            "int main(void) { if (g() - g() == 1) reach_error(); return 0; }\n",
+        ),
+        (
+            "read_and_call.c",
+            "int main(void) { if (sub(c, g()) == 0) reach_error(); return 0; }\n",
+        ),
     ] {
         let p = write(name, &format!("{head}{body}"));
         let r = bitmc(&["verify", &p, "--timeout", "30"]);
         assert_eq!(r.code, 20, "{name}: {}{}", r.stdout, r.stderr);
-        assert!(r.stdout.contains("unspecified evaluation order"), "{name}: {}", r.stdout);
+        assert!(
+            r.stdout.contains("unspecified evaluation order"),
+            "{name}: {}",
+            r.stdout
+        );
     }
 }
 
@@ -131,11 +158,17 @@ fn interfering_operands_in_an_unspecified_order_give_unknown() {
 fn rand_returns_a_value_in_its_range_that_the_program_does_not_state() {
     let head = "extern void reach_error(void);\nint rand(void);\n";
     // rand() is never negative: a proof.
-    let p = write("rand_negative.c", &format!("{head}int main(void) {{ if (rand() < 0) reach_error(); return 0; }}\n"));
+    let p = write(
+        "rand_negative.c",
+        &format!("{head}int main(void) {{ if (rand() < 0) reach_error(); return 0; }}\n"),
+    );
     let r = bitmc(&["verify", &p, "--timeout", "30"]);
     assert_eq!(r.last_line(), "TRUE", "{}{}", r.stdout, r.stderr);
     // Which value it returns is up to the C library: no counterexample rests on one.
-    let p = write("rand_five.c", &format!("{head}int main(void) {{ if (rand() == 5) reach_error(); return 0; }}\n"));
+    let p = write(
+        "rand_five.c",
+        &format!("{head}int main(void) {{ if (rand() == 5) reach_error(); return 0; }}\n"),
+    );
     let r = bitmc(&["verify", &p, "--timeout", "30"]);
     assert_eq!(r.code, 20, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("`rand`"), "{}", r.stdout);

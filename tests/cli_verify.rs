@@ -205,7 +205,12 @@ fn traces_name_the_statements_that_ran() {
         .to_vec();
         let iteration = |k: usize| {
             [
-                if k == 0 { "7:1: int i = 0;" } else { "7:1: i++" }.to_string(),
+                if k == 0 {
+                    "7:1: int i = 0;"
+                } else {
+                    "7:1: i++"
+                }
+                .to_string(),
                 format!("  i = {k}"),
                 "  [i < 3]".to_string(),
                 "8:1: !(n > 5)".to_string(),
@@ -410,7 +415,11 @@ fn a_terminated_run_answers_unknown_with_its_statistics() {
 }
 
 /// Runs `bitmc verify ARGS FILE` under an address-space limit of `limit` bytes.
-fn verify_with_address_limit(limit: u64, args: &[&str], file: &std::path::Path) -> (Run, std::time::Duration) {
+fn verify_with_address_limit(
+    limit: u64,
+    args: &[&str],
+    file: &std::path::Path,
+) -> (Run, std::time::Duration) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_bitmc"));
     cmd.arg("verify").args(args).arg(file);
     // SAFETY: the closure runs between fork and exec and calls only `setrlimit`, which is
@@ -445,11 +454,19 @@ fn verify_with_address_limit(limit: u64, args: &[&str], file: &std::path::Path) 
 fn a_run_without_room_for_the_front_end_answers_unknown_memory() {
     let dir = temp_dir("cli-verify-no-room");
     let f = dir.join("small.c");
-    std::fs::write(&f, "extern void reach_error(void);\nint main(void) { return 0; }\n")
-        .expect("program written");
+    std::fs::write(
+        &f,
+        "extern void reach_error(void);\nint main(void) { return 0; }\n",
+    )
+    .expect("program written");
     let (r, _) = verify_with_address_limit(300 << 20, &[], &f);
     assert_exit(&r, UNKNOWN, "UNKNOWN");
-    assert!(r.stdout.starts_with("UNKNOWN (memory)"), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with("UNKNOWN (memory)"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
 }
 
 /// A 4096-element array indexed by two nondet values: every phase before and in the engines
@@ -478,5 +495,10 @@ fn a_large_array_answers_within_its_time_limit() {
         r.stderr
     );
     // The program is safe (a[j] == 5 only for j == i): no FALSE, whatever the time allows.
-    assert!(r.code == 0 || r.code == UNKNOWN, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.code == 0 || r.code == UNKNOWN,
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
 }

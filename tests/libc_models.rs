@@ -38,14 +38,34 @@ const CTYPE: &[&str] = &[
 
 /// Boundary and random values of an unsigned type of `bits` bits, as decimal constants.
 fn values(bits: u32, rng: &mut Rng, n: usize, nonzero: bool) -> Vec<String> {
-    let max: u64 = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-    let mut v: Vec<u64> = vec![0, 1, 2, 3, 7, 0x80, 0xff, max, max >> 1, (max >> 1) + 1, max - 1];
+    let max: u64 = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let mut v: Vec<u64> = vec![
+        0,
+        1,
+        2,
+        3,
+        7,
+        0x80,
+        0xff,
+        max,
+        max >> 1,
+        (max >> 1) + 1,
+        max - 1,
+    ];
     for _ in 0..n {
         let x = rng.next() & max;
         v.push(x);
         // Runs of set bits of every length, at random places.
         let len = (rng.next() % u64::from(bits)) as u32 + 1;
-        let run = if len == 64 { u64::MAX } else { (1u64 << len) - 1 };
+        let run = if len == 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
         v.push((run << (rng.next() % u64::from(bits - len + 1))) & max);
     }
     v.retain(|&x| !nonzero || x != 0);
@@ -59,8 +79,18 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
     let ctype_args: Vec<_> = (-128..=255).map(|c: i32| (c.to_string(), None)).collect();
     for f in CTYPE {
         let mut args = ctype_args.clone();
-        if matches!(*f, "isdigit" | "isascii" | "toascii" | "toupper" | "tolower") {
-            for c in ["-1000", "1000", "-2147483647 - 1", "2147483647", "65", "353"] {
+        if matches!(
+            *f,
+            "isdigit" | "isascii" | "toascii" | "toupper" | "tolower"
+        ) {
+            for c in [
+                "-1000",
+                "1000",
+                "-2147483647 - 1",
+                "2147483647",
+                "65",
+                "353",
+            ] {
                 args.push((c.to_string(), None));
             }
         }
@@ -123,7 +153,10 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
         ("__builtin_bswap32", "unsigned int", 32),
         ("__builtin_bswap64", "unsigned long long", 64),
     ] {
-        let args = values(bits, rng, 16, false).into_iter().map(|v| (v, None)).collect();
+        let args = values(bits, rng, 16, false)
+            .into_iter()
+            .map(|v| (v, None))
+            .collect();
         out.push(Case {
             body: format!("out = (unsigned long long){f}(a);"),
             decl_a: ty,
@@ -137,8 +170,20 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
         ("unsigned int", 32, "int", 32, "int"),
         ("int", 32, "int", 32, "unsigned char"),
         ("long long", 64, "long long", 64, "long long"),
-        ("unsigned long long", 64, "unsigned long long", 64, "unsigned long long"),
-        ("unsigned long long", 64, "unsigned long long", 64, "long long"),
+        (
+            "unsigned long long",
+            64,
+            "unsigned long long",
+            64,
+            "unsigned long long",
+        ),
+        (
+            "unsigned long long",
+            64,
+            "unsigned long long",
+            64,
+            "long long",
+        ),
         ("long long", 64, "unsigned long long", 64, "int"),
         ("short", 16, "unsigned int", 32, "long"),
         ("unsigned long", 32, "long", 32, "unsigned long"),
@@ -164,7 +209,11 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
             });
         }
     }
-    for (f, ty) in [("sadd", "int"), ("umulll", "unsigned long long"), ("ssubl", "long")] {
+    for (f, ty) in [
+        ("sadd", "int"),
+        ("umulll", "unsigned long long"),
+        ("ssubl", "long"),
+    ] {
         let bits = if ty == "unsigned long long" { 64 } else { 32 };
         let va = values(bits, rng, 6, false);
         let args = va
@@ -251,7 +300,12 @@ fn gcc_values(c: &Case, dm: DataModel, dir: &Path, idx: usize) -> Result<Vec<(i3
     if dm == DataModel::Ilp32 {
         cmd.arg("-m32");
     }
-    let out = cmd.arg(&src).arg("-o").arg(&bin).output().map_err(|e| e.to_string())?;
+    let out = cmd
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .output()
+        .map_err(|e| e.to_string())?;
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
@@ -265,7 +319,11 @@ fn gcc_values(c: &Case, dm: DataModel, dir: &Path, idx: usize) -> Result<Vec<(i3
         })
         .collect();
     if vals.len() != c.args.len() {
-        return Err(format!("gcc's program printed {} of {} values", vals.len(), c.args.len()));
+        return Err(format!(
+            "gcc's program printed {} of {} values",
+            vals.len(),
+            c.args.len()
+        ));
     }
     Ok(vals)
 }
@@ -293,7 +351,11 @@ fn library_models_agree_with_gcc() {
     let mut failures = Vec::new();
     let mut checked = 0usize;
     for dm in [DataModel::Lp64, DataModel::Ilp32] {
-        let probe = if dm == DataModel::Ilp32 { vec!["-m32"] } else { vec![] };
+        let probe = if dm == DataModel::Ilp32 {
+            vec!["-m32"]
+        } else {
+            vec![]
+        };
         if !gcc_compiles(&probe, &dir) {
             oracle_missing(&format!("gcc {} cannot build programs", probe.join(" ")));
             continue;

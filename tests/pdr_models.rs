@@ -9,10 +9,10 @@
 
 use bitmc::aig::{Aig, AigLit};
 use bitmc::engine::pdr::{self, PdrOptions};
-use bitmc::engine::preprocess::{Original, Preprocessed};
+use bitmc::engine::preprocess::Preprocessed;
 use bitmc::engine::{Cause, EngineKind, Options, Verdict};
 use bitmc::sat::{Backend, Interrupter};
-use bitmc::ts::model::{Model, ModelInput, ModelLatch};
+use bitmc::ts::model::{Model, ModelInput, ModelLatch, Original};
 use bitmc::ts::sweep;
 use bitmc::witness;
 use common::Rng;

@@ -261,7 +261,7 @@ fn verdicts_on_the_preprocessed_system_are_checked_on_the_plain_one() {
             aig,
         };
         let ms = model.to_system();
-        let orig = bitmc::engine::preprocess::Original {
+        let orig = bitmc::ts::model::Original {
             model: &model,
             sys: &ms.sys,
             latch_var: &ms.latch_var,

@@ -165,12 +165,7 @@ fn traces_of_false_fixtures_show_the_lines_gcc_executes() {
             continue;
         }
         let name = f.display().to_string();
-        let probed = match probe::build(
-            &f,
-            &dir,
-            &common::gcc_flags(DataModel::Ilp32),
-            &harness,
-        ) {
+        let probed = match probe::build(&f, &dir, &common::gcc_flags(DataModel::Ilp32), &harness) {
             Ok(p) => p,
             Err(e) => {
                 tally.mismatches.push(format!("{name}: {e}"));
@@ -229,7 +224,9 @@ fn traces_of_random_programs_show_the_lines_gcc_executes() {
         let probed = match probe::build(&src, &dir, &common::gcc_flags(program.dm), &harness) {
             Ok(p) => p,
             Err(e) => {
-                tally.mismatches.push(format!("{name}: {e}\n{}", program.src));
+                tally
+                    .mismatches
+                    .push(format!("{name}: {e}\n{}", program.src));
                 continue;
             }
         };

@@ -504,7 +504,7 @@ fn houdini_results_are_inductive_and_maximal() {
         let samples = sample(&cfa, &ps, &mut model, 200, &|| false);
         let (cands, _) = candidates(&samples, &mut model, Templates::Comparisons, 300, &|| false);
         let lits: Vec<_> = cands.iter().map(|c| c.lit).collect();
-        let words = bitmc::ts::invariants::words(&ps);
+        let words = ps.words();
         let r =
             houdini(&model, &lits, Some(&words), Backend::Cadical, &intr).expect("not interrupted");
         // Simulating from counterexamples to induction only saves SAT calls: the largest

@@ -197,9 +197,14 @@ impl<'a> Machine<'a> {
             }
             Gcl::Havoc(v, kind, _) => {
                 let w = self.cfa.var(*v).ty.width;
-                let x = if let (Nondet::Split { uninit, .. }, false) = (self.nondet, kind.is_call()) {
+                let x = if let (Nondet::Split { uninit, .. }, false) = (self.nondet, kind.is_call())
+                {
                     let k = self.declared.entry(*v).or_insert(0);
-                    let x = uninit.get(v).and_then(|xs| xs.get(*k)).copied().unwrap_or(0);
+                    let x = uninit
+                        .get(v)
+                        .and_then(|xs| xs.get(*k))
+                        .copied()
+                        .unwrap_or(0);
                     *k += 1;
                     self.declarations.push(*v);
                     value::truncate(x, w)
@@ -295,7 +300,11 @@ pub fn run_nondet(cfa: &Cfa, nondet: Nondet<'_>, opts: RunOptions) -> (Outcome, 
 /// Runs `cfa` on a nondet sequence as [`run_with`] does, and says whether its path depends on
 /// a value of a function without a definition (see [`super::taint`]): the first such function
 /// a guard read.
-pub fn undefined_dependence(cfa: &Cfa, nondet: &[u128], step_limit: usize) -> (Outcome, Option<String>) {
+pub fn undefined_dependence(
+    cfa: &Cfa,
+    nondet: &[u128],
+    step_limit: usize,
+) -> (Outcome, Option<String>) {
     let opts = RunOptions {
         step_limit,
         record: false,

@@ -1,6 +1,6 @@
 //! `bitmc dimspec` and `bitmc aiger`: write a transition system in the other formats.
 
-use super::verify::{lower, ProgramArgs};
+use super::program::{lower, ProgramArgs};
 use super::EXIT_SAFE;
 use anyhow::Context;
 use bitmc::aig::aiger::{self, Format};

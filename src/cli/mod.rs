@@ -110,6 +110,7 @@ pub mod common;
 pub mod export;
 pub mod limits;
 pub mod memory;
+pub mod program;
 pub mod solve;
 pub mod verify;
 pub mod witness;

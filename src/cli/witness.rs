@@ -1,7 +1,7 @@
 //! `verify --witness` and `--svcomp`: which witness files to write, and writing them after the
 //! verdict (the content comes from `bitmc::witness::svcomp`).
 
-use super::verify::Resolved;
+use super::program::Resolved;
 use bitmc::cfa::Cfa;
 use bitmc::verify::{ProgramVerdict, VerifyResult};
 use bitmc::witness::svcomp::{correctness, violation, Content, Format, Metadata, Witness};

@@ -25,7 +25,8 @@ use crate::aig::AigLit;
 use crate::cnf::Tseitin;
 use crate::sat::{Backend, Interrupter, Lit, SolveResult, Solver};
 use crate::ts::model::Model;
-use crate::ts::simulate::{self, Simulation, Words};
+use crate::ts::model::Words;
+use crate::ts::simulate::{self, Simulation};
 use std::mem::ManuallyDrop;
 
 /// A solver holding `U(x) ∧ T(x, x') ∧ U(x')` of a model, with `I(x)` switched on by `init`.

@@ -22,8 +22,7 @@
 use super::{Certificate, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Backend, Interrupter, Var};
-use crate::ts::model::Model;
-use crate::ts::simulate::Words;
+use crate::ts::model::Original;
 use crate::ts::step::Stepper;
 use crate::ts::sweep::{self, SweepStats};
 use crate::ts::{Plan, System};
@@ -41,16 +40,6 @@ pub enum Preprocess {
 
 /// The time SAT sweeping may take at most.
 pub const SWEEP_BUDGET: Duration = Duration::from_secs(2);
-
-/// A circuit system as it was built: its model, the system variable of each latch and input
-/// of the model, and how latches and inputs form words (for simulation).
-pub struct Original<'a> {
-    pub model: &'a Model,
-    pub sys: &'a System,
-    pub latch_var: &'a [Option<Var>],
-    pub input_var: &'a [Option<Var>],
-    pub words: Words,
-}
 
 /// The preprocessed system and what is needed to carry its verdicts back.
 pub struct Preprocessed {

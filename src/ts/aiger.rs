@@ -12,7 +12,7 @@
 //! A plan found on the system is checked again by simulating the circuit itself (not its CNF),
 //! and printed in the AIGER witness format.
 
-use super::model::{Model, ModelInput, ModelLatch, ModelSystem};
+use super::model::{Model, ModelInput, ModelLatch, ModelSystem, Original};
 use super::{Plan, System};
 use crate::aig::aiger::{AigerFile, AigerMap, SymbolKind};
 use crate::aig::{Aig, AigLit};
@@ -148,8 +148,8 @@ pub fn from_aiger(file: &AigerFile) -> Result<AigerSystem, AigerSystemError> {
 
 impl AigerSystem {
     /// The system as it was built, with its model, for preprocessing.
-    pub fn original(&self) -> crate::engine::preprocess::Original<'_> {
-        crate::engine::preprocess::Original {
+    pub fn original(&self) -> Original<'_> {
+        Original {
             model: &self.model,
             sys: &self.sys,
             latch_var: &self.latch_var,

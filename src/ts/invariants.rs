@@ -19,7 +19,7 @@
 //! constraints, is one of the original system.
 
 use super::program::{PcEncoding, ProgramSystem};
-use super::simulate::{self, Simulation, Words};
+use super::simulate::{self, Simulation};
 use super::templates::{self, Cmp, Shape, StateVar};
 use crate::aig::{Aig, AigLit};
 use crate::cfa::{Cfa, Loc, LocKind, PVar};
@@ -125,14 +125,6 @@ fn template_constants(program: &[i128]) -> Vec<i128> {
     out
 }
 
-/// The words of a program system: its state variables and its input slots.
-pub fn words(ps: &ProgramSystem) -> Words {
-    Words {
-        latches: ps.state.iter().map(|(_, bits)| bits.clone()).collect(),
-        inputs: ps.slots.iter().map(|s| s.inputs.clone()).collect(),
-    }
-}
-
 /// "The program counter is at `l`", over the pc latches.
 fn at(ps: &ProgramSystem, aig: &mut Aig, l: usize) -> AigLit {
     let node = |j: usize| ps.model.latches[j].node;
@@ -201,7 +193,7 @@ pub fn sample(
     let mut sets: Vec<HashSet<Vec<u128>>> = vec![HashSet::new(); locs.len()];
     let state_bytes = std::mem::size_of::<u128>() * vars.len().max(1) * locs.len().max(1);
     let most = (SAMPLE_BYTES / state_bytes).clamp(1, MAX_SAMPLES);
-    let mut sim = Simulation::new(model, &words(ps), 0x5eed);
+    let mut sim = Simulation::new(model, &ps.words(), 0x5eed);
     let steps = simulate::run(&mut sim, steps, stop, |sim, valid| {
         // The variables' bits in every lane, read once per step for all locations.
         let mut words: Option<Vec<Vec<u64>>> = None;

@@ -56,6 +56,26 @@ pub struct ModelSystem {
     pub input_var: Vec<Option<Var>>,
 }
 
+/// How the latches and inputs of a model form words.
+#[derive(Clone, Debug, Default)]
+pub struct Words {
+    /// Groups of latch indices forming one word each (latches in no group are single bits).
+    pub latches: Vec<Vec<usize>>,
+    /// Groups of input indices forming one word each (inputs in no group are single bits).
+    pub inputs: Vec<Vec<usize>>,
+}
+
+/// A circuit system as it was built: its model, the system variable of each latch and input
+/// of the model, and how latches and inputs form words (for simulation). What preprocessing
+/// (`engine::preprocess`) starts from and carries verdicts back to.
+pub struct Original<'a> {
+    pub model: &'a Model,
+    pub sys: &'a System,
+    pub latch_var: &'a [Option<Var>],
+    pub input_var: &'a [Option<Var>],
+    pub words: Words,
+}
+
 impl Model {
     /// The latches and inputs in the cone of influence of the bad literal and the constraints,
     /// following latches through their next-state functions.

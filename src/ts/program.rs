@@ -37,7 +37,7 @@
 //! order, are the nondet sequence that a compiled program's nondet calls return
 //! ([`ProgramSystem::replay`]).
 
-use super::model::{Model, ModelInput, ModelLatch, ModelSystem};
+use super::model::{Model, ModelInput, ModelLatch, ModelSystem, Original, Words};
 use super::{Plan, System};
 use crate::aig::blast::Blaster;
 use crate::aig::{Aig, AigLit};
@@ -419,13 +419,21 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
 
 impl ProgramSystem {
     /// The system as it was built, with its model, for preprocessing.
-    pub fn original(&self) -> crate::engine::preprocess::Original<'_> {
-        crate::engine::preprocess::Original {
+    pub fn original(&self) -> Original<'_> {
+        Original {
             model: &self.model,
             sys: &self.sys,
             latch_var: &self.latch_var,
             input_var: &self.input_var,
-            words: super::invariants::words(self),
+            words: self.words(),
+        }
+    }
+
+    /// The words of the system: its state variables and its input slots.
+    pub fn words(&self) -> Words {
+        Words {
+            latches: self.state.iter().map(|(_, bits)| bits.clone()).collect(),
+            inputs: self.slots.iter().map(|s| s.inputs.clone()).collect(),
         }
     }
 

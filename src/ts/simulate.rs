@@ -15,7 +15,7 @@
 //! whose constraints hold), so a literal found false in a lane's state is false in a reachable
 //! state. The simulation only ever *refutes*; it proves nothing.
 
-use super::model::Model;
+use super::model::{Model, Words};
 use crate::aig::{AigLit, AigNode};
 
 /// One step in this many restarts a lane at random.
@@ -59,15 +59,6 @@ impl Rng {
         };
         v & mask
     }
-}
-
-/// How the latches and inputs of a model form words.
-#[derive(Clone, Debug, Default)]
-pub struct Words {
-    /// Groups of latch indices forming one word each (latches in no group are single bits).
-    pub latches: Vec<Vec<usize>>,
-    /// Groups of input indices forming one word each (inputs in no group are single bits).
-    pub inputs: Vec<Vec<usize>>,
 }
 
 /// A running simulation of 64 lanes.

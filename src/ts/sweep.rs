@@ -24,8 +24,9 @@
 //! therefore exactly the original's, valuation for valuation of latches and inputs; only the
 //! gates in between differ (see [`super::preprocess`] for how verdicts are carried back).
 
+use super::model::Words;
 use super::model::{Model, ModelInput, ModelLatch};
-use super::simulate::{Rng, Simulation, Words};
+use super::simulate::{Rng, Simulation};
 use crate::aig::{Aig, AigLit, AigNode};
 use crate::cnf::Tseitin;
 use crate::sat::{Backend, Interrupter, Lit, SolveResult, Solver};

@@ -281,12 +281,7 @@ fn enter(
 
 /// A command before `main`: static initialisation keeps each variable's last value, under
 /// the declaration; a variable read before any write is listed with its value.
-fn before_main(
-    out: &mut Vec<Executed>,
-    pos: Option<SrcPos>,
-    text: String,
-    effect: Option<Effect>,
-) {
+fn before_main(out: &mut Vec<Executed>, pos: Option<SrcPos>, text: String, effect: Option<Effect>) {
     let Some(effect) = effect else {
         return;
     };
@@ -382,7 +377,8 @@ pub fn c_name(cfa: &Cfa, v: PVar) -> String {
 
 /// `file:line:col` of a position, or `?` without one.
 fn at(pos: &Option<SrcPos>) -> String {
-    pos.as_ref().map_or_else(|| "?".to_string(), |p| p.to_string())
+    pos.as_ref()
+        .map_or_else(|| "?".to_string(), |p| p.to_string())
 }
 
 /// The effect lines of a statement.
@@ -398,12 +394,7 @@ fn write_effects(s: &mut String, cfa: &Cfa, effects: &[Effect]) {
                 )
             }
             Effect::Assign { .. } => Ok(()),
-            Effect::Input(i) => writeln!(
-                s,
-                "      {}() = {}",
-                i.function,
-                decimal(i.value, i.ty)
-            ),
+            Effect::Input(i) => writeln!(s, "      {}() = {}", i.function, decimal(i.value, i.ty)),
             Effect::Uninitialised { var, value } => writeln!(
                 s,
                 "      {} = {} (uninitialised)",

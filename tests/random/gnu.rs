@@ -52,7 +52,12 @@ fn program(g: &mut Gen) -> String {
     let mut sc = globals.clone();
     for _ in 0..g.range(2, 3) {
         let (t, name) = (g.ty(), g.fresh("x"));
-        let _ = writeln!(out, "  {} {name} = __VERIFIER_nondet_{}();", t.c(), t.nondet());
+        let _ = writeln!(
+            out,
+            "  {} {name} = __VERIFIER_nondet_{}();",
+            t.c(),
+            t.nondet()
+        );
         sc.add_var(name, t);
     }
     if g.one_in(2) {

@@ -255,7 +255,9 @@ impl Instrument<'_> {
             Statement::Expression(Some(e)) | Statement::Return(Some(e)) => {
                 found.visit_expression(&e.node, &e.span)
             }
-            Statement::If(i) => found.visit_expression(&i.node.condition.node, &i.node.condition.span),
+            Statement::If(i) => {
+                found.visit_expression(&i.node.condition.node, &i.node.condition.span)
+            }
             Statement::While(w) => {
                 found.visit_expression(&w.node.expression.node, &w.node.expression.span)
             }

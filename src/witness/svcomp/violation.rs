@@ -21,10 +21,10 @@
 //! only statement that reaches the error, when there is only one.
 
 use super::{Waypoint, WaypointKind};
-use crate::witness::source_run::{self, havoc_kinds, Kinds, Uninit};
-use crate::witness::trace::{decimal, function_of};
 use crate::bv::TermId;
 use crate::cfa::{interp, Cfa, Gcl, HavocKind, OriginId, PVar, SrcPos};
+use crate::witness::source_run::{self, havoc_kinds, Kinds, Uninit};
+use crate::witness::trace::{decimal, function_of};
 use std::collections::HashMap;
 
 /// The most steps of the replay on the program as written.
