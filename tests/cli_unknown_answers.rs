@@ -191,7 +191,13 @@ fn recursion_beyond_its_bound_is_unknown() {
     assert_eq!(r.code, 20, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("recursion bound"), "{}", r.stdout);
     let r = bitmc(&["verify", &p, "--timeout", "60", "--recursion-bound", "10"]);
-    assert_eq!(r.last_line(), "FALSE(unreach-call)", "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.last_line(),
+        "FALSE(unreach-call)",
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
     // Within the bound and safe: TRUE.
     let p = write(
         "fact.c",

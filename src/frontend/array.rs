@@ -12,12 +12,12 @@
 
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
+use super::init::InitPart;
 use super::lval::Lval;
 use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
 use crate::cfa::{PVar, VarKind};
-use super::init::InitPart;
 use lang_c::ast::{Expression, Initializer, InitializerListItem};
 use lang_c::span::{Node, Span};
 use std::rc::Rc;
@@ -158,7 +158,11 @@ impl<'a> Lower<'a> {
                 Self::struct_vars(&s.parts, &mut out);
                 out
             }
-            Binding::Structs(sa) => sa.leaves.iter().flat_map(|l| l.arr.elems.iter().copied()).collect(),
+            Binding::Structs(sa) => sa
+                .leaves
+                .iter()
+                .flat_map(|l| l.arr.elems.iter().copied())
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -183,7 +187,11 @@ impl<'a> Lower<'a> {
     }
 
     /// The bytes of a string literal initialising an array of `char`.
-    pub fn string_init(&mut self, e: &Node<Expression>, elem: CInt) -> Result<Vec<u8>, FrontendError> {
+    pub fn string_init(
+        &mut self,
+        e: &Node<Expression>,
+        elem: CInt,
+    ) -> Result<Vec<u8>, FrontendError> {
         match &e.node {
             Expression::StringLiteral(s) if elem.kind == super::types::IntKind::Char => {
                 match super::literal::string_bytes(&s.node) {

@@ -370,7 +370,8 @@ impl<'a> Lower<'a> {
     fn guard(&mut self, violation: TermId, target: Loc, what: &str) {
         let text = self.check_message(what);
         let o = self.check_origin(Some(&text));
-        self.cfa.add_edge(self.cur, Gcl::Assume(violation, o), target);
+        self.cfa
+            .add_edge(self.cur, Gcl::Assume(violation, o), target);
         let ok = self.cfa.tm.not(violation);
         if !self.cfa.tm.is_true(ok) {
             let o = self.check_origin(None);

@@ -205,7 +205,12 @@ impl<'a> Lower<'a> {
                         // temporary when a later argument could change it.
                         let src = if later_effects {
                             let pos = Some(lw.pos.clone());
-                            let tmp = lw.new_struct(&format!("{name}::{}#arg", names[i]), def, VarKind::Temporary, &pos)?;
+                            let tmp = lw.new_struct(
+                                &format!("{name}::{}#arg", names[i]),
+                                def,
+                                VarKind::Temporary,
+                                &pos,
+                            )?;
                             lw.copy_struct(&tmp, &src);
                             tmp
                         } else {
@@ -214,7 +219,10 @@ impl<'a> Lower<'a> {
                         (Val::Struct(src), Vec::new())
                     }
                     _ => {
-                        return lw.error(a.span, format!("argument of another type than `{}`", pty.describe()))
+                        return lw.error(
+                            a.span,
+                            format!("argument of another type than `{}`", pty.describe()),
+                        )
                     }
                 },
                 CType::Unsupported(w) => return lw.unsupported(a.span, w.clone()),
@@ -245,7 +253,12 @@ impl<'a> Lower<'a> {
             CType::Int(ty) => Val::Int(self.int_const(0, *ty)),
             CType::Struct(def) => {
                 let pos = Some(self.pos.clone());
-                Val::Struct(self.new_struct(&format!("{name}::return"), def, VarKind::Temporary, &pos)?)
+                Val::Struct(self.new_struct(
+                    &format!("{name}::return"),
+                    def,
+                    VarKind::Temporary,
+                    &pos,
+                )?)
             }
             _ => Val::Void,
         })
@@ -375,13 +388,23 @@ impl<'a> Lower<'a> {
                 }
                 Val::Struct(src) => {
                     let pos = Some(self.pos.clone());
-                    let v = self.new_struct(&format!("{name}::{pname}"), &src.def, VarKind::Parameter, &pos)?;
+                    let v = self.new_struct(
+                        &format!("{name}::{pname}"),
+                        &src.def,
+                        VarKind::Parameter,
+                        &pos,
+                    )?;
                     self.copy_struct(&v, &src);
                     self.bind(&pname, Binding::Struct(v));
                 }
                 Val::Func(r, ty) => {
                     let pos = Some(self.pos.clone());
-                    let pv = self.new_var(&format!("{name}::{pname}"), ADDRESS, VarKind::Parameter, pos);
+                    let pv = self.new_var(
+                        &format!("{name}::{pname}"),
+                        ADDRESS,
+                        VarKind::Parameter,
+                        pos,
+                    );
                     self.assign(pv, r.t);
                     self.bind(&pname, Binding::FnPtr(pv, ty));
                 }

@@ -62,12 +62,9 @@ impl<'a> Lower<'a> {
         // Among the specifiers of a typedef or with a tagged type, an attribute may belong to
         // the type.
         let on_type = st.typedef
-            || tys.iter().any(|t| {
-                matches!(
-                    t.node,
-                    TypeSpecifier::Enum(_) | TypeSpecifier::Struct(_)
-                )
-            });
+            || tys
+                .iter()
+                .any(|t| matches!(t.node, TypeSpecifier::Enum(_) | TypeSpecifier::Struct(_)));
         let (ty, noreturn) = self.apply_attributes(ty, &spec_attributes(specs), on_type);
         st.noreturn |= noreturn;
         if let CType::Unsupported(_) = ty {
@@ -75,7 +72,11 @@ impl<'a> Lower<'a> {
             // the tag names the changed type.
             for t in &tys {
                 let tag = match &t.node {
-                    TypeSpecifier::Enum(e) => e.node.identifier.as_ref().map(|id| format!("enum {}", id.node.name)),
+                    TypeSpecifier::Enum(e) => e
+                        .node
+                        .identifier
+                        .as_ref()
+                        .map(|id| format!("enum {}", id.node.name)),
                     TypeSpecifier::Struct(s) if s.node.declarations.is_some() => s
                         .node
                         .identifier
@@ -223,7 +224,11 @@ impl<'a> Lower<'a> {
                 }
             };
             let (lo, hi) = CInt::INT.range(dm);
-            let ty = if (lo..=hi).contains(&v) { CInt::INT } else { ty };
+            let ty = if (lo..=hi).contains(&v) {
+                CInt::INT
+            } else {
+                ty
+            };
             self.bind(&en.node.identifier.node.name, Binding::Enum(v, ty));
             values.push((&en.node.identifier.node.name, v, en.span));
             prev = Some((v, ty));
@@ -235,7 +240,11 @@ impl<'a> Lower<'a> {
             lo <= min && max <= hi
         };
         let candidates = if min >= 0 {
-            [CInt::UINT, CInt::new(IntKind::Long, false), CInt::new(IntKind::LongLong, false)]
+            [
+                CInt::UINT,
+                CInt::new(IntKind::Long, false),
+                CInt::new(IntKind::LongLong, false),
+            ]
         } else {
             [CInt::INT, CInt::LONG, CInt::new(IntKind::LongLong, true)]
         };
@@ -449,7 +458,8 @@ impl<'a> Lower<'a> {
             };
             let writable_elsewhere =
                 !st.is_static && (!st.is_const || matches!(ty, CType::Pointer(_)));
-            let function_pointer = matches!(&ty, CType::Pointer(p) if matches!(**p, CType::Function(..)));
+            let function_pointer =
+                matches!(&ty, CType::Pointer(p) if matches!(**p, CType::Function(..)));
             if let (CType::Pointer(pointee), Some(init), false) =
                 (&ty, &idecl.node.initializer, function_pointer)
             {
@@ -601,7 +611,10 @@ impl<'a> Lower<'a> {
         let b = self.new_object(&format!("{fname}::{name}"), span, &ty, VarKind::Local, init)?;
         match init {
             Some(i) => {
-                if matches!(b, Binding::Array(_) | Binding::Struct(_) | Binding::Structs(_)) {
+                if matches!(
+                    b,
+                    Binding::Array(_) | Binding::Struct(_) | Binding::Structs(_)
+                ) {
                     // Elements and members without an initialiser are zero.
                     self.zero(&b);
                 }
@@ -641,7 +654,9 @@ impl<'a> Lower<'a> {
             CType::Array(..) => match struct_array(ty) {
                 Some((def, dims)) => {
                     let dims = self.struct_array_dims(name, span, ty, dims, init)?;
-                    Ok(Binding::Structs(self.new_struct_array(name, &def, dims, kind, &pos)?))
+                    Ok(Binding::Structs(
+                        self.new_struct_array(name, &def, dims, kind, &pos)?,
+                    ))
                 }
                 None => self.new_array(name, span, ty, kind, init),
             },
@@ -692,7 +707,10 @@ impl<'a> Lower<'a> {
                     self.copy_struct(dst, &src);
                     Ok(())
                 }
-                _ => self.error(e.span, "initialisation of a structure by a value of another type"),
+                _ => self.error(
+                    e.span,
+                    "initialisation of a structure by a value of another type",
+                ),
             },
             (Binding::Struct(_) | Binding::Structs(_), Initializer::List(_)) => {
                 self.init_aggregate(b, init)
@@ -747,9 +765,13 @@ impl<'a> Lower<'a> {
         for (i, d) in dims.iter().enumerate() {
             match (d, init) {
                 (Some(n), _) => out.push(*n),
-                (None, Some(Node { node: Initializer::List(items), span: s })) if i == 0 => {
-                    out.push(self.plan_init(ty, items, *s)?.top_len)
-                }
+                (
+                    None,
+                    Some(Node {
+                        node: Initializer::List(items),
+                        span: s,
+                    }),
+                ) if i == 0 => out.push(self.plan_init(ty, items, *s)?.top_len),
                 (None, _) if i == 0 => {
                     return self.unsupported(span, format!("array `{name}` of unknown size"))
                 }

@@ -232,7 +232,11 @@ impl<'a> Lower<'a> {
             }
             Expression::AlignOf(t) => {
                 let ty = self.type_name(&t.node.0)?;
-                let gnu = self.src.snippet(e.span).trim_start().starts_with("__alignof");
+                let gnu = self
+                    .src
+                    .snippet(e.span)
+                    .trim_start()
+                    .starts_with("__alignof");
                 match ty.align(self.dm(), gnu) {
                     Some(n) => Ok(Val::Int(self.int_const(n as i128, size_t(self.dm())))),
                     None => self.unsupported(e.span, format!("_Alignof of {}", ty.describe())),
@@ -249,7 +253,8 @@ impl<'a> Lower<'a> {
                     CType::Int(to) => {
                         let v = self.expr(&c.node.expression)?;
                         if let Val::Func(..) = v {
-                            return self.unsupported(c.span, "a function pointer converted to an integer");
+                            return self
+                                .unsupported(c.span, "a function pointer converted to an integer");
                         }
                         let v = self.int_of(v, true, c.node.expression.span)?;
                         Ok(Val::Int(RVal {
@@ -447,7 +452,10 @@ impl<'a> Lower<'a> {
                     }
                     Place::Struct(v) => Place::Struct(v),
                     Place::Addr(_) => {
-                        return self.unsupported(u.span, "pointers to pointers (the address of a pointer member)")
+                        return self.unsupported(
+                            u.span,
+                            "pointers to pointers (the address of a pointer member)",
+                        )
                     }
                 };
                 let p = Pointer {
@@ -607,18 +615,29 @@ impl<'a> Lower<'a> {
     }
 
     /// `s = e` for a structure `s`: `e` must be a structure of the same type.
-    fn assign_struct(&mut self, dst: StructView, r: &Node<Expression>) -> Result<Val, FrontendError> {
+    fn assign_struct(
+        &mut self,
+        dst: StructView,
+        r: &Node<Expression>,
+    ) -> Result<Val, FrontendError> {
         match self.expr(r)? {
             Val::Struct(src) if src.def == dst.def => {
                 self.copy_struct(&dst, &src);
                 Ok(Val::Struct(dst))
             }
-            _ => self.error(r.span, "assignment of a value of another type to a structure"),
+            _ => self.error(
+                r.span,
+                "assignment of a value of another type to a structure",
+            ),
         }
     }
 
     /// `s.p = e` for a pointer member `s.p`: an address-only pointer (as a pointer variable).
-    fn assign_pointer_member(&mut self, lv: super::lval::Lval, r: &Node<Expression>) -> Result<Val, FrontendError> {
+    fn assign_pointer_member(
+        &mut self,
+        lv: super::lval::Lval,
+        r: &Node<Expression>,
+    ) -> Result<Val, FrontendError> {
         let v = match self.expr(r)? {
             Val::Int(v) | Val::Addr(v) => self.address(v),
             Val::Void => return self.error(r.span, "void value assigned to a pointer"),
@@ -660,18 +679,27 @@ impl<'a> Lower<'a> {
     /// The place `e.m` or `e->m` designates.
     pub fn member_expr(&mut self, m: &Node<MemberExpression>) -> Result<Place, FrontendError> {
         let name = &m.node.identifier.node.name;
-        let base = match m.node.operator.node {
-            MemberOperator::Direct => match self.expr(&m.node.expression)? {
-                Val::Struct(v) => v,
-                _ => return self.error(m.span, format!("member `{name}` of a value that is not a structure")),
-            },
-            MemberOperator::Indirect => match self.deref_operand(&m.node.expression, m.span)? {
-                Place::Struct(v) => v,
-                _ => {
-                    return self.error(m.span, format!("member `{name}` through a pointer that does not point to a structure"))
-                }
-            },
-        };
+        let base =
+            match m.node.operator.node {
+                MemberOperator::Direct => match self.expr(&m.node.expression)? {
+                    Val::Struct(v) => v,
+                    _ => {
+                        return self.error(
+                            m.span,
+                            format!("member `{name}` of a value that is not a structure"),
+                        )
+                    }
+                },
+                MemberOperator::Indirect => match self.deref_operand(&m.node.expression, m.span)? {
+                    Place::Struct(v) => v,
+                    _ => return self.error(
+                        m.span,
+                        format!(
+                            "member `{name}` through a pointer that does not point to a structure"
+                        ),
+                    ),
+                },
+            };
         self.member_place(&base, name, m.span)
     }
 

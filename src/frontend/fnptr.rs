@@ -71,11 +71,19 @@ pub fn address_taken(unit: &TranslationUnit) -> Vec<String> {
 
 impl<'a> Lower<'a> {
     /// The value of the function `name` used as a value (it decays to a pointer).
-    pub fn function_value(&mut self, name: &str, ty: &CType, span: Span) -> Result<Val, FrontendError> {
+    pub fn function_value(
+        &mut self,
+        name: &str,
+        ty: &CType,
+        span: Span,
+    ) -> Result<Val, FrontendError> {
         match self.taken.iter().position(|n| n == name) {
             Some(k) => Ok(Val::Func(
                 RVal {
-                    t: self.cfa.tm.bv_const(k as u128 + 1, ADDRESS.width(self.dm())),
+                    t: self
+                        .cfa
+                        .tm
+                        .bv_const(k as u128 + 1, ADDRESS.width(self.dm())),
                     ty: ADDRESS,
                 },
                 ty.clone(),
@@ -89,7 +97,12 @@ impl<'a> Lower<'a> {
 
     /// The number a function pointer variable of type `fnty` gets from `v` (a function, a
     /// function pointer of the same type, or a null pointer constant).
-    pub fn function_number(&mut self, v: Val, fnty: &CType, span: Span) -> Result<RVal, FrontendError> {
+    pub fn function_number(
+        &mut self,
+        v: Val,
+        fnty: &CType,
+        span: Span,
+    ) -> Result<RVal, FrontendError> {
         match v {
             Val::Func(r, t) if t == *fnty => Ok(r),
             Val::Func(_, t) => self.unsupported(
@@ -103,16 +116,32 @@ impl<'a> Lower<'a> {
             Val::Int(r) | Val::Addr(r) if self.cfa.tm.const_value(r.t) == Some(0) => {
                 Ok(self.address(r))
             }
-            _ => self.unsupported(span, "a function pointer given a value that is not a function or null"),
+            _ => self.unsupported(
+                span,
+                "a function pointer given a value that is not a function or null",
+            ),
         }
     }
 
     /// A new function pointer variable, null (globals) or holding no function (locals).
-    pub fn new_function_pointer(&mut self, name: &str, fnty: &CType, kind: VarKind, span: Span) -> Binding {
+    pub fn new_function_pointer(
+        &mut self,
+        name: &str,
+        fnty: &CType,
+        kind: VarKind,
+        span: Span,
+    ) -> Binding {
         let pos = Some(self.span_pos(span));
         let v = self.new_var(name, ADDRESS, kind, pos);
-        let init = if kind == VarKind::Global { 0 } else { NO_FUNCTION };
-        let t = self.cfa.tm.bv_const(u128::from(init), ADDRESS.width(self.dm()));
+        let init = if kind == VarKind::Global {
+            0
+        } else {
+            NO_FUNCTION
+        };
+        let t = self
+            .cfa
+            .tm
+            .bv_const(u128::from(init), ADDRESS.width(self.dm()));
         self.assign(v, t);
         Binding::FnPtr(v, fnty.clone())
     }
@@ -128,13 +157,20 @@ impl<'a> Lower<'a> {
             return Err(FrontendError::Internal("function pointer type".into()));
         };
         let CType::Function(_, Some(ptypes)) = fnty else {
-            return self.unsupported(c.span, "a call through a pointer to a function without a prototype");
+            return self.unsupported(
+                c.span,
+                "a call through a pointer to a function without a prototype",
+            );
         };
         let args = &c.node.arguments;
         if ptypes.len() != args.len() {
             return self.error(
                 c.span,
-                format!("{} argument(s) for a pointer to a function of {}", args.len(), ptypes.len()),
+                format!(
+                    "{} argument(s) for a pointer to a function of {}",
+                    args.len(),
+                    ptypes.len()
+                ),
             );
         }
         // C leaves open whether the pointer or the arguments are evaluated first.
@@ -144,14 +180,20 @@ impl<'a> Lower<'a> {
         let names: Vec<String> = (0..args.len()).map(|i| format!("arg{i}")).collect();
         let values = self.argument_values("(call through a pointer)", &names, ptypes, args)?;
         let fx = self.effects_since(m, &[]);
-        self.check_order(&[callee, fx], "function pointer and the arguments of a call");
+        self.check_order(
+            &[callee, fx],
+            "function pointer and the arguments of a call",
+        );
         let result = match &**ret {
             CType::Void => None,
             CType::Int(ty) => Some((self.temp(*ty), *ty)),
             other => {
                 return self.unsupported(
                     c.span,
-                    format!("a call through a function pointer returning {}", other.describe()),
+                    format!(
+                        "a call through a function pointer returning {}",
+                        other.describe()
+                    ),
                 )
             }
         };
@@ -178,7 +220,8 @@ impl<'a> Lower<'a> {
                 }
                 None => {
                     let t = self.cfa.tm.tru();
-                    let why = format!("call of `{name}`, which has no definition, through a pointer");
+                    let why =
+                        format!("call of `{name}`, which has no definition, through a pointer");
                     self.at_op(c.span, |lw| lw.sink_if(t, &why));
                 }
             }

@@ -34,7 +34,10 @@ use lang_c::span::{Node, Span};
 #[derive(Clone, Copy, Debug)]
 pub enum InitPart<'a> {
     /// The scalar at a flat offset, by an expression converted to its type.
-    Scalar { offset: u64, expr: &'a Node<Expression> },
+    Scalar {
+        offset: u64,
+        expr: &'a Node<Expression>,
+    },
     /// The character array of `len` elements at a flat offset, by a string literal.
     String {
         offset: u64,
@@ -193,10 +196,8 @@ impl<'a> Lower<'a> {
             if winners.contains(&i) {
                 keep.push(*p);
             } else if has_side_effects(&p.expr().node) {
-                return self.unsupported(
-                    p.expr().span,
-                    "an overridden initialiser with side effects",
-                );
+                return self
+                    .unsupported(p.expr().span, "an overridden initialiser with side effects");
             }
         }
         plan.parts = keep;
@@ -286,7 +287,10 @@ impl<'a> Lower<'a> {
                             }
                         } else {
                             cur.advance();
-                            plan.parts.push(InitPart::Scalar { offset: at, expr: e });
+                            plan.parts.push(InitPart::Scalar {
+                                offset: at,
+                                expr: e,
+                            });
                         }
                     }
                 }
@@ -298,7 +302,11 @@ impl<'a> Lower<'a> {
     }
 
     /// Whether `e` is an expression of the structure type `ty` (not evaluated).
-    fn is_struct_of_type(&mut self, e: &Node<Expression>, ty: &CType) -> Result<bool, FrontendError> {
+    fn is_struct_of_type(
+        &mut self,
+        e: &Node<Expression>,
+        ty: &CType,
+    ) -> Result<bool, FrontendError> {
         if !matches!(ty, CType::Struct(_)) {
             return Ok(false);
         }
@@ -322,7 +330,9 @@ impl<'a> Lower<'a> {
                 // `char s[4] = {"abc"}`: a string literal in braces.
                 if let [one] = items {
                     if let Initializer::Expression(e) = &one.node.initializer.node {
-                        if one.node.designation.is_empty() && is_string_literal(e) && is_char_array(ty)
+                        if one.node.designation.is_empty()
+                            && is_string_literal(e)
+                            && is_char_array(ty)
                         {
                             plan.parts.push(InitPart::String {
                                 offset,
@@ -368,7 +378,11 @@ impl<'a> Lower<'a> {
     }
 
     /// The position a designator names in the aggregate `ty`: an array index or a member.
-    fn designated_position(&mut self, ty: &CType, d: &Node<Designator>) -> Result<u64, FrontendError> {
+    fn designated_position(
+        &mut self,
+        ty: &CType,
+        d: &Node<Designator>,
+    ) -> Result<u64, FrontendError> {
         match (&d.node, ty) {
             (Designator::Index(e), CType::Array(..)) => {
                 let v = self.const_int(e)?;
@@ -376,16 +390,26 @@ impl<'a> Lower<'a> {
             }
             (Designator::Member(id), CType::Struct(s)) => {
                 let name = &id.node.name;
-                if let Some(k) = s.0.members.iter().position(|m| m.name.as_ref() == Some(name)) {
+                if let Some(k) =
+                    s.0.members
+                        .iter()
+                        .position(|m| m.name.as_ref() == Some(name))
+                {
                     return Ok(k as u64);
                 }
                 let nested = s.0.members.iter().any(|m| {
                     m.name.is_none() && matches!(&m.ty, CType::Struct(i) if i.0.members.iter().any(|x| x.name.as_ref() == Some(name)))
                 });
                 if nested {
-                    self.unsupported(d.span, format!("designator `.{name}` of a member of an anonymous structure"))
+                    self.unsupported(
+                        d.span,
+                        format!("designator `.{name}` of a member of an anonymous structure"),
+                    )
                 } else {
-                    self.error(d.span, format!("`{}` has no member named `{name}`", ty.describe()))
+                    self.error(
+                        d.span,
+                        format!("`{}` has no member named `{name}`", ty.describe()),
+                    )
                 }
             }
             (Designator::Range(_), _) => self.unsupported(d.span, "designator range `[a ... b]`"),

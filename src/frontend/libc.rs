@@ -128,8 +128,19 @@ impl<'a> Lower<'a> {
         let library = |b: &str| {
             matches!(
                 b,
-                "abs" | "labs" | "llabs" | "rand" | "srand" | "toupper" | "tolower" | "toascii"
-                    | "isdigit" | "isascii" | "ffs" | "ffsl" | "ffsll"
+                "abs"
+                    | "labs"
+                    | "llabs"
+                    | "rand"
+                    | "srand"
+                    | "toupper"
+                    | "tolower"
+                    | "toascii"
+                    | "isdigit"
+                    | "isascii"
+                    | "ffs"
+                    | "ffsl"
+                    | "ffsll"
             ) || ctype_mask(b).is_some()
         };
         let known = match name.strip_prefix("__builtin_") {
@@ -184,7 +195,11 @@ impl<'a> Lower<'a> {
     }
 
     /// A call of a modelled function.
-    pub fn call_model(&mut self, name: &str, c: &Node<CallExpression>) -> Result<Val, FrontendError> {
+    pub fn call_model(
+        &mut self,
+        name: &str,
+        c: &Node<CallExpression>,
+    ) -> Result<Val, FrontendError> {
         let args = c.node.arguments.as_slice();
         let b = name.strip_prefix("__builtin_").unwrap_or(name);
         let arity = |n: usize, lw: &Lower| -> Result<(), FrontendError> {
@@ -222,7 +237,11 @@ impl<'a> Lower<'a> {
                 let neg = tm.slt(x, zero);
                 let minus = tm.neg(x);
                 let r = tm.ite(neg, minus, x);
-                self.check(Property::NoOverflow, is_min, &format!("signed overflow in {name}"));
+                self.check(
+                    Property::NoOverflow,
+                    is_min,
+                    &format!("signed overflow in {name}"),
+                );
                 Ok(Val::Int(RVal { t: r, ty }))
             }
             "unreachable" => {
@@ -309,7 +328,10 @@ impl<'a> Lower<'a> {
                 let up = tm.add(x, k256);
                 let r = tm.ite(negc, up, x);
                 let r = tm.ite(inr, moved, r);
-                Ok(Val::Int(RVal { t: r, ty: CInt::INT }))
+                Ok(Val::Int(RVal {
+                    t: r,
+                    ty: CInt::INT,
+                }))
             }
             "toascii" | "isascii" => {
                 arity(1, self)?;
@@ -324,7 +346,10 @@ impl<'a> Lower<'a> {
                     tm.bool_to_bv(same)
                 };
                 let r = self.cfa.tm.resize(r, 32, false);
-                Ok(Val::Int(RVal { t: r, ty: CInt::INT }))
+                Ok(Val::Int(RVal {
+                    t: r,
+                    ty: CInt::INT,
+                }))
             }
             "isdigit" => {
                 arity(1, self)?;
@@ -336,7 +361,10 @@ impl<'a> Lower<'a> {
                 let le = tm.ule(d, nine);
                 let r = tm.bool_to_bv(le);
                 let r = tm.resize(r, 32, false);
-                Ok(Val::Int(RVal { t: r, ty: CInt::INT }))
+                Ok(Val::Int(RVal {
+                    t: r,
+                    ty: CInt::INT,
+                }))
             }
             _ => match ctype_mask(b) {
                 Some(mask) => {
@@ -427,7 +455,13 @@ impl<'a> Lower<'a> {
 
     /// A `<ctype.h>` classification other than `isdigit`: glibc's mask for members of the class
     /// among `[0, 127]`, 0 for the rest of `[-128, 255]`, undefined outside.
-    fn ctype_class(&mut self, b: &str, mask: u32, x: TermId, name: &str) -> Result<Val, FrontendError> {
+    fn ctype_class(
+        &mut self,
+        b: &str,
+        mask: u32,
+        x: TermId,
+        name: &str,
+    ) -> Result<Val, FrontendError> {
         let tm = &mut self.cfa.tm;
         let lo = tm.bv_const_signed(-128, 32);
         let hi = tm.bv_const(255, 32);
@@ -445,8 +479,15 @@ impl<'a> Lower<'a> {
         let m = tm.bv_const(u128::from(mask), 32);
         let z = tm.bv_const(0, 32);
         let r = tm.ite(member, m, z);
-        self.ub_check(None, outside, &format!("{name} of a value outside [-128, 255]"));
-        Ok(Val::Int(RVal { t: r, ty: CInt::INT }))
+        self.ub_check(
+            None,
+            outside,
+            &format!("{name} of a value outside [-128, 255]"),
+        );
+        Ok(Val::Int(RVal {
+            t: r,
+            ty: CInt::INT,
+        }))
     }
 
     /// `__builtin_{add,sub,mul}_overflow[_p]` and the typed forms: the exact result, computed
@@ -464,13 +505,19 @@ impl<'a> Lower<'a> {
         let dm = self.dm();
         let a = self.rval(&args[0])?;
         let a = match fixed {
-            Some(t) => RVal { t: self.convert(a, t), ty: t },
+            Some(t) => RVal {
+                t: self.convert(a, t),
+                ty: t,
+            },
             None => a,
         };
         let a = self.materialize(a);
         let b = self.rval(&args[1])?;
         let b = match fixed {
-            Some(t) => RVal { t: self.convert(b, t), ty: t },
+            Some(t) => RVal {
+                t: self.convert(b, t),
+                ty: t,
+            },
             None => b,
         };
         let b = self.materialize(b);
@@ -484,9 +531,7 @@ impl<'a> Lower<'a> {
                         let ty = lv.ty();
                         (Some(lv), ty)
                     }
-                    _ => {
-                        return self.error(args[2].span, "result pointer to an array")
-                    }
+                    _ => return self.error(args[2].span, "result pointer to an array"),
                 },
                 _ => {
                     return self.unsupported(

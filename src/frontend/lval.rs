@@ -28,7 +28,10 @@ pub enum Lval {
     },
     /// A bit-field: `inner` holds it as its declared type, always within the range of
     /// `width` bits (see [`super::structs`]).
-    Bits { inner: Box<Lval>, width: u32 },
+    Bits {
+        inner: Box<Lval>,
+        width: u32,
+    },
 }
 
 impl Lval {

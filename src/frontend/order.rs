@@ -88,9 +88,10 @@ impl<'a> Lower<'a> {
 
     /// Ends the execution in an UNKNOWN sink when two of the operands of `what` interfere.
     pub fn check_order(&mut self, operands: &[Effects], what: &str) {
-        let clash = operands.iter().enumerate().any(|(i, a)| {
-            operands[i + 1..].iter().any(|b| a.interferes(b))
-        });
+        let clash = operands
+            .iter()
+            .enumerate()
+            .any(|(i, a)| operands[i + 1..].iter().any(|b| a.interferes(b)));
         if clash {
             let t = self.cfa.tm.tru();
             self.sink_if(
@@ -117,7 +118,9 @@ impl<'a> Lower<'a> {
         let mut values: Vec<Option<T>> = (0..args.len()).map(|_| None).collect();
         let mut effects = Vec::new();
         for i in (0..args.len()).rev() {
-            let later = args[..i].iter().any(|a| super::expr::has_side_effects(&a.node));
+            let later = args[..i]
+                .iter()
+                .any(|a| super::expr::has_side_effects(&a.node));
             let m = self.effects_mark();
             let (v, terms) = lower(self, i, later)?;
             if any_effects {

@@ -97,7 +97,10 @@ impl<'a> Lower<'a> {
             Val::Void => return self.error(span, "void value used as a pointer"),
             Val::Struct(_) => return self.error(span, "structure used as a pointer"),
             Val::Func(..) => {
-                return self.unsupported(span, "a function pointer converted to a pointer to an object")
+                return self.unsupported(
+                    span,
+                    "a function pointer converted to a pointer to an object",
+                )
             }
         };
         self.retarget(p, pointee, span).map(Some)
@@ -218,7 +221,9 @@ impl<'a> Lower<'a> {
                 let zero = self.int_const(0, CInt::INT);
                 self.struct_index(sa, zero, span)
             }
-            Place::Addr(_) => Err(FrontendError::Internal("pointer to a pointer member".into())),
+            Place::Addr(_) => Err(FrontendError::Internal(
+                "pointer to a pointer member".into(),
+            )),
         }
     }
 
@@ -244,7 +249,9 @@ impl<'a> Lower<'a> {
             }
             Place::Array(view) => self.index_place(view, i, span),
             Place::Structs(sa) => self.struct_index(sa, i, span),
-            Place::Addr(_) => Err(FrontendError::Internal("pointer to a pointer member".into())),
+            Place::Addr(_) => Err(FrontendError::Internal(
+                "pointer to a pointer member".into(),
+            )),
         }
     }
 

@@ -134,10 +134,15 @@ impl<'a> Lower<'a> {
                         let t = self.convert(r, ty);
                         self.assign(v, t);
                     }
-                    (Some(e), Some(Ret::Struct(dst))) => match self.expr(e)? {
-                        Val::Struct(src) if src.def == dst.def => self.copy_struct(&dst, &src),
-                        _ => return self.error(e.span, "return of a value of another type than the function's structure"),
-                    },
+                    (Some(e), Some(Ret::Struct(dst))) => {
+                        match self.expr(e)? {
+                            Val::Struct(src) if src.def == dst.def => self.copy_struct(&dst, &src),
+                            _ => return self.error(
+                                e.span,
+                                "return of a value of another type than the function's structure",
+                            ),
+                        }
+                    }
                     (Some(e), None) => {
                         let before = self.cfa.edges.len();
                         self.effect(e)?;

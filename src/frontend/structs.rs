@@ -389,7 +389,10 @@ impl<'a> Lower<'a> {
             CType::Int(i) => return Ok(Err(format!("bit-field `{what}` of type `{}`", i.name()))),
             CType::Unsupported(u) => return Ok(Err(u.clone())),
             other => {
-                return self.error(w.span, format!("bit-field `{what}` of type {}", other.describe()))
+                return self.error(
+                    w.span,
+                    format!("bit-field `{what}` of type {}", other.describe()),
+                )
             }
         };
         let v = self.const_int(w)?;
@@ -526,7 +529,12 @@ impl<'a> Lower<'a> {
 
     /// The structure (or the remaining array of structures) at a flat position of leaf arrays
     /// whose outer dimensions have been consumed, reading the leaves from `at`.
-    fn view_from_leaves(&self, def: &StructRef, leaves: &[ArrayView], at: &mut usize) -> StructView {
+    fn view_from_leaves(
+        &self,
+        def: &StructRef,
+        leaves: &[ArrayView],
+        at: &mut usize,
+    ) -> StructView {
         let mut parts = Vec::new();
         for m in &def.0.members {
             let part = match member_kind(m) {
@@ -614,7 +622,9 @@ impl<'a> Lower<'a> {
             .t;
         let leaves = self.leaves_at(&sa.leaves, idx);
         if sa.dims.len() == 1 {
-            Ok(Place::Struct(self.view_from_leaves(&sa.def, &leaves, &mut 0)))
+            Ok(Place::Struct(
+                self.view_from_leaves(&sa.def, &leaves, &mut 0),
+            ))
         } else {
             Ok(Place::Structs(StructArray {
                 def: sa.def.clone(),
@@ -639,7 +649,10 @@ impl<'a> Lower<'a> {
             Some(Part::Structs(v)) => Ok(Place::Structs(v)),
             None => self.error(
                 span,
-                format!("`{}` has no member named `{name}`", CType::Struct(s.def.clone()).describe()),
+                format!(
+                    "`{}` has no member named `{name}`",
+                    CType::Struct(s.def.clone()).describe()
+                ),
             ),
         }
     }
@@ -833,11 +846,19 @@ impl<'a> Lower<'a> {
     }
 
     /// The offset of member `name` of the structure type `ty`, which becomes the member's type.
-    fn member_offset(&mut self, ty: &mut CType, name: &str, span: Span) -> Result<u64, FrontendError> {
+    fn member_offset(
+        &mut self,
+        ty: &mut CType,
+        name: &str,
+        span: Span,
+    ) -> Result<u64, FrontendError> {
         let CType::Struct(def) = ty.clone() else {
             return match ty {
                 CType::Unsupported(w) => self.unsupported(span, w.clone()),
-                _ => self.error(span, format!("offsetof of member `{name}` of a non-structure")),
+                _ => self.error(
+                    span,
+                    format!("offsetof of member `{name}` of a non-structure"),
+                ),
             };
         };
         for m in &def.0.members {
@@ -859,7 +880,10 @@ impl<'a> Lower<'a> {
                 _ => {}
             }
         }
-        self.error(span, format!("`{}` has no member named `{name}`", ty.describe()))
+        self.error(
+            span,
+            format!("`{}` has no member named `{name}`", ty.describe()),
+        )
     }
 
     /// The variables of a structure object or an array of structures.

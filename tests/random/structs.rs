@@ -90,7 +90,11 @@ fn bit_field(g: &mut Gen, named: bool) -> (Ty, u32) {
         "short" | "unsigned short" => 16,
         _ => 32,
     };
-    let w = if named { g.range(1, max) } else { g.range(0, max) };
+    let w = if named {
+        g.range(1, max)
+    } else {
+        g.range(0, max)
+    };
     (t, w as u32)
 }
 
@@ -237,7 +241,12 @@ fn program(g: &mut Gen) -> String {
     let mut sc = globals.clone();
     for _ in 0..g.range(2, 3) {
         let (t, name) = (g.ty(), g.fresh("x"));
-        let _ = writeln!(out, "  {} {name} = __VERIFIER_nondet_{}();", t.c(), t.nondet());
+        let _ = writeln!(
+            out,
+            "  {} {name} = __VERIFIER_nondet_{}();",
+            t.c(),
+            t.nondet()
+        );
         sc.add_var(name, t);
     }
     // A local structure of the last type, initialised from values or a copy.
@@ -274,7 +283,9 @@ fn program(g: &mut Gen) -> String {
             // An element of an array of structures at a symbolic index.
             2 => {
                 if let Some((name, k, Some(n))) = objects.iter().find(|o| o.2.is_some()).cloned() {
-                    if let Some((f, Field::Scalar(_) | Field::Bits(..))) = types[k].fields.first().cloned() {
+                    if let Some((f, Field::Scalar(_) | Field::Bits(..))) =
+                        types[k].fields.first().cloned()
+                    {
                         let ix = g.index(&sc, n);
                         let _ = writeln!(out, "  {name}[{ix}].{f} = {e};");
                     }
@@ -305,10 +316,7 @@ fn program(g: &mut Gen) -> String {
                 let f = *g.pick(&["fa", "fb", "&fa"]);
                 let name = g.fresh("r");
                 let _ = writeln!(out, "  if ({c})\n    {fp} = {f};");
-                let _ = writeln!(
-                    out,
-                    "  int {name} = {fp} ? apply({fp}, (int)({e})) : -1;"
-                );
+                let _ = writeln!(out, "  int {name} = {fp} ? apply({fp}, (int)({e})) : -1;");
                 results.push(name);
             }
             // A result read from the members.
