@@ -679,27 +679,28 @@ impl<'a> Lower<'a> {
     /// The place `e.m` or `e->m` designates.
     pub fn member_expr(&mut self, m: &Node<MemberExpression>) -> Result<Place, FrontendError> {
         let name = &m.node.identifier.node.name;
-        let base =
-            match m.node.operator.node {
-                MemberOperator::Direct => match self.expr(&m.node.expression)? {
-                    Val::Struct(v) => v,
-                    _ => {
-                        return self.error(
-                            m.span,
-                            format!("member `{name}` of a value that is not a structure"),
-                        )
-                    }
-                },
-                MemberOperator::Indirect => match self.deref_operand(&m.node.expression, m.span)? {
-                    Place::Struct(v) => v,
-                    _ => return self.error(
+        let base = match m.node.operator.node {
+            MemberOperator::Direct => match self.expr(&m.node.expression)? {
+                Val::Struct(v) => v,
+                _ => {
+                    return self.error(
+                        m.span,
+                        format!("member `{name}` of a value that is not a structure"),
+                    )
+                }
+            },
+            MemberOperator::Indirect => match self.deref_operand(&m.node.expression, m.span)? {
+                Place::Struct(v) => v,
+                _ => {
+                    return self.error(
                         m.span,
                         format!(
                             "member `{name}` through a pointer that does not point to a structure"
                         ),
-                    ),
-                },
-            };
+                    )
+                }
+            },
+        };
         self.member_place(&base, name, m.span)
     }
 
