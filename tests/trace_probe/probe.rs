@@ -390,14 +390,27 @@ fn automatic(d: &Declaration) -> bool {
         )
     });
     !storage
-        && d.declarators.iter().any(|i| {
-            !i.node.declarator.node.derived.iter().any(|x| {
-                matches!(
-                    x.node,
-                    DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
-                )
-            })
-        })
+        && d.declarators
+            .iter()
+            .any(|i| !declares_function(&i.node.declarator.node))
+}
+
+/// Whether a declarator declares a function (`f(int)`, `*f(int)`), not a pointer to one
+/// (`(*f)(int)`): the function derivation must apply to the name itself.
+fn declares_function(d: &Declarator) -> bool {
+    let own = d.derived.iter().any(|x| {
+        matches!(
+            x.node,
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+        )
+    });
+    match &d.kind.node {
+        DeclaratorKind::Declarator(inner) if !inner.node.derived.is_empty() => {
+            declares_function(&inner.node)
+        }
+        DeclaratorKind::Declarator(inner) => own || declares_function(&inner.node),
+        _ => own,
+    }
 }
 
 fn declarator_name(d: &Declarator) -> Option<String> {
