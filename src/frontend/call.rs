@@ -106,14 +106,10 @@ impl<'a> Lower<'a> {
         args: &[Node<Expression>],
         span: lang_c::span::Span,
     ) -> Result<Val, FrontendError> {
-        let active = self.call_stack.iter().filter(|f| *f == name).count();
-        if self.call_stack.len() > 200 {
-            return self.unsupported(span, "call nesting deeper than 200");
-        }
-        let (ret, params) = self.parameters(def)?;
-        if active as u64 >= u64::from(self.opts.recursion_bound) {
-            return self.recursion_sink(name, &ret, span);
-        }
+        let params = match self.enter(name, def, span)? {
+            Ok(params) => params,
+            Err(sink) => return Ok(sink),
+        };
         if params.len() != args.len() {
             return self.error(
                 span,
@@ -130,6 +126,26 @@ impl<'a> Lower<'a> {
         self.inline_values(name, def, values, span)
     }
 
+    /// The parameters of a call of `name` that may be inlined, or the value after the
+    /// recursion sink when `name` already has as many active calls as the bound allows.
+    #[allow(clippy::type_complexity)]
+    fn enter(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        span: lang_c::span::Span,
+    ) -> Result<Result<Vec<(String, CType)>, Val>, FrontendError> {
+        if self.call_stack.len() > 200 {
+            return self.unsupported(span, "call nesting deeper than 200");
+        }
+        let (ret, params) = self.parameters(def)?;
+        let active = self.call_stack.iter().filter(|f| *f == name).count();
+        if active as u64 >= u64::from(self.opts.recursion_bound) {
+            return self.recursion_sink(name, &ret, span).map(Err);
+        }
+        Ok(Ok(params))
+    }
+
     /// Inlines a call of `name` whose arguments have been evaluated (`values`, in parameter
     /// order), as a call through a pointer does once for every function it may hold.
     pub fn inline_values(
@@ -139,14 +155,10 @@ impl<'a> Lower<'a> {
         values: Vec<Val>,
         span: lang_c::span::Span,
     ) -> Result<Val, FrontendError> {
-        let active = self.call_stack.iter().filter(|f| *f == name).count();
-        if self.call_stack.len() > 200 {
-            return self.unsupported(span, "call nesting deeper than 200");
-        }
-        let (ret, params) = self.parameters(def)?;
-        if active as u64 >= u64::from(self.opts.recursion_bound) {
-            return self.recursion_sink(name, &ret, span);
-        }
+        let params = match self.enter(name, def, span)? {
+            Ok(params) => params,
+            Err(sink) => return Ok(sink),
+        };
         let bound = params
             .iter()
             .map(|(pname, _)| pname.clone())

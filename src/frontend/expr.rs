@@ -638,17 +638,8 @@ impl<'a> Lower<'a> {
         lv: super::lval::Lval,
         r: &Node<Expression>,
     ) -> Result<Val, FrontendError> {
-        let v = match self.expr(r)? {
-            Val::Int(v) | Val::Addr(v) => self.address(v),
-            Val::Void => return self.error(r.span, "void value assigned to a pointer"),
-            Val::Struct(_) => return self.error(r.span, "structure assigned to a pointer"),
-            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) => {
-                return self.unsupported(
-                    r.span,
-                    "the address of an object assigned to a pointer member (pointers bound to an object are only variables initialised with one)",
-                )
-            }
-        };
+        let x = self.expr(r)?;
+        let v = self.address_value(x, r.span, "a pointer member")?;
         self.store(&lv, v);
         Ok(Val::Addr(self.read(&lv)))
     }
@@ -724,20 +715,9 @@ impl<'a> Lower<'a> {
             }
             _ => return Ok(None),
         };
-        let v = match self.expr(r)? {
-            Val::Int(v) | Val::Addr(v) => self.address(v),
-            Val::Void => return self.error(r.span, "void value assigned to a pointer"),
-            Val::Struct(_) => return self.error(r.span, "structure assigned to a pointer"),
-            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) => {
-                return self.unsupported(
-                    r.span,
-                    format!(
-                        "the address of an object assigned to the pointer variable `{}` (only pointers initialised with one)",
-                        id.node.name
-                    ),
-                )
-            }
-        };
+        let x = self.expr(r)?;
+        let what = format!("the pointer variable `{}`", id.node.name);
+        let v = self.address_value(x, r.span, &what)?;
         self.assign(pv, v.t);
         Ok(Some(Val::Addr(RVal {
             t: self.var_term(pv),

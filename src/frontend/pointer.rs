@@ -106,6 +106,27 @@ impl<'a> Lower<'a> {
         self.retarget(p, pointee, span).map(Some)
     }
 
+    /// The address-only pointer value `v` gives a pointer variable or member (`target` names
+    /// it in the message when `v` is an object's address, which only initialisation binds).
+    pub fn address_value(
+        &mut self,
+        v: Val,
+        span: Span,
+        target: &str,
+    ) -> Result<RVal, FrontendError> {
+        match v {
+            Val::Int(r) | Val::Addr(r) => Ok(self.address(r)),
+            Val::Void => self.error(span, "void value assigned to a pointer"),
+            Val::Struct(_) => self.error(span, "structure assigned to a pointer"),
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) => self.unsupported(
+                span,
+                format!(
+                    "the address of an object assigned to {target} (pointers bound to an object are only variables initialised with one)"
+                ),
+            ),
+        }
+    }
+
     /// An address-only pointer value from an integer or another address-only pointer.
     pub fn address(&mut self, v: RVal) -> RVal {
         RVal {

@@ -798,17 +798,8 @@ impl<'a> Lower<'a> {
             self.store(&slot.lv, v);
             return Ok(());
         }
-        let v = match self.expr(e)? {
-            Val::Int(v) | Val::Addr(v) => self.address(v),
-            Val::Void => return self.error(e.span, "void value assigned to a pointer"),
-            Val::Struct(_) => return self.error(e.span, "structure assigned to a pointer"),
-            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) => {
-                return self.unsupported(
-                    e.span,
-                    "the address of an object stored in a pointer member (pointers bound to an object are only variables initialised with one)",
-                )
-            }
-        };
+        let x = self.expr(e)?;
+        let v = self.address_value(x, e.span, "a pointer member")?;
         self.store(&slot.lv, v);
         Ok(())
     }
