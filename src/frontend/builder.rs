@@ -29,9 +29,11 @@ pub enum Binding {
     Structs(super::structs::StructArray),
     /// A pointer (or array parameter) bound to an object: `int *p = &x;`, `int *q = a;`, `f(a)`
     /// for `int a[]` (see [`super::pointer`]).
-    Pointer(super::pointer::Pointer),
+    Pointer(super::pointer::Pointer, String),
     /// A pointer variable that is not bound to an object: an address-only integer.
     PtrVar(PVar),
+    /// A general pointer variable (see [`super::memory`]) and the type it points to.
+    Ref(PVar, CType),
     /// A function pointer variable (its value a function's number, see [`super::fnptr`]) and
     /// the function type it points to.
     FnPtr(PVar, CType),
@@ -55,6 +57,8 @@ pub struct RVal {
 #[derive(Clone, Debug)]
 pub enum Ret {
     Int(PVar, CInt),
+    /// A general pointer (see [`super::memory`]) to the type.
+    Ptr(PVar, CType),
     Struct(super::structs::StructView),
 }
 
@@ -65,8 +69,12 @@ pub struct FnCtx {
     pub ret_loc: Loc,
     pub labels: HashMap<String, Loc>,
     pub defined_labels: HashMap<String, SrcPos>,
-    pub breaks: Vec<Loc>,
-    pub continues: Vec<Loc>,
+    /// The targets of `break` and `continue`, with the depth of the blocks of numbered objects
+    /// (see [`super::memory`]) there: the blocks a jump leaves end their objects' lifetimes.
+    pub breaks: Vec<(Loc, usize)>,
+    pub continues: Vec<(Loc, usize)>,
+    /// The depth of the blocks of numbered objects where the function's body starts.
+    pub block_depth: usize,
     pub switches: Vec<super::stmt::SwitchCtx>,
 }
 
@@ -116,6 +124,8 @@ pub struct Lower<'a> {
     pub runs_code: HashMap<String, (SrcPos, String)>,
     /// The names that may denote a function whose address is taken (see [`super::fnptr`]).
     pub taken: Vec<String>,
+    /// The numbered objects and the memory plan (see [`super::memory`]).
+    pub mem: super::memory::Memory,
     temp_count: u32,
 }
 
@@ -175,7 +185,9 @@ impl<'a> Lower<'a> {
             self.src.pos(span.end)
         };
         self.block_ends.push(end);
+        self.open_objects();
         let r = f(self);
+        self.close_objects();
         self.block_ends.pop();
         r
     }
@@ -462,6 +474,62 @@ pub fn lower_unit(
     src: &SourceMap,
     opts: &FrontendOptions,
 ) -> Result<Lowered, FrontendError> {
+    // Each lowering may learn that pointers must be general or objects numbered at their
+    // declaration (see `memory`); the plan only grows, so this ends.
+    let mut plan = super::memory::MemPlan::default();
+    loop {
+        let (r, learnt) = lower_with_plan(unit, src, opts, &plan);
+        if plan.covers(&learnt) {
+            return match r {
+                Err(FrontendError::Relower) => Err(FrontendError::Internal(
+                    "a pointer must be general but the plan says so already".into(),
+                )),
+                r => r,
+            };
+        }
+        plan.merge(&learnt);
+    }
+}
+
+/// One lowering of a unit under a memory plan, and what it learnt beyond the plan.
+fn lower_with_plan(
+    unit: &TranslationUnit,
+    src: &SourceMap,
+    opts: &FrontendOptions,
+    plan: &super::memory::MemPlan,
+) -> (Result<Lowered, FrontendError>, super::memory::MemPlan) {
+    let mut learnt = super::memory::MemPlan::default();
+    let r = lower_once(unit, src, opts, plan, &mut learnt);
+    (r, learnt)
+}
+
+fn lower_once<'a>(
+    unit: &'a TranslationUnit,
+    src: &'a SourceMap,
+    opts: &'a FrontendOptions,
+    plan: &super::memory::MemPlan,
+    learnt: &mut super::memory::MemPlan,
+) -> Result<Lowered, FrontendError> {
+    let mut lw = new_lower(unit, src, opts, plan);
+    let r = lower_main(&mut lw, unit, src);
+    *learnt = std::mem::take(&mut lw.mem.learnt);
+    r?;
+    havoc_unwritten(&mut lw.cfa);
+    if let Err(e) = lw.cfa.check() {
+        return Err(FrontendError::Internal(e));
+    }
+    Ok(Lowered {
+        cfa: lw.cfa,
+        warnings: lw.warnings,
+    })
+}
+
+fn new_lower<'a>(
+    unit: &'a TranslationUnit,
+    src: &'a SourceMap,
+    opts: &'a FrontendOptions,
+    plan: &super::memory::MemPlan,
+) -> Lower<'a> {
     let cfa = Cfa::new(opts.property, opts.data_model);
     let init = cfa.init;
     let pos = SrcPos {
@@ -469,7 +537,7 @@ pub fn lower_unit(
         line: 0,
         col: 0,
     };
-    let mut lw = Lower {
+    Lower {
         cfa,
         opts,
         src,
@@ -495,8 +563,16 @@ pub fn lower_unit(
         noreturn: Default::default(),
         runs_code: HashMap::new(),
         taken: super::fnptr::address_taken(unit),
+        mem: super::memory::Memory::new(plan.clone()),
         temp_count: 0,
-    };
+    }
+}
+
+fn lower_main<'a>(
+    lw: &mut Lower<'a>,
+    unit: &'a TranslationUnit,
+    src: &SourceMap,
+) -> Result<(), FrontendError> {
     // The typedef names lang-c predefines.
     lw.bind(
         "__builtin_va_list",
@@ -526,14 +602,7 @@ pub fn lower_unit(
     lw.goto_loc(exit);
     let si = lw.static_init;
     lw.cfa.add_edge(si, Gcl::skip(), main_start);
-    havoc_unwritten(&mut lw.cfa);
-    if let Err(e) = lw.cfa.check() {
-        return Err(FrontendError::Internal(e));
-    }
-    Ok(Lowered {
-        cfa: lw.cfa,
-        warnings: lw.warnings,
-    })
+    Ok(())
 }
 
 /// Havocs, on the first edge, every variable that can be read before it is written (after a

@@ -245,7 +245,7 @@ impl<'a> Lower<'a> {
             match &a.node {
                 Expression::StringLiteral(_) => Ok(((), Vec::new())),
                 _ => match lw.expr(a)? {
-                    Val::Array(_) | Val::Ptr(_) | Val::Structs(_) => lw.unsupported(
+                    Val::Array(_) | Val::Ptr(_) | Val::Structs(_) | Val::Ref(..) => lw.unsupported(
                         a.span,
                         format!("passing a pointer to `{name}`, which has no definition"),
                     ),

@@ -11,7 +11,7 @@
 use super::builder::{Binding, FnCtx, Lower, RVal, Ret};
 use super::expr::Val;
 use super::pointer::ADDRESS;
-use super::types::CType;
+use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::cfa::{HavocKind, VarKind};
 use lang_c::ast::*;
@@ -200,6 +200,10 @@ impl<'a> Lower<'a> {
                 }
                 CType::Array(pointee, _) | CType::Pointer(pointee) => {
                     let v = lw.expr(a)?;
+                    if let Val::Ref(r, _) = v {
+                        let r = if later_effects { lw.materialize(r) } else { r };
+                        return Ok((Val::Ref(r, (**pointee).clone()), vec![r.t]));
+                    }
                     match lw.bind_pointer(v.clone(), pointee, a.span)? {
                         // The target must not move if the callee changes what it reads.
                         Some(p) => (Val::Ptr(lw.freeze_pointer(p)), Vec::new()),
@@ -263,6 +267,10 @@ impl<'a> Lower<'a> {
         self.at_op(span, |lw| lw.sink_if(t, &why));
         Ok(match ret {
             CType::Int(ty) => Val::Int(self.int_const(0, *ty)),
+            CType::Pointer(q) if !matches!(**q, CType::Function(..)) => {
+                let z = self.cfa.tm.bv_const(0, CInt::PTR.width(self.dm()));
+                Val::Ref(RVal { t: z, ty: CInt::PTR }, (**q).clone())
+            }
             CType::Struct(def) => {
                 let pos = Some(self.pos.clone());
                 Val::Struct(self.new_struct(
@@ -315,6 +323,16 @@ impl<'a> Lower<'a> {
                 self.havoc(v, HavocKind::Uninitialized);
                 Some(Ret::Int(v, ty))
             }
+            CType::Pointer(q) if !matches!(*q, CType::Function(..)) => {
+                let v = self.new_var(
+                    &format!("{name}::return"),
+                    CInt::PTR,
+                    VarKind::Return,
+                    Some(self.pos.clone()),
+                );
+                self.uninit_ref(v);
+                Some(Ret::Ptr(v, *q))
+            }
             CType::Struct(def) => {
                 let pos = Some(self.pos.clone());
                 let v = self.new_struct(&format!("{name}::return"), &def, VarKind::Return, &pos)?;
@@ -340,6 +358,7 @@ impl<'a> Lower<'a> {
             defined_labels: HashMap::new(),
             breaks: Vec::new(),
             continues: Vec::new(),
+            block_depth: self.mem.blocks.len(),
             switches: Vec::new(),
         });
         self.call_stack.push(name.to_string());
@@ -367,6 +386,13 @@ impl<'a> Lower<'a> {
                 ty,
             }),
             Some(Ret::Struct(v)) => Val::Struct(v),
+            Some(Ret::Ptr(v, q)) => Val::Ref(
+                RVal {
+                    t: self.var_term(v),
+                    ty: CInt::PTR,
+                },
+                q,
+            ),
             None => Val::Void,
         })
     }
@@ -377,16 +403,42 @@ impl<'a> Lower<'a> {
         def: &'a FunctionDefinition,
         params: Vec<(String, Val)>,
     ) -> Result<(), FrontendError> {
+        let (_, ptypes) = self.parameters(def)?;
+        let pos = self.pos.clone();
         for (pname, v) in params {
+            let key = format!("{name}::{pname}@{}:{}", pos.line, pos.col);
+            let pointee = ptypes.iter().find(|(n, _)| *n == pname).and_then(|(_, t)| match t {
+                CType::Pointer(q) | CType::Array(q, _) => Some((**q).clone()),
+                _ => None,
+            });
+            let v = match (v, pointee) {
+                (v @ (Val::Ptr(_) | Val::Addr(_)), Some(q)) if self.mem.plan.general.contains(&key) => {
+                    let r = self.to_ref(v, def.declarator.span)?;
+                    Val::Ref(r, q)
+                }
+                (v, _) => v,
+            };
             match v {
+                Val::Ref(r, q) => {
+                    let pv = self.new_var(
+                        &format!("{name}::{pname}"),
+                        CInt::PTR,
+                        VarKind::Parameter,
+                        Some(pos.clone()),
+                    );
+                    self.assign(pv, r.t);
+                    self.declare_object(&[pv], None);
+                    self.bind(&pname, Binding::Ref(pv, q));
+                }
                 Val::Int(r) => {
                     let pos = Some(self.pos.clone());
                     let pv =
                         self.new_var(&format!("{name}::{pname}"), r.ty, VarKind::Parameter, pos);
                     self.assign(pv, r.t);
+                    self.declare_object(&[pv], None);
                     self.bind(&pname, Binding::Var(pv, r.ty));
                 }
-                Val::Ptr(p) => self.bind(&pname, Binding::Pointer(p)),
+                Val::Ptr(p) => self.bind(&pname, Binding::Pointer(p, key)),
                 Val::Addr(r) => {
                     let pos = Some(self.pos.clone());
                     let pv = self.new_var(

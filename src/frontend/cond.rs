@@ -7,7 +7,8 @@
 use super::arith;
 use super::builder::{Lower, RVal};
 use super::expr::plain_op;
-use super::expr::Val;
+use super::expr::{is_pointer, Val};
+use super::types::CType;
 use super::types::CInt;
 use super::FrontendError;
 use crate::bv::TermId;
@@ -21,9 +22,7 @@ impl<'a> Lower<'a> {
             Expression::BinaryOperator(b) => {
                 let op = &b.node.operator.node;
                 if let Some(bop) = plain_op(op).filter(|o| o.is_comparison()) {
-                    let (x, y) = self.operands(&b.node.lhs, &b.node.rhs, true)?;
-                    let dm = self.dm();
-                    return Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm));
+                    return self.compare(bop, b);
                 }
                 match op {
                     BinaryOperator::LogicalAnd => {
@@ -97,12 +96,34 @@ impl<'a> Lower<'a> {
         let start = self.cur;
         let lt = self.new_loc("?: then");
         self.cur = lt;
-        let x = self.expr(&c.node.then_expression)?;
-        let end_t = self.cur;
+        let mut x = self.expr(&c.node.then_expression)?;
+        let mut end_t = self.cur;
         let le = self.new_loc("?: else");
         self.cur = le;
-        let y = self.expr(&c.node.else_expression)?;
-        let end_e = self.cur;
+        let mut y = self.expr(&c.node.else_expression)?;
+        let mut end_e = self.cur;
+        // Pointers to objects on either side: both general pointers (see `memory`), each
+        // converted on its own branch.
+        let mut pointee = None;
+        if is_pointer(&x) || is_pointer(&y) {
+            let px = is_pointer(&x).then(|| self.pointee_of(&x));
+            let py = is_pointer(&y).then(|| self.pointee_of(&y));
+            pointee = [px, py]
+                .into_iter()
+                .flatten()
+                .find(|q| !matches!(q, CType::Void))
+                .or(Some(CType::Void));
+            let saved = self.cur;
+            self.cur = end_t;
+            let a = self.to_ref(x, c.node.then_expression.span)?;
+            end_t = self.cur;
+            self.cur = end_e;
+            let b = self.to_ref(y, c.node.else_expression.span)?;
+            end_e = self.cur;
+            self.cur = saved;
+            x = Val::Int(a);
+            y = Val::Int(b);
+        }
         let ty = match (&x, &y) {
             (Val::Int(a), Val::Int(b)) => {
                 Some(super::types::usual_arithmetic(a.ty, b.ty, self.dm()))
@@ -113,9 +134,13 @@ impl<'a> Lower<'a> {
                 return self.unsupported(c.span, "conditional expression of pointer or array type")
             }
         };
+        let wrap = |v: Val| match (v, &pointee) {
+            (Val::Int(r), Some(q)) => Val::Ref(r, q.clone()),
+            (v, _) => v,
+        };
         if end_t == lt && end_e == le {
             self.cur = start;
-            return Ok(match (ty, x, y) {
+            return Ok(wrap(match (ty, x, y) {
                 (Some(ty), Val::Int(a), Val::Int(b)) => {
                     let ta = self.convert(a, ty);
                     let tb = self.convert(b, ty);
@@ -125,7 +150,7 @@ impl<'a> Lower<'a> {
                     })
                 }
                 _ => Val::Void,
-            });
+            }));
         }
         let join = self.new_loc("?: join");
         let tmp = ty.map(|t| self.temp(t));
@@ -141,12 +166,12 @@ impl<'a> Lower<'a> {
             }
             self.goto_loc(join);
         }
-        Ok(match (tmp, ty) {
+        Ok(wrap(match (tmp, ty) {
             (Some(tmp), Some(ty)) => Val::Int(RVal {
                 t: self.var_term(tmp),
                 ty,
             }),
             _ => Val::Void,
-        })
+        }))
     }
 }

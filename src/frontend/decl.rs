@@ -535,6 +535,7 @@ impl<'a> Lower<'a> {
                 | Binding::Array(_)
                 | Binding::Struct(_)
                 | Binding::Structs(_)
+                | Binding::Ref(..)
                 | Binding::FnPtr(..)),
             ) => {
                 if let Some(i) = init {
@@ -572,7 +573,7 @@ impl<'a> Lower<'a> {
         let b = self.pointer_binding(&full, v, pointee, kind, span)?;
         if global && external {
             match &b {
-                Binding::PtrVar(pv) => self.external_globals.push(*pv),
+                Binding::PtrVar(pv) | Binding::Ref(pv, _) => self.external_globals.push(*pv),
                 _ => self.external_pointers.push(name.to_string()),
             }
         }
@@ -625,6 +626,12 @@ impl<'a> Lower<'a> {
             }
             // A function pointer holds no function until it is assigned (see `fnptr`).
             None if matches!(b, Binding::FnPtr(..)) => self.bind(name, b),
+            None if matches!(b, Binding::Ref(..)) => {
+                if let Binding::Ref(v, _) = b {
+                    self.uninit_ref(v);
+                }
+                self.bind(name, b);
+            }
             None => {
                 for v in self.object_vars(&b) {
                     self.havoc(v, HavocKind::Uninitialized);
@@ -648,6 +655,7 @@ impl<'a> Lower<'a> {
         match ty {
             CType::Int(i) => {
                 let v = self.new_var(name, *i, kind, pos);
+                self.declare_object(&[v], None);
                 Ok(Binding::Var(v, *i))
             }
             CType::Struct(def) => Ok(Binding::Struct(self.new_struct(name, def, kind, &pos)?)),
@@ -658,13 +666,31 @@ impl<'a> Lower<'a> {
                         self.new_struct_array(name, &def, dims, kind, &pos)?,
                     ))
                 }
-                None => self.new_array(name, span, ty, kind, init),
+                None => {
+                    let b = self.new_array(name, span, ty, kind, init)?;
+                    if let Binding::Array(view) = &b {
+                        let arr = view.arr.clone();
+                        self.declare_object(&arr.elems, Some(&arr));
+                    }
+                    Ok(b)
+                }
             },
             CType::Pointer(f) if matches!(**f, CType::Function(..)) => {
                 Ok(self.new_function_pointer(name, f, kind, span))
             }
-            // A pointer variable without an initialiser that binds it to an object.
-            CType::Pointer(_) => Ok(Binding::PtrVar(self.new_var(name, ADDRESS, kind, pos))),
+            // A pointer variable without an initialiser that binds it to an object: general
+            // when the memory plan says so (see `memory`), otherwise address-only.
+            CType::Pointer(q) => {
+                let p = self.span_pos(span);
+                let key = format!("{name}@{}:{}", p.line, p.col);
+                if self.mem.plan.general.contains(&key) {
+                    let v = self.new_var(name, CInt::PTR, kind, pos);
+                    self.declare_object(&[v], None);
+                    Ok(Binding::Ref(v, (**q).clone()))
+                } else {
+                    Ok(Binding::PtrVar(self.new_var(name, ADDRESS, kind, pos)))
+                }
+            }
             CType::Void => self.error(span, format!("variable `{name}` of type void")),
             CType::Function(..) => self.error(span, "function type"),
             CType::Unsupported(w) => self.unsupported(span, w.clone()),
@@ -715,16 +741,19 @@ impl<'a> Lower<'a> {
             (Binding::Struct(_) | Binding::Structs(_), Initializer::List(_)) => {
                 self.init_aggregate(b, init)
             }
+            (Binding::Ref(v, _), Initializer::Expression(e)) => {
+                let x = self.expr(e)?;
+                let r = self.to_ref(x, e.span)?;
+                self.assign(*v, r.t);
+                Ok(())
+            }
             (Binding::PtrVar(v), Initializer::Expression(e)) => match self.expr(e)? {
                 Val::Int(r) | Val::Addr(r) => {
                     let a = self.address(r);
                     self.assign(*v, a.t);
                     Ok(())
                 }
-                _ => self.unsupported(
-                    e.span,
-                    "a static pointer initialised with the address of an object",
-                ),
+                _ => self.needs_general(*v),
             },
             _ => self.unsupported(init.span, "this initialiser"),
         }

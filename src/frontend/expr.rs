@@ -31,6 +31,8 @@ pub enum Val {
     Ptr(Pointer),
     /// An address-only pointer: an unsigned integer of the pointer width.
     Addr(RVal),
+    /// A general pointer (see [`super::memory`]) and the type it points to.
+    Ref(RVal, CType),
     /// A function pointer: the function's number and the function type (see
     /// [`super::fnptr`]).
     Func(RVal, CType),
@@ -39,6 +41,19 @@ pub enum Val {
     /// An array of structures (it decays to a pointer to its first row).
     Structs(StructArray),
     Void,
+}
+
+/// Whether a value is a pointer to an object (not an integer or an address-only pointer).
+pub fn is_pointer(v: &Val) -> bool {
+    matches!(v, Val::Ref(..) | Val::Ptr(_) | Val::Array(_) | Val::Structs(_))
+}
+
+/// The terms a value reads (for the evaluation order check).
+fn val_terms(v: &Val) -> Vec<TermId> {
+    match v {
+        Val::Int(r) | Val::Addr(r) | Val::Ref(r, _) | Val::Func(r, _) => vec![r.t],
+        _ => Vec::new(),
+    }
 }
 
 /// Whether evaluating `e` may write a variable (assignments, `++`/`--`, calls, statement
@@ -147,6 +162,9 @@ impl<'a> Lower<'a> {
         match v {
             Val::Int(v) => Ok(v),
             Val::Addr(v) | Val::Func(v, _) if addr_ok => Ok(v),
+            // Only a condition reads a general pointer as a scalar: its truth.
+            Val::Ref(r, _) if addr_ok => Ok(self.ref_truth(r.t)),
+            Val::Ref(..) => self.unsupported(span, "a pointer used as an integer"),
             Val::Func(..) => self.unsupported(span, "a function pointer used as an integer"),
             Val::Addr(_) => self.unsupported(span, "pointer arithmetic or a pointer used as an integer"),
             Val::Void => self.error(span, "void value used as an integer"),
@@ -169,22 +187,139 @@ impl<'a> Lower<'a> {
         r: &Node<Expression>,
         addr_ok: bool,
     ) -> Result<(RVal, RVal), FrontendError> {
+        let (x, y) = self.operand_vals(l, r)?;
+        let x = self.int_of(x, addr_ok, l.span)?;
+        let y = self.int_of(y, addr_ok, r.span)?;
+        Ok((x, y))
+    }
+
+    /// Two operands' values evaluated left to right (the first saved if the second has side
+    /// effects).
+    pub fn operand_vals(
+        &mut self,
+        l: &Node<Expression>,
+        r: &Node<Expression>,
+    ) -> Result<(Val, Val), FrontendError> {
         let effects = has_side_effects(&l.node) || has_side_effects(&r.node);
         let m = self.effects_mark();
-        let v = self.expr(l)?;
-        let mut x = self.int_of(v, addr_ok, l.span)?;
+        let mut x = self.expr(l)?;
         if has_side_effects(&r.node) {
-            x = self.materialize(x);
+            x = self.materialize_val(x);
         }
-        let fx = effects.then(|| self.effects_since(m, &[x.t]));
+        let fx = effects.then(|| self.effects_since(m, &val_terms(&x)));
         let m = self.effects_mark();
-        let v = self.expr(r)?;
-        let y = self.int_of(v, addr_ok, r.span)?;
+        let y = self.expr(r)?;
         if let Some(fx) = fx {
-            let fy = self.effects_since(m, &[y.t]);
+            let fy = self.effects_since(m, &val_terms(&y));
             self.check_order(&[fx, fy], "operands of a binary operator");
         }
         Ok((x, y))
+    }
+
+    /// A value that no later side effect can change.
+    fn materialize_val(&mut self, v: Val) -> Val {
+        match v {
+            Val::Int(r) => Val::Int(self.materialize(r)),
+            Val::Addr(r) => Val::Addr(self.materialize(r)),
+            Val::Ref(r, q) => Val::Ref(self.materialize(r), q),
+            Val::Func(r, t) => Val::Func(self.materialize(r), t),
+            Val::Ptr(p) => Val::Ptr(self.freeze_pointer(p)),
+            v => v,
+        }
+    }
+
+    /// A comparison of two operands: of integers (and address-only pointers) as integers, of
+    /// pointers to objects as general pointers (see [`super::memory`]).
+    pub fn compare(
+        &mut self,
+        bop: BinOp,
+        b: &Node<BinaryOperatorExpression>,
+    ) -> Result<TermId, FrontendError> {
+        let (l, r) = (&b.node.lhs, &b.node.rhs);
+        let (x, y) = self.operand_vals(l, r)?;
+        if is_pointer(&x) || is_pointer(&y) {
+            let p = self.to_ref(x, l.span)?;
+            let q = self.to_ref(y, r.span)?;
+            return Ok(self.at_op(b.span, |lw| lw.ref_compare(bop, p.t, q.t)));
+        }
+        let x = self.int_of(x, true, l.span)?;
+        let y = self.int_of(y, true, r.span)?;
+        let dm = self.dm();
+        Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm))
+    }
+
+    /// `p + n`, `n + p`, `p - n` and `p - q` with a pointer operand.
+    fn pointer_arith(&mut self, bop: BinOp, x: Val, y: Val, span: Span) -> Result<Val, FrontendError> {
+        match (is_pointer(&x), is_pointer(&y), bop) {
+            (true, true, BinOp::Sub) => {
+                let q = self.pointee_of(&x);
+                let step = self.step_or_err(&q, span)?;
+                let a = self.to_ref(x, span)?;
+                let b = self.to_ref(y, span)?;
+                Ok(Val::Int(self.ref_diff(a.t, b.t, step)))
+            }
+            (true, false, _) | (false, true, BinOp::Add) => {
+                let (p, n) = if is_pointer(&x) { (x, y) } else { (y, x) };
+                let q = self.pointee_of(&p);
+                let step = self.step_or_err(&q, span)?;
+                let n = self.int_of(n, false, span)?;
+                let a = self.to_ref(p, span)?;
+                let t = self.ref_add(a.t, n, step, bop == BinOp::Sub);
+                Ok(Val::Ref(RVal { t, ty: CInt::PTR }, q))
+            }
+            _ => self.error(span, "invalid operands of a pointer operation"),
+        }
+    }
+
+    /// The type a pointer value points to.
+    pub fn pointee_of(&self, v: &Val) -> CType {
+        match v {
+            Val::Ref(_, q) => q.clone(),
+            Val::Array(view) => view.row_type(),
+            Val::Structs(sa) => sa.row_type(),
+            Val::Ptr(p) if p.void => CType::Void,
+            Val::Ptr(p) => match &p.target {
+                Place::Scalar(lv) => CType::Int(lv.ty()),
+                Place::Array(view) => view.row_type(),
+                Place::Struct(v) => CType::Struct(v.def.clone()),
+                Place::Structs(sa) => sa.row_type(),
+                Place::Ptr(_, q) => CType::Pointer(Box::new(q.clone())),
+                Place::Addr(_) => CType::Pointer(Box::new(CType::Void)),
+            },
+            _ => CType::Void,
+        }
+    }
+
+    /// The size a pointer to `q` steps over, or an error for `void` and incomplete types.
+    pub fn step_or_err(&mut self, q: &CType, span: Span) -> Result<u64, FrontendError> {
+        match self.step_of(q) {
+            Some(n) => Ok(n),
+            None => self.unsupported(span, format!("pointer arithmetic on a pointer to {}", q.describe())),
+        }
+    }
+
+    /// `p = e` for a general pointer variable or cell `p` to `q`.
+    fn assign_ref(&mut self, lv: super::lval::Lval, q: CType, r: &Node<Expression>) -> Result<Val, FrontendError> {
+        let lv = if has_side_effects(&r.node) { self.freeze(lv) } else { lv };
+        let x = self.expr(r)?;
+        if let Val::Func(..) = x {
+            return self.unsupported(r.span, "a function pointer assigned to a pointer to an object");
+        }
+        let v = self.to_ref(x, r.span)?;
+        self.store(&lv, v);
+        Ok(Val::Ref(self.read(&lv), q))
+    }
+
+    /// `++p`, `p++`, `--p`, `p--`, `p += n`, `p -= n` for a general pointer `p` to `q`; the
+    /// value is the new pointer, or the old one when `post`.
+    pub fn step_ref(&mut self, lv: super::lval::Lval, q: CType, n: RVal, sub: bool, post: bool, span: Span) -> Result<Val, FrontendError> {
+        let step = self.step_or_err(&q, span)?;
+        let old = self.read(&lv);
+        let old = self.materialize(old);
+        let t = self.at_op(span, |lw| lw.ref_add(old.t, n, step, sub));
+        self.store(&lv, RVal { t, ty: CInt::PTR });
+        let v = if post { old } else { self.read(&lv) };
+        Ok(Val::Ref(v, q))
     }
 
     /// Applies a binary operator with its checks.
@@ -256,6 +391,9 @@ impl<'a> Lower<'a> {
                             return self
                                 .unsupported(c.span, "a function pointer converted to an integer");
                         }
+                        if let Val::Ref(r, _) = v {
+                            return Ok(Val::Int(self.at_op(c.span, |lw| lw.ref_to_int(r.t, to))));
+                        }
                         let v = self.int_of(v, true, c.node.expression.span)?;
                         Ok(Val::Int(RVal {
                             t: self.convert(v, to),
@@ -267,6 +405,9 @@ impl<'a> Lower<'a> {
                         if let (Val::Func(..), _) | (_, CType::Function(..)) = (&v, &*pointee) {
                             let r = self.function_number(v, &pointee, c.span)?;
                             return Ok(Val::Func(r, (*pointee).clone()));
+                        }
+                        if let Val::Ref(r, _) = v {
+                            return Ok(Val::Ref(r, *pointee));
                         }
                         match self.bind_pointer(v.clone(), &pointee, c.span)? {
                             Some(p) => Ok(Val::Ptr(p)),
@@ -318,7 +459,14 @@ impl<'a> Lower<'a> {
             Some(Binding::Array(view)) => Ok(Val::Array(view)),
             Some(Binding::Struct(v)) => Ok(Val::Struct(v)),
             Some(Binding::Structs(sa)) => Ok(Val::Structs(sa)),
-            Some(Binding::Pointer(p)) => Ok(Val::Ptr(p)),
+            Some(Binding::Pointer(p, _)) => Ok(Val::Ptr(p)),
+            Some(Binding::Ref(v, q)) => Ok(Val::Ref(
+                RVal {
+                    t: self.var_term(v),
+                    ty: CInt::PTR,
+                },
+                q,
+            )),
             Some(Binding::PtrVar(v)) => Ok(Val::Addr(RVal {
                 t: self.var_term(v),
                 ty: ADDRESS,
@@ -376,8 +524,10 @@ impl<'a> Lower<'a> {
                 Place::Struct(v) => CType::Struct(v.def),
                 Place::Structs(sa) => sa.row_type(),
                 Place::Addr(_) => CType::Pointer(Box::new(CType::Void)),
+                Place::Ptr(_, q) => CType::Pointer(Box::new(q)),
             })),
             Val::Addr(_) => CType::Pointer(Box::new(CType::Void)),
+            Val::Ref(_, q) => CType::Pointer(Box::new(q)),
             Val::Func(_, t) => CType::Pointer(Box::new(t)),
             Val::Void => CType::Void,
         })
@@ -404,7 +554,12 @@ impl<'a> Lower<'a> {
                 } else {
                     BinOp::Sub
                 };
-                let lv = self.lval(operand)?;
+                let lv = match self.place(operand)? {
+                    Place::Ptr(lv, q) => {
+                        return self.step_ref(lv, q, one, op == BinOp::Sub, false, u.span)
+                    }
+                    place => self.scalar_lval(place, operand.span)?,
+                };
                 let old = self.read(&lv);
                 let r = self.at_op(u.span, |lw| lw.apply(op, old, one));
                 self.store(&lv, r);
@@ -416,7 +571,12 @@ impl<'a> Lower<'a> {
                 } else {
                     BinOp::Sub
                 };
-                let lv = self.lval(operand)?;
+                let lv = match self.place(operand)? {
+                    Place::Ptr(lv, q) => {
+                        return self.step_ref(lv, q, one, op == BinOp::Sub, true, u.span)
+                    }
+                    place => self.scalar_lval(place, operand.span)?,
+                };
                 let old = self.read(&lv);
                 let saved = self.materialize(old);
                 let r = self.at_op(u.span, |lw| lw.apply(op, saved, one));
@@ -436,6 +596,13 @@ impl<'a> Lower<'a> {
                 let target = match place? {
                     Place::Scalar(super::lval::Lval::Bits { .. }) => {
                         return self.error(u.span, "address of a bit-field")
+                    }
+                    Place::Scalar(super::lval::Lval::Mem { ptr, ty }) => {
+                        return Ok(Val::Ref(RVal { t: ptr, ty: CInt::PTR }, CType::Int(ty)))
+                    }
+                    Place::Ptr(lv, q) => {
+                        let r = self.to_ref(Val::Ptr(Pointer { target: Place::Ptr(lv, q.clone()), void: false }), u.span)?;
+                        return Ok(Val::Ref(r, CType::Pointer(Box::new(q))));
                     }
                     Place::Scalar(lv) => Place::Scalar(lv),
                     // `&a`: a pointer to the whole array, seen as the only row of a 1 × … view.
@@ -519,6 +686,15 @@ impl<'a> Lower<'a> {
                 let c = self.cond_of_binary(b)?;
                 return Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, c)));
             }
+            if matches!(bop, BinOp::Add | BinOp::Sub) {
+                let (x, y) = self.operand_vals(l, r)?;
+                if is_pointer(&x) || is_pointer(&y) {
+                    return self.at_op(b.span, |lw| lw.pointer_arith(bop, x, y, b.span));
+                }
+                let x = self.int_of(x, false, l.span)?;
+                let y = self.int_of(y, false, r.span)?;
+                return Ok(Val::Int(self.at_op(b.span, |lw| lw.apply(bop, x, y))));
+            }
             let (x, y) = self.operands(l, r, false)?;
             return Ok(Val::Int(self.at_op(b.span, |lw| lw.apply(bop, x, y))));
         }
@@ -548,6 +724,14 @@ impl<'a> Lower<'a> {
                         void: false,
                     },
                     Val::Ptr(p) => p,
+                    Val::Ref(r, q) => {
+                        let place = self.at_op(b.span, |lw| {
+                            let step = lw.step_or_err(&q, b.span)?;
+                            let t = lw.ref_add(r.t, i, step, false);
+                            lw.ref_place(t, &q, b.span)
+                        })?;
+                        return Ok(self.place_value(place));
+                    }
                     Val::Addr(_) => {
                         return self.unsupported(
                             b.span,
@@ -565,6 +749,7 @@ impl<'a> Lower<'a> {
                 }
                 let lv = match self.place(l)? {
                     Place::Scalar(lv) => lv,
+                    Place::Ptr(lv, q) => return self.assign_ref(lv, q, r),
                     Place::Struct(dst) => return self.assign_struct(dst, r),
                     Place::Addr(lv) => return self.assign_pointer_member(lv, r),
                     Place::Array(_) | Place::Structs(_) => {
@@ -584,7 +769,14 @@ impl<'a> Lower<'a> {
                 let Some(bop) = binary_assign_op(op) else {
                     return self.unsupported(b.span, "this operator");
                 };
-                let lv = self.lval(l)?;
+                let lv = match self.place(l)? {
+                    Place::Ptr(lv, q) if matches!(bop, BinOp::Add | BinOp::Sub) => {
+                        let lv = if has_side_effects(&r.node) { self.freeze(lv) } else { lv };
+                        let n = self.rval(r)?;
+                        return self.step_ref(lv, q, n, bop == BinOp::Sub, false, b.span);
+                    }
+                    place => self.scalar_lval(place, l.span)?,
+                };
                 let lv = if has_side_effects(&r.node) {
                     self.freeze(lv)
                 } else {
@@ -609,9 +801,7 @@ impl<'a> Lower<'a> {
         let Some(bop) = plain_op(&b.node.operator.node) else {
             return Err(FrontendError::Internal("not a comparison".into()));
         };
-        let (x, y) = self.operands(&b.node.lhs, &b.node.rhs, true)?;
-        let dm = self.dm();
-        Ok(arith::comparison(&mut self.cfa.tm, bop, x, y, dm))
+        self.compare(bop, b)
     }
 
     /// `s = e` for a structure `s`: `e` must be a structure of the same type.
@@ -716,6 +906,9 @@ impl<'a> Lower<'a> {
             _ => return Ok(None),
         };
         let x = self.expr(r)?;
+        if is_pointer(&x) {
+            return self.needs_general(pv);
+        }
         let what = format!("the pointer variable `{}`", id.node.name);
         let v = self.address_value(x, r.span, &what)?;
         self.assign(pv, v.t);
@@ -739,9 +932,15 @@ impl<'a> Lower<'a> {
                 } else {
                     BinOp::Sub
                 };
-                let lv = self.lval(&u.node.operand)?;
-                let old = self.read(&lv);
                 let one = self.int_const(1, CInt::INT);
+                let lv = match self.place(&u.node.operand)? {
+                    Place::Ptr(lv, q) => {
+                        self.step_ref(lv, q, one, op == BinOp::Sub, true, u.span)?;
+                        return Ok(());
+                    }
+                    place => self.scalar_lval(place, u.node.operand.span)?,
+                };
+                let old = self.read(&lv);
                 let r = self.at_op(u.span, |lw| lw.apply(op, old, one));
                 self.store(&lv, r);
                 Ok(())

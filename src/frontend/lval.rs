@@ -26,6 +26,11 @@ pub enum Lval {
         flat: TermId,
         ty: CInt,
     },
+    /// The cell a general pointer designates (see [`super::memory`]), accessed as `ty`.
+    Mem {
+        ptr: TermId,
+        ty: CInt,
+    },
     /// A bit-field: `inner` holds it as its declared type, always within the range of
     /// `width` bits (see [`super::structs`]).
     Bits {
@@ -39,7 +44,7 @@ impl Lval {
     /// the bit-field fits, else its declared type).
     pub fn ty(&self) -> CInt {
         match self {
-            Lval::Var(_, t) | Lval::Elem { ty: t, .. } => *t,
+            Lval::Var(_, t) | Lval::Elem { ty: t, .. } | Lval::Mem { ty: t, .. } => *t,
             Lval::Bits { inner, width } => {
                 let t = inner.ty();
                 if t.kind == IntKind::Int && !t.signed && *width < 32 {
@@ -55,7 +60,7 @@ impl Lval {
     /// be taken).
     pub fn set_ty(&mut self, t: CInt) {
         match self {
-            Lval::Var(_, ty) | Lval::Elem { ty, .. } => *ty = t,
+            Lval::Var(_, ty) | Lval::Elem { ty, .. } | Lval::Mem { ty, .. } => *ty = t,
             Lval::Bits { .. } => {}
         }
     }
@@ -72,10 +77,9 @@ impl<'a> Lower<'a> {
                     Some(Binding::Array(view)) => Ok(Place::Array(view)),
                     Some(Binding::Struct(v)) => Ok(Place::Struct(v)),
                     Some(Binding::Structs(sa)) => Ok(Place::Structs(sa)),
-                    Some(Binding::Pointer(_) | Binding::PtrVar(_)) => self.unsupported(
-                        e.span,
-                        format!("assignment to a pointer, pointer arithmetic or a pointer to a pointer (`{name}`)"),
-                    ),
+                    Some(Binding::Ref(v, q)) => Ok(Place::Ptr(Lval::Var(v, CInt::PTR), q)),
+                    Some(Binding::PtrVar(v)) => self.needs_general(v),
+                    Some(Binding::Pointer(_, key)) => self.needs_general_key(key),
                     Some(Binding::Invalid(why)) => self.unsupported(e.span, why),
                     Some(_) => self.error(e.span, format!("`{name}` is not assignable")),
                     None => self.error(e.span, format!("undeclared identifier `{name}`")),
@@ -108,6 +112,7 @@ impl<'a> Lower<'a> {
     ) -> Result<Place, FrontendError> {
         match self.expr(operand)? {
             Val::Ptr(p) => self.deref_place(&p, span),
+            Val::Ref(r, q) => self.ref_place(r.t, &q, span),
             Val::Array(view) => {
                 let zero = self.int_const(0, CInt::INT);
                 self.index_place(&view, zero, span)
@@ -126,13 +131,14 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// The scalar place an expression designates.
-    pub fn lval(&mut self, e: &Node<Expression>) -> Result<Lval, FrontendError> {
-        match self.place(e)? {
+    /// The scalar a place designates (an integer, not a pointer).
+    pub fn scalar_lval(&mut self, place: Place, span: Span) -> Result<Lval, FrontendError> {
+        match place {
             Place::Scalar(lv) => Ok(lv),
-            Place::Array(_) | Place::Structs(_) => self.error(e.span, "assignment to an array"),
-            Place::Addr(_) => self.unsupported(e.span, "pointer arithmetic on a pointer member"),
-            Place::Struct(_) => self.error(e.span, "arithmetic on a structure"),
+            Place::Array(_) | Place::Structs(_) => self.error(span, "assignment to an array"),
+            Place::Addr(_) => self.unsupported(span, "pointer arithmetic on a pointer member"),
+            Place::Ptr(..) => self.error(span, "invalid operand of a pointer operation"),
+            Place::Struct(_) => self.error(span, "arithmetic on a structure"),
         }
     }
 
@@ -177,6 +183,10 @@ impl<'a> Lower<'a> {
                 inner: Box::new(self.freeze(*inner)),
                 width,
             },
+            Lval::Mem { ptr, ty } => Lval::Mem {
+                ptr: self.materialize(RVal { t: ptr, ty: CInt::PTR }).t,
+                ty,
+            },
             lv => lv,
         }
     }
@@ -195,6 +205,10 @@ impl<'a> Lower<'a> {
             Lval::Bits { inner, .. } => RVal {
                 t: self.read(inner).t,
                 ty: lv.ty(),
+            },
+            Lval::Mem { ptr, ty } => RVal {
+                t: self.mem_read(*ptr, *ty),
+                ty: *ty,
             },
         }
     }
@@ -220,6 +234,7 @@ impl<'a> Lower<'a> {
         match lv {
             Lval::Var(x, _) => self.assign(*x, t),
             Lval::Elem { arr, flat, .. } => self.write_elem(arr, *flat, t),
+            Lval::Mem { ptr, ty } => self.mem_write(*ptr, *ty, t),
             Lval::Bits { .. } => {}
         }
     }

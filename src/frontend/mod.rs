@@ -75,6 +75,7 @@ mod init;
 mod libc;
 mod literal;
 mod lval;
+mod memory;
 mod order;
 pub mod parse;
 mod pointer;
@@ -148,6 +149,10 @@ pub enum FrontendError {
     /// by that much (an address-space limit such as `ulimit -v`).
     #[error("the C front end cannot start: {0}")]
     OutOfMemory(String),
+    /// The lowering learnt that the unit must be lowered again with a larger memory plan
+    /// (see `memory`); never returned by [`lower`].
+    #[error("internal error in the C front end: lowering not finished")]
+    Relower,
 }
 
 impl FrontendError {

@@ -40,6 +40,8 @@ pub enum Place {
     /// A pointer member of a structure: an address-only pointer (only as an lvalue; a pointer
     /// to it would be a pointer to a pointer).
     Addr(Lval),
+    /// A general pointer variable or cell (see [`super::memory`]) and the type it points to.
+    Ptr(Lval, CType),
     /// A structure.
     Struct(StructView),
     /// A position in an array of structures.
@@ -53,6 +55,7 @@ impl Place {
             Place::Scalar(lv) => lv.ty().name().to_string(),
             Place::Array(view) => view.row_type().describe(),
             Place::Addr(_) => "pointer".to_string(),
+            Place::Ptr(_, q) => CType::Pointer(Box::new(q.clone())).describe(),
             Place::Struct(v) => CType::Struct(v.def.clone()).describe(),
             Place::Structs(sa) => sa.row_type().describe(),
         }
@@ -94,6 +97,11 @@ impl<'a> Lower<'a> {
                 void: false,
             },
             Val::Int(_) | Val::Addr(_) => return Ok(None),
+            Val::Ref(..) => {
+                return Err(FrontendError::Internal(
+                    "a general pointer where a pointer bound to an object is needed".into(),
+                ))
+            }
             Val::Void => return self.error(span, "void value used as a pointer"),
             Val::Struct(_) => return self.error(span, "structure used as a pointer"),
             Val::Func(..) => {
@@ -118,7 +126,7 @@ impl<'a> Lower<'a> {
             Val::Int(r) | Val::Addr(r) => Ok(self.address(r)),
             Val::Void => self.error(span, "void value assigned to a pointer"),
             Val::Struct(_) => self.error(span, "structure assigned to a pointer"),
-            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) => self.unsupported(
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) | Val::Func(..) | Val::Ref(..) => self.unsupported(
                 span,
                 format!(
                     "the address of an object assigned to {target} (pointers bound to an object are only variables initialised with one)"
@@ -238,6 +246,7 @@ impl<'a> Lower<'a> {
                 self.index_place(view, zero, span)
             }
             Place::Struct(v) => Ok(Place::Struct(v.clone())),
+            Place::Ptr(lv, q) => Ok(Place::Ptr(lv.clone(), q.clone())),
             Place::Structs(sa) => {
                 let zero = self.int_const(0, CInt::INT);
                 self.struct_index(sa, zero, span)
@@ -259,7 +268,7 @@ impl<'a> Lower<'a> {
             return self.error(span, "subscript of a `void *` pointer");
         }
         match &p.target {
-            Place::Scalar(_) | Place::Struct(_) => {
+            Place::Scalar(_) | Place::Struct(_) | Place::Ptr(..) => {
                 if self.cfa.tm.const_value(i.t) != Some(0) {
                     return self.unsupported(
                         span,
@@ -286,6 +295,7 @@ impl<'a> Lower<'a> {
             }
             Place::Array(view) => Val::Array(view),
             Place::Addr(lv) => Val::Addr(self.read(&lv)),
+            Place::Ptr(lv, q) => Val::Ref(self.read(&lv), q),
             Place::Struct(v) => Val::Struct(v),
             Place::Structs(sa) => Val::Structs(sa),
         }
@@ -295,6 +305,7 @@ impl<'a> Lower<'a> {
     pub fn freeze_pointer(&mut self, p: Pointer) -> Pointer {
         let target = match p.target {
             Place::Scalar(lv) => Place::Scalar(self.freeze(lv)),
+            Place::Ptr(lv, q) => Place::Ptr(self.freeze(lv), q),
             Place::Array(mut view) => {
                 let base = RVal {
                     t: view.base,
@@ -319,8 +330,17 @@ impl<'a> Lower<'a> {
         kind: crate::cfa::VarKind,
         span: Span,
     ) -> Result<Binding, FrontendError> {
+        let pos = self.span_pos(span);
+        let key = format!("{name}@{}:{}", pos.line, pos.col);
+        if self.mem.plan.general.contains(&key) || matches!(v, Val::Ref(..)) {
+            let r = self.to_ref(v, span)?;
+            let pv = self.new_var(name, CInt::PTR, kind, Some(pos));
+            self.assign(pv, r.t);
+            self.declare_object(&[pv], None);
+            return Ok(Binding::Ref(pv, pointee.clone()));
+        }
         match self.bind_pointer(v.clone(), pointee, span)? {
-            Some(p) => Ok(Binding::Pointer(self.freeze_pointer(p))),
+            Some(p) => Ok(Binding::Pointer(self.freeze_pointer(p), key)),
             None => {
                 let (Val::Int(r) | Val::Addr(r)) = v else {
                     return Err(FrontendError::Internal("pointer value".into()));

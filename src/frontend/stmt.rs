@@ -108,18 +108,20 @@ impl<'a> Lower<'a> {
                 Ok(())
             }
             Statement::Continue => match self.fctx()?.continues.last().copied() {
-                Some(l) => {
+                Some((l, depth)) => {
                     self.at(s.span);
                     self.mark_statement();
+                    self.leave_objects(depth);
                     self.jump(l);
                     Ok(())
                 }
                 None => self.error(s.span, "`continue` outside a loop"),
             },
             Statement::Break => match self.fctx()?.breaks.last().copied() {
-                Some(l) => {
+                Some((l, depth)) => {
                     self.at(s.span);
                     self.mark_statement();
+                    self.leave_objects(depth);
                     self.jump(l);
                     Ok(())
                 }
@@ -133,6 +135,11 @@ impl<'a> Lower<'a> {
                         let r = self.rval(e)?;
                         let t = self.convert(r, ty);
                         self.assign(v, t);
+                    }
+                    (Some(e), Some(Ret::Ptr(v, _))) => {
+                        let x = self.expr(e)?;
+                        let r = self.to_ref(x, e.span)?;
+                        self.assign(v, r.t);
                     }
                     (Some(e), Some(Ret::Struct(dst))) => {
                         match self.expr(e)? {
@@ -152,7 +159,11 @@ impl<'a> Lower<'a> {
                     }
                     (None, _) => self.mark_statement(),
                 }
-                let l = self.fctx()?.ret_loc;
+                let (l, depth) = {
+                    let ctx = self.fctx()?;
+                    (ctx.ret_loc, ctx.block_depth)
+                };
+                self.leave_objects(depth);
                 self.jump(l);
                 Ok(())
             }
@@ -195,8 +206,9 @@ impl<'a> Lower<'a> {
         brk: Loc,
         cont: Loc,
     ) -> Result<(), FrontendError> {
-        self.fctx()?.breaks.push(brk);
-        self.fctx()?.continues.push(cont);
+        let depth = self.mem.blocks.len();
+        self.fctx()?.breaks.push((brk, depth));
+        self.fctx()?.continues.push((cont, depth));
         let r = self.stmt(body);
         self.fctx()?.breaks.pop();
         self.fctx()?.continues.pop();
@@ -323,7 +335,8 @@ impl<'a> Lower<'a> {
             cases: Vec::new(),
             default: None,
         });
-        self.fctx()?.breaks.push(exit);
+        let depth = self.mem.blocks.len();
+        self.fctx()?.breaks.push((exit, depth));
         let r = self.stmt(&sw.node.statement);
         self.fctx()?.breaks.pop();
         let ctx = self.fctx()?.switches.pop();

@@ -885,6 +885,7 @@ impl<'a> Lower<'a> {
                 Part::Scalar(Lval::Elem { arr, .. }) | Part::Addr(Lval::Elem { arr, .. }) => {
                     out.extend(arr.elems.iter().copied())
                 }
+                Part::Scalar(Lval::Mem { .. }) | Part::Addr(Lval::Mem { .. }) => {}
                 Part::Scalar(Lval::Bits { inner, .. }) | Part::Addr(Lval::Bits { inner, .. }) => {
                     Self::struct_vars(&[Part::Scalar((**inner).clone())], out)
                 }

@@ -24,6 +24,9 @@ pub enum IntKind {
     Int,
     Long,
     LongLong,
+    /// A general pointer (see `memory`): an object number and a byte offset or address; never
+    /// an operand of integer arithmetic.
+    Ptr,
 }
 
 /// A C integer type.
@@ -48,6 +51,10 @@ impl CInt {
     };
     pub const UINT: CInt = CInt {
         kind: IntKind::Int,
+        signed: false,
+    };
+    pub const PTR: CInt = CInt {
+        kind: IntKind::Ptr,
         signed: false,
     };
     pub const LONG: CInt = CInt {
@@ -75,6 +82,7 @@ impl CInt {
                 DataModel::Lp64 => 64,
             },
             IntKind::LongLong => 64,
+            IntKind::Ptr => super::memory::ptr_width(dm),
         }
     }
 
@@ -113,6 +121,7 @@ impl CInt {
             (IntKind::Long, false) => "unsigned long",
             (IntKind::LongLong, true) => "long long",
             (IntKind::LongLong, false) => "unsigned long long",
+            (IntKind::Ptr, _) => "pointer",
         }
     }
 

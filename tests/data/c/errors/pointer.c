@@ -1,3 +1,3 @@
 // expect: error=unsupported
-// error-contains: pointer
-int main(void) { int x = 1; int *p; p = &x; return *p; }
+// error-contains: through a pointer to `unsigned char`
+int main(void) { int x = 1; unsigned char *p; p = (unsigned char *)&x; return *p; }
