@@ -240,6 +240,19 @@ fn struct_programs_checked_against_gcc_and_across_engines() {
     random_programs("random-structs", random::structs::generate, 30);
 }
 
+/// Programs with general pointers (`random::walks`), checked the same way.
+#[test]
+fn pointer_walk_programs_checked_against_gcc_and_across_engines() {
+    random_programs("random-walks", random::walks::generate, 30);
+}
+
+/// The long run of the programs of `random::walks`: 3,000 programs.
+#[test]
+#[ignore]
+fn pointer_walk_programs_long() {
+    random_programs("random-walks", random::walks::generate, 3_000);
+}
+
 /// The long run of the programs of `random::structs`: 3,000 programs.
 #[test]
 #[ignore]

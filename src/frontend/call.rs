@@ -269,7 +269,13 @@ impl<'a> Lower<'a> {
             CType::Int(ty) => Val::Int(self.int_const(0, *ty)),
             CType::Pointer(q) if !matches!(**q, CType::Function(..)) => {
                 let z = self.cfa.tm.bv_const(0, CInt::PTR.width(self.dm()));
-                Val::Ref(RVal { t: z, ty: CInt::PTR }, (**q).clone())
+                Val::Ref(
+                    RVal {
+                        t: z,
+                        ty: CInt::PTR,
+                    },
+                    (**q).clone(),
+                )
             }
             CType::Struct(def) => {
                 let pos = Some(self.pos.clone());
@@ -407,12 +413,17 @@ impl<'a> Lower<'a> {
         let pos = self.pos.clone();
         for (pname, v) in params {
             let key = format!("{name}::{pname}@{}:{}", pos.line, pos.col);
-            let pointee = ptypes.iter().find(|(n, _)| *n == pname).and_then(|(_, t)| match t {
-                CType::Pointer(q) | CType::Array(q, _) => Some((**q).clone()),
-                _ => None,
-            });
+            let pointee = ptypes
+                .iter()
+                .find(|(n, _)| *n == pname)
+                .and_then(|(_, t)| match t {
+                    CType::Pointer(q) | CType::Array(q, _) => Some((**q).clone()),
+                    _ => None,
+                });
             let v = match (v, pointee) {
-                (v @ (Val::Ptr(_) | Val::Addr(_)), Some(q)) if self.mem.plan.general.contains(&key) => {
+                (v @ (Val::Ptr(_) | Val::Addr(_)), Some(q))
+                    if self.mem.plan.general.contains(&key) =>
+                {
                     let r = self.to_ref(v, def.declarator.span)?;
                     Val::Ref(r, q)
                 }

@@ -45,7 +45,10 @@ pub enum Val {
 
 /// Whether a value is a pointer to an object (not an integer or an address-only pointer).
 pub fn is_pointer(v: &Val) -> bool {
-    matches!(v, Val::Ref(..) | Val::Ptr(_) | Val::Array(_) | Val::Structs(_))
+    matches!(
+        v,
+        Val::Ref(..) | Val::Ptr(_) | Val::Array(_) | Val::Structs(_)
+    )
 }
 
 /// The terms a value reads (for the evaluation order check).
@@ -249,7 +252,13 @@ impl<'a> Lower<'a> {
     }
 
     /// `p + n`, `n + p`, `p - n` and `p - q` with a pointer operand.
-    fn pointer_arith(&mut self, bop: BinOp, x: Val, y: Val, span: Span) -> Result<Val, FrontendError> {
+    fn pointer_arith(
+        &mut self,
+        bop: BinOp,
+        x: Val,
+        y: Val,
+        span: Span,
+    ) -> Result<Val, FrontendError> {
         match (is_pointer(&x), is_pointer(&y), bop) {
             (true, true, BinOp::Sub) => {
                 let q = self.pointee_of(&x);
@@ -294,16 +303,31 @@ impl<'a> Lower<'a> {
     pub fn step_or_err(&mut self, q: &CType, span: Span) -> Result<u64, FrontendError> {
         match self.step_of(q) {
             Some(n) => Ok(n),
-            None => self.unsupported(span, format!("pointer arithmetic on a pointer to {}", q.describe())),
+            None => self.unsupported(
+                span,
+                format!("pointer arithmetic on a pointer to {}", q.describe()),
+            ),
         }
     }
 
     /// `p = e` for a general pointer variable or cell `p` to `q`.
-    fn assign_ref(&mut self, lv: super::lval::Lval, q: CType, r: &Node<Expression>) -> Result<Val, FrontendError> {
-        let lv = if has_side_effects(&r.node) { self.freeze(lv) } else { lv };
+    fn assign_ref(
+        &mut self,
+        lv: super::lval::Lval,
+        q: CType,
+        r: &Node<Expression>,
+    ) -> Result<Val, FrontendError> {
+        let lv = if has_side_effects(&r.node) {
+            self.freeze(lv)
+        } else {
+            lv
+        };
         let x = self.expr(r)?;
         if let Val::Func(..) = x {
-            return self.unsupported(r.span, "a function pointer assigned to a pointer to an object");
+            return self.unsupported(
+                r.span,
+                "a function pointer assigned to a pointer to an object",
+            );
         }
         let v = self.to_ref(x, r.span)?;
         self.store(&lv, v);
@@ -312,7 +336,15 @@ impl<'a> Lower<'a> {
 
     /// `++p`, `p++`, `--p`, `p--`, `p += n`, `p -= n` for a general pointer `p` to `q`; the
     /// value is the new pointer, or the old one when `post`.
-    pub fn step_ref(&mut self, lv: super::lval::Lval, q: CType, n: RVal, sub: bool, post: bool, span: Span) -> Result<Val, FrontendError> {
+    pub fn step_ref(
+        &mut self,
+        lv: super::lval::Lval,
+        q: CType,
+        n: RVal,
+        sub: bool,
+        post: bool,
+        span: Span,
+    ) -> Result<Val, FrontendError> {
         let step = self.step_or_err(&q, span)?;
         let old = self.read(&lv);
         let old = self.materialize(old);
@@ -598,10 +630,22 @@ impl<'a> Lower<'a> {
                         return self.error(u.span, "address of a bit-field")
                     }
                     Place::Scalar(super::lval::Lval::Mem { ptr, ty }) => {
-                        return Ok(Val::Ref(RVal { t: ptr, ty: CInt::PTR }, CType::Int(ty)))
+                        return Ok(Val::Ref(
+                            RVal {
+                                t: ptr,
+                                ty: CInt::PTR,
+                            },
+                            CType::Int(ty),
+                        ))
                     }
                     Place::Ptr(lv, q) => {
-                        let r = self.to_ref(Val::Ptr(Pointer { target: Place::Ptr(lv, q.clone()), void: false }), u.span)?;
+                        let r = self.to_ref(
+                            Val::Ptr(Pointer {
+                                target: Place::Ptr(lv, q.clone()),
+                                void: false,
+                            }),
+                            u.span,
+                        )?;
                         return Ok(Val::Ref(r, CType::Pointer(Box::new(q))));
                     }
                     Place::Scalar(lv) => Place::Scalar(lv),
@@ -771,7 +815,11 @@ impl<'a> Lower<'a> {
                 };
                 let lv = match self.place(l)? {
                     Place::Ptr(lv, q) if matches!(bop, BinOp::Add | BinOp::Sub) => {
-                        let lv = if has_side_effects(&r.node) { self.freeze(lv) } else { lv };
+                        let lv = if has_side_effects(&r.node) {
+                            self.freeze(lv)
+                        } else {
+                            lv
+                        };
                         let n = self.rval(r)?;
                         return self.step_ref(lv, q, n, bop == BinOp::Sub, false, b.span);
                     }

@@ -184,7 +184,12 @@ impl<'a> Lower<'a> {
                 width,
             },
             Lval::Mem { ptr, ty } => Lval::Mem {
-                ptr: self.materialize(RVal { t: ptr, ty: CInt::PTR }).t,
+                ptr: self
+                    .materialize(RVal {
+                        t: ptr,
+                        ty: CInt::PTR,
+                    })
+                    .t,
                 ty,
             },
             lv => lv,

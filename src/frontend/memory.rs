@@ -30,6 +30,7 @@
 //! object's address converted to an integer is an UNKNOWN sink (its value would be the
 //! compiler's layout).
 
+use super::arith::BinOp;
 use super::array::ArrayObj;
 use super::builder::{Lower, RVal};
 use super::expr::Val;
@@ -37,7 +38,6 @@ use super::lval::Lval;
 use super::pointer::{Place, ADDRESS};
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
-use super::arith::BinOp;
 use crate::bv::TermId;
 use crate::cfa::{DataModel, HavocKind, PVar, VarKind};
 use lang_c::span::Span;
@@ -128,7 +128,9 @@ impl<'a> Lower<'a> {
     pub fn needs_general<T>(&mut self, v: PVar) -> Result<T, FrontendError> {
         let k = self.decl_key(v);
         if self.mem.plan.general.contains(&k) {
-            return Err(FrontendError::Internal(format!("pointer `{k}` is general already")));
+            return Err(FrontendError::Internal(format!(
+                "pointer `{k}` is general already"
+            )));
         }
         self.mem.learnt.general.insert(k);
         Err(FrontendError::Relower)
@@ -138,7 +140,9 @@ impl<'a> Lower<'a> {
     /// must be general and asks for another lowering.
     pub fn needs_general_key<T>(&mut self, key: String) -> Result<T, FrontendError> {
         if self.mem.plan.general.contains(&key) {
-            return Err(FrontendError::Internal(format!("pointer `{key}` is general already")));
+            return Err(FrontendError::Internal(format!(
+                "pointer `{key}` is general already"
+            )));
         }
         self.mem.learnt.general.insert(key);
         Err(FrontendError::Relower)
@@ -148,7 +152,9 @@ impl<'a> Lower<'a> {
     /// becomes a general pointer (at its declaration, so that its lifetime flag is set there).
     pub fn declare_object(&mut self, vars: &[PVar], elem: Option<&Rc<ArrayObj>>) {
         let Some(&first) = vars.first() else { return };
-        if self.mem.home.contains_key(&first) || !self.mem.plan.exposed.contains(&self.decl_key(first)) {
+        if self.mem.home.contains_key(&first)
+            || !self.mem.plan.exposed.contains(&self.decl_key(first))
+        {
             return;
         }
         match elem {
@@ -163,9 +169,8 @@ impl<'a> Lower<'a> {
         for c in &cells {
             self.mem.home.insert(c.var, (id, c.offset));
         }
-        let local = first.is_some_and(|v| {
-            matches!(self.cfa.var(v).kind, VarKind::Local | VarKind::Parameter)
-        });
+        let local = first
+            .is_some_and(|v| matches!(self.cfa.var(v).kind, VarKind::Local | VarKind::Parameter));
         let alive = if local && self.fctx.is_some() {
             let name = format!("{}#alive", self.cfa.var(first.unwrap_or(PVar(0))).name);
             let a = self.new_var(&name, CInt::BOOL, VarKind::Temporary, None);
@@ -195,7 +200,14 @@ impl<'a> Lower<'a> {
         } else {
             ty.size(self.dm())
         };
-        self.number(vec![Cell { offset: 0, var: v, ty }], size)
+        self.number(
+            vec![Cell {
+                offset: 0,
+                var: v,
+                ty,
+            }],
+            size,
+        )
     }
 
     fn number_array(&mut self, arr: &Rc<ArrayObj>) -> u32 {
@@ -299,7 +311,10 @@ impl<'a> Lower<'a> {
                 return self.unsupported(span, "a general pointer to a structure")
             }
             Val::Func(..) => {
-                return self.unsupported(span, "a function pointer converted to a pointer to an object")
+                return self.unsupported(
+                    span,
+                    "a function pointer converted to a pointer to an object",
+                )
             }
             Val::Void => return self.error(span, "void value used as a pointer"),
         };
@@ -316,7 +331,8 @@ impl<'a> Lower<'a> {
                 let o = self.cfa.tm.bv_const(u128::from(off), aw);
                 Ok(self.make_ptr(obj, o))
             }
-            Place::Scalar(Lval::Elem { arr, flat, .. }) | Place::Ptr(Lval::Elem { arr, flat, .. }, _) => {
+            Place::Scalar(Lval::Elem { arr, flat, .. })
+            | Place::Ptr(Lval::Elem { arr, flat, .. }, _) => {
                 let Some(&first) = arr.elems.first() else {
                     return self.unsupported(span, "a pointer into an empty array");
                 };
@@ -347,8 +363,13 @@ impl<'a> Lower<'a> {
                 self.place_ref(&Place::Scalar(lv), span)
             }
             Place::Scalar(Lval::Bits { .. }) => self.error(span, "address of a bit-field"),
-            Place::Ptr(Lval::Bits { .. }, _) => Err(FrontendError::Internal("pointer bit-field".into())),
-            Place::Addr(_) => self.unsupported(span, "pointers to pointers (the address of a pointer member)"),
+            Place::Ptr(Lval::Bits { .. }, _) => {
+                Err(FrontendError::Internal("pointer bit-field".into()))
+            }
+            Place::Addr(_) => self.unsupported(
+                span,
+                "pointers to pointers (the address of a pointer member)",
+            ),
             Place::Struct(_) | Place::Structs(_) => {
                 self.unsupported(span, "a general pointer to a structure")
             }
@@ -420,7 +441,11 @@ impl<'a> Lower<'a> {
         let (pa, qa) = (self.ptr_off(p), self.ptr_off(q));
         let tm = &mut self.cfa.tm;
         let differ = tm.ne(po, qo);
-        self.ub_check(None, differ, "difference of pointers into different objects");
+        self.ub_check(
+            None,
+            differ,
+            "difference of pointers into different objects",
+        );
         let tm = &mut self.cfa.tm;
         let d = tm.sub(pa, qa);
         let s = tm.bv_const(u128::from(size), aw);
@@ -460,7 +485,10 @@ impl<'a> Lower<'a> {
                 let a = tm.and(pi, qn);
                 let b = tm.and(qi, pn);
                 let mixed = tm.or(a, b);
-                self.sink_if(mixed, "comparison of an integer converted to a pointer with an object's address");
+                self.sink_if(
+                    mixed,
+                    "comparison of an integer converted to a pointer with an object's address",
+                );
                 let ps = self.size_of_obj(po, aw);
                 let qs = self.size_of_obj(qo, aw);
                 let tm = &mut self.cfa.tm;
@@ -481,7 +509,11 @@ impl<'a> Lower<'a> {
                 }
             }
             _ => {
-                self.ub_check(None, differ, "relational comparison of pointers into different objects");
+                self.ub_check(
+                    None,
+                    differ,
+                    "relational comparison of pointers into different objects",
+                );
                 let tm = &mut self.cfa.tm;
                 match op {
                     BinOp::Lt => tm.ult(pa, qa),
@@ -557,7 +589,12 @@ impl<'a> Lower<'a> {
 
     /// The place `*p` designates for a general pointer `p` to `pointee`, with the checks of
     /// the dereference (an UNKNOWN sink when `p` designates no cell of its type).
-    pub fn ref_place(&mut self, p: TermId, pointee: &CType, span: Span) -> Result<Place, FrontendError> {
+    pub fn ref_place(
+        &mut self,
+        p: TermId,
+        pointee: &CType,
+        span: Span,
+    ) -> Result<Place, FrontendError> {
         let (ty, place_of): (CInt, fn(Lval, CType) -> Place) = match pointee {
             CType::Int(t) => (*t, |lv, _| Place::Scalar(lv)),
             CType::Pointer(q) if !matches!(**q, CType::Function(..)) => (CInt::PTR, |lv, q| {
@@ -566,17 +603,23 @@ impl<'a> Lower<'a> {
             }),
             CType::Void => return self.error(span, "dereferencing a `void *` pointer"),
             other => {
-                return self.unsupported(
-                    span,
-                    format!("a general pointer to {}", other.describe()),
-                )
+                return self.unsupported(span, format!("a general pointer to {}", other.describe()))
             }
         };
-        let p = self.materialize(RVal { t: p, ty: CInt::PTR }).t;
+        let p = self
+            .materialize(RVal {
+                t: p,
+                ty: CInt::PTR,
+            })
+            .t;
         let obj = self.ptr_obj(p);
         let zo = self.cfa.tm.bv_const(0, OBJ_BITS);
         let null = self.cfa.tm.eq(obj, zo);
-        self.ub_check(None, null, "dereference of a null pointer or an integer converted to a pointer");
+        self.ub_check(
+            None,
+            null,
+            "dereference of a null pointer or an integer converted to a pointer",
+        );
         let cands = self.candidates(ty);
         let mut valid = Vec::new();
         for (k, c, alive) in &cands {
@@ -608,7 +651,12 @@ impl<'a> Lower<'a> {
 
     /// Writes `t` (of `ty`'s width) to the cell a general pointer designates.
     pub fn mem_write(&mut self, p: TermId, ty: CInt, t: TermId) {
-        let p = self.materialize(RVal { t: p, ty: CInt::PTR }).t;
+        let p = self
+            .materialize(RVal {
+                t: p,
+                ty: CInt::PTR,
+            })
+            .t;
         let t = self.materialize(RVal { t, ty }).t;
         for (k, c, _) in self.candidates(ty) {
             let here = self.at_cell(p, k, c.offset, None);
@@ -644,7 +692,14 @@ impl<'a> Lower<'a> {
     /// Ends the lifetime of the numbered locals of the blocks from `depth` on (a jump out of
     /// them), without closing the blocks.
     pub fn leave_objects(&mut self, depth: usize) {
-        let ids: Vec<u32> = self.mem.blocks.iter().skip(depth).flatten().copied().collect();
+        let ids: Vec<u32> = self
+            .mem
+            .blocks
+            .iter()
+            .skip(depth)
+            .flatten()
+            .copied()
+            .collect();
         self.kill_objects(&ids);
     }
 

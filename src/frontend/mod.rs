@@ -37,8 +37,12 @@
 //! - pointers (see the `pointer` module): a pointer bound to the object it is initialised with
 //!   or passed (`&x`, `&a[i]`, an array), accessed as its declared pointee type when that has
 //!   the object's width (so signed and unsigned views are exact), or an address-only variable
-//!   (null, integers cast to pointers, copies) that is never dereferenced; `sizeof` of a
-//!   pointer or array parameter is the data model's pointer size;
+//!   (null, integers cast to pointers, copies) that is never dereferenced; a pointer the
+//!   program assigns an object's address after its declaration, moves, compares, subtracts,
+//!   returns or points to is a general pointer, an object number and a byte offset (see the
+//!   `memory` module), whose dereference is a choice over the cells of the numbered objects and
+//!   whose undefined uses (outside its object, dangling, null) are UNKNOWN sinks; `sizeof` of
+//!   a pointer or array parameter is the data model's pointer size;
 //! - structures (see the `structs` module) with gcc's layout: each scalar member is a variable
 //!   of its own, an array of structures is one array per scalar member; member access through
 //!   `.` and `->`, whole-structure copies (assignment, initialisation, arguments, return
@@ -48,10 +52,10 @@
 //!   or null, compared, passed as callbacks; a call through one is a choice over the
 //!   address-taken functions of its type, null or anything else an UNKNOWN sink.
 //!
-//! Unsupported constructs give `file:line:col: unsupported: <what>`: assigning a pointer bound
-//! to an object, pointer arithmetic, accesses through a pointer to a type of another width
-//! (byte views) or another array shape, pointers to pointers, function pointers in arrays and
-//! structures or converted to integers, string values,
+//! Unsupported constructs give `file:line:col: unsupported: <what>`: general pointers to
+//! structures, addresses stored in pointer members and arrays of pointers, accesses through a
+//! pointer to a type of another width (byte views) or another array shape, function pointers in
+//! arrays and structures or converted to integers, string values,
 //! heap functions, unions, bit-fields, flexible array members, floating point, threads,
 //! variable-length
 //! arrays, inline assembly, `_Atomic`, arrays of more than

@@ -1,6 +1,7 @@
-//! Pointers, as far as the front end models them exactly.
+//! Pointers bound to one object and address-only pointers: the cheap encodings, used wherever
+//! they are exact; every other pointer is general (see [`super::memory`]).
 //!
-//! A pointer value is one of two kinds:
+//! A pointer value of these kinds is one of two:
 //!
 //! - **Bound to an object** ([`Pointer`]): it designates one scalar object or a position in an
 //!   array, fixed where the pointer gets its value (`int *p = &x;`, `int *q = a;`, a pointer
@@ -12,14 +13,14 @@
 //!   its object but cannot be dereferenced; converting it to a pointer to an integer type checks
 //!   that type against the object again. A conversion to a pointer to a type of another width (a
 //!   byte view of an `int`, an `int` read over a `char`) or of another array shape is
-//!   unsupported, never an access of the wrong size. Such a pointer cannot be assigned,
-//!   incremented, compared or used as a number (unsupported).
+//!   unsupported, never an access of the wrong size. Where such a pointer is assigned,
+//!   incremented, compared or subtracted, it becomes a general pointer.
 //! - **An address only** ([`Val::Addr`]): the value of a pointer variable that is never bound
 //!   to an object — declared without an initialiser, or given null, integers cast to a pointer
 //!   type and copies of such values (CIL's `void *` temporaries). It is an unsigned integer of
 //!   the data model's pointer width that may be copied, compared, tested and cast to an
-//!   integer; dereferencing it, arithmetic on it and storing an object's address in it are
-//!   unsupported. No object's address ever becomes a number, so these values are exact.
+//!   integer. A variable that is given an object's address becomes a general pointer.
+//!   No object's address ever becomes a number, so these values are exact.
 
 use super::array::ArrayView;
 use super::builder::{Binding, Lower, RVal};

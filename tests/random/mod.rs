@@ -7,6 +7,8 @@
 //!   loops, many nondet calls and `reach_error()` under random conditions;
 //! - [`gnu`]: programs with brace elision, gcc builtins, C library functions and calls whose
 //!   arguments have side effects;
+//! - [`walks`]: programs with general pointers (assigned, moved, compared, subtracted,
+//!   walked over arrays, pointers to pointers);
 //! - [`oracle`]: gcc with the fixtures' harness;
 //! - [`check`]: each program against gcc, and every engine against gcc and each other.
 #![allow(dead_code)]
@@ -18,3 +20,4 @@ pub mod oracle;
 pub mod program;
 pub mod scope;
 pub mod structs;
+pub mod walks;
