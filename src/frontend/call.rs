@@ -424,7 +424,7 @@ impl<'a> Lower<'a> {
                 (v @ (Val::Ptr(_) | Val::Addr(_)), Some(q))
                     if self.mem.plan.general.contains(&key) =>
                 {
-                    let r = self.to_ref(v, def.declarator.span)?;
+                    let r = self.general_pointer(v, def.declarator.span)?;
                     Val::Ref(r, q)
                 }
                 (v, _) => v,

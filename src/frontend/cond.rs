@@ -115,10 +115,10 @@ impl<'a> Lower<'a> {
                 .or(Some(CType::Void));
             let saved = self.cur;
             self.cur = end_t;
-            let a = self.to_ref(x, c.node.then_expression.span)?;
+            let a = self.general_pointer(x, c.node.then_expression.span)?;
             end_t = self.cur;
             self.cur = end_e;
-            let b = self.to_ref(y, c.node.else_expression.span)?;
+            let b = self.general_pointer(y, c.node.else_expression.span)?;
             end_e = self.cur;
             self.cur = saved;
             x = Val::Int(a);

@@ -743,7 +743,7 @@ impl<'a> Lower<'a> {
             }
             (Binding::Ref(v, _), Initializer::Expression(e)) => {
                 let x = self.expr(e)?;
-                let r = self.to_ref(x, e.span)?;
+                let r = self.general_pointer(x, e.span)?;
                 self.assign(*v, r.t);
                 Ok(())
             }

@@ -241,8 +241,8 @@ impl<'a> Lower<'a> {
         let (l, r) = (&b.node.lhs, &b.node.rhs);
         let (x, y) = self.operand_vals(l, r)?;
         if is_pointer(&x) || is_pointer(&y) {
-            let p = self.to_ref(x, l.span)?;
-            let q = self.to_ref(y, r.span)?;
+            let p = self.general_pointer(x, l.span)?;
+            let q = self.general_pointer(y, r.span)?;
             return Ok(self.at_op(b.span, |lw| lw.ref_compare(bop, p.t, q.t)));
         }
         let x = self.int_of(x, true, l.span)?;
@@ -263,8 +263,8 @@ impl<'a> Lower<'a> {
             (true, true, BinOp::Sub) => {
                 let q = self.pointee_of(&x);
                 let step = self.step_or_err(&q, span)?;
-                let a = self.to_ref(x, span)?;
-                let b = self.to_ref(y, span)?;
+                let a = self.general_pointer(x, span)?;
+                let b = self.general_pointer(y, span)?;
                 Ok(Val::Int(self.ref_diff(a.t, b.t, step)))
             }
             (true, false, _) | (false, true, BinOp::Add) => {
@@ -272,7 +272,7 @@ impl<'a> Lower<'a> {
                 let q = self.pointee_of(&p);
                 let step = self.step_or_err(&q, span)?;
                 let n = self.int_of(n, false, span)?;
-                let a = self.to_ref(p, span)?;
+                let a = self.general_pointer(p, span)?;
                 let t = self.ref_add(a.t, n, step, bop == BinOp::Sub);
                 Ok(Val::Ref(RVal { t, ty: CInt::PTR }, q))
             }
@@ -329,7 +329,7 @@ impl<'a> Lower<'a> {
                 "a function pointer assigned to a pointer to an object",
             );
         }
-        let v = self.to_ref(x, r.span)?;
+        let v = self.general_pointer(x, r.span)?;
         self.store(&lv, v);
         Ok(Val::Ref(self.read(&lv), q))
     }
@@ -639,7 +639,7 @@ impl<'a> Lower<'a> {
                         ))
                     }
                     Place::Ptr(lv, q) => {
-                        let r = self.to_ref(
+                        let r = self.general_pointer(
                             Val::Ptr(Pointer {
                                 target: Place::Ptr(lv, q.clone()),
                                 void: false,

@@ -290,7 +290,7 @@ impl<'a> Lower<'a> {
     }
 
     /// The general pointer for a pointer value `v` (converted to a pointer type).
-    pub fn to_ref(&mut self, v: Val, span: Span) -> Result<RVal, FrontendError> {
+    pub fn general_pointer(&mut self, v: Val, span: Span) -> Result<RVal, FrontendError> {
         let aw = ADDRESS.width(self.dm());
         let t = match v {
             Val::Ref(r, _) => r.t,

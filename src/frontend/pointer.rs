@@ -334,7 +334,7 @@ impl<'a> Lower<'a> {
         let pos = self.span_pos(span);
         let key = format!("{name}@{}:{}", pos.line, pos.col);
         if self.mem.plan.general.contains(&key) || matches!(v, Val::Ref(..)) {
-            let r = self.to_ref(v, span)?;
+            let r = self.general_pointer(v, span)?;
             let pv = self.new_var(name, CInt::PTR, kind, Some(pos));
             self.assign(pv, r.t);
             self.declare_object(&[pv], None);

@@ -138,7 +138,7 @@ impl<'a> Lower<'a> {
                     }
                     (Some(e), Some(Ret::Ptr(v, _))) => {
                         let x = self.expr(e)?;
-                        let r = self.to_ref(x, e.span)?;
+                        let r = self.general_pointer(x, e.span)?;
                         self.assign(v, r.t);
                     }
                     (Some(e), Some(Ret::Struct(dst))) => {
