@@ -135,12 +135,14 @@ pub fn loop_invariants(
 }
 
 /// The C name of a program variable (without its function prefix and copy suffix), or `None`
-/// for what is not a program variable.
+/// for what is not a program variable — or not one whose value is the C value: a general
+/// pointer (an object number and an offset, wider than any C integer) has no C expression.
 pub(super) fn c_base(info: &VarInfo) -> Option<&str> {
     if !matches!(
         info.kind,
         VarKind::Global | VarKind::Local | VarKind::Parameter
-    ) {
+    ) || !matches!(info.ty.width, 1 | 8 | 16 | 32 | 64)
+    {
         return None;
     }
     let name = info.name.rsplit("::").next().unwrap_or(&info.name);
