@@ -293,8 +293,15 @@ impl<'a> Lower<'a> {
 
     /// Appends `havoc v`.
     pub fn havoc(&mut self, v: PVar, kind: HavocKind) {
+        let general = self.cfa.var(v).ty.width == super::memory::ptr_width(self.dm())
+            && matches!(kind, HavocKind::Uninitialized);
         let o = self.origin(None);
         self.emit(Gcl::Havoc(v, kind, o));
+        // An uninitialised general pointer is an address of no object (its dereference is
+        // undefined), not a pointer to some numbered object.
+        if general {
+            self.no_object(v);
+        }
     }
 
     /// Appends a command that does nothing but record that the current statement ran (a

@@ -336,7 +336,7 @@ impl<'a> Lower<'a> {
                     VarKind::Return,
                     Some(self.pos.clone()),
                 );
-                self.uninit_ref(v);
+                self.havoc(v, HavocKind::Uninitialized);
                 Some(Ret::Ptr(v, *q))
             }
             CType::Struct(def) => {
@@ -470,6 +470,8 @@ impl<'a> Lower<'a> {
                         &pos,
                     )?;
                     self.copy_struct(&v, &src);
+                    let span = def.declarator.span;
+                    self.declare_struct_object(&super::pointer::Place::Struct(v.clone()), span)?;
                     self.bind(&pname, Binding::Struct(v));
                 }
                 Val::Func(r, ty) => {

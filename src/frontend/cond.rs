@@ -40,7 +40,7 @@ impl<'a> Lower<'a> {
             }
             _ => {}
         }
-        let v = self.scalar(e)?;
+        let v = self.truth_value(e)?;
         Ok(arith::truth(&mut self.cfa.tm, v))
     }
 

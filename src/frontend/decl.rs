@@ -4,7 +4,7 @@
 use super::attrs::{bare_name, classify, declarator_attributes, spec_attributes, AttrClass};
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
-use super::pointer::ADDRESS;
+use super::pointer::{Place, ADDRESS};
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
 use crate::cfa::{HavocKind, VarKind};
@@ -626,12 +626,6 @@ impl<'a> Lower<'a> {
             }
             // A function pointer holds no function until it is assigned (see `fnptr`).
             None if matches!(b, Binding::FnPtr(..)) => self.bind(name, b),
-            None if matches!(b, Binding::Ref(..)) => {
-                if let Binding::Ref(v, _) = b {
-                    self.uninit_ref(v);
-                }
-                self.bind(name, b);
-            }
             None => {
                 for v in self.object_vars(&b) {
                     self.havoc(v, HavocKind::Uninitialized);
@@ -658,13 +652,17 @@ impl<'a> Lower<'a> {
                 self.declare_object(&[v], None);
                 Ok(Binding::Var(v, *i))
             }
-            CType::Struct(def) => Ok(Binding::Struct(self.new_struct(name, def, kind, &pos)?)),
+            CType::Struct(def) => {
+                let v = self.new_struct(name, def, kind, &pos)?;
+                self.declare_struct_object(&Place::Struct(v.clone()), span)?;
+                Ok(Binding::Struct(v))
+            }
             CType::Array(..) => match struct_array(ty) {
                 Some((def, dims)) => {
                     let dims = self.struct_array_dims(name, span, ty, dims, init)?;
-                    Ok(Binding::Structs(
-                        self.new_struct_array(name, &def, dims, kind, &pos)?,
-                    ))
+                    let sa = self.new_struct_array(name, &def, dims, kind, &pos)?;
+                    self.declare_struct_object(&Place::Structs(sa.clone()), span)?;
+                    Ok(Binding::Structs(sa))
                 }
                 None => {
                     let b = self.new_array(name, span, ty, kind, init)?;

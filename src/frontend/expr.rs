@@ -154,19 +154,21 @@ impl<'a> Lower<'a> {
         self.int_of(v, false, e.span)
     }
 
-    /// The value of an expression that must be an integer or an address-only pointer (in
-    /// comparisons, conditions and casts to an integer type).
-    pub fn scalar(&mut self, e: &Node<Expression>) -> Result<RVal, FrontendError> {
-        let v = self.expr(e)?;
-        self.int_of(v, true, e.span)
+    /// The truth of a controlling expression's value: an integer or an address-only pointer
+    /// not zero, a pointer to an object not null.
+    pub fn truth_value(&mut self, e: &Node<Expression>) -> Result<RVal, FrontendError> {
+        match self.expr(e)? {
+            Val::Ref(r, _) => Ok(self.ref_truth(r.t)),
+            // A pointer bound to an object, or an array, is never null.
+            Val::Ptr(_) | Val::Array(_) | Val::Structs(_) => Ok(self.int_const(1, CInt::INT)),
+            v => self.int_of(v, true, e.span),
+        }
     }
 
     pub fn int_of(&mut self, v: Val, addr_ok: bool, span: Span) -> Result<RVal, FrontendError> {
         match v {
             Val::Int(v) => Ok(v),
             Val::Addr(v) | Val::Func(v, _) if addr_ok => Ok(v),
-            // Only a condition reads a general pointer as a scalar: its truth.
-            Val::Ref(r, _) if addr_ok => Ok(self.ref_truth(r.t)),
             Val::Ref(..) => self.unsupported(span, "a pointer used as an integer"),
             Val::Func(..) => self.unsupported(span, "a function pointer used as an integer"),
             Val::Addr(_) => self.unsupported(span, "pointer arithmetic or a pointer used as an integer"),
@@ -423,7 +425,8 @@ impl<'a> Lower<'a> {
                             return self
                                 .unsupported(c.span, "a function pointer converted to an integer");
                         }
-                        if let Val::Ref(r, _) = v {
+                        if is_pointer(&v) {
+                            let r = self.general_pointer(v, c.span)?;
                             return Ok(Val::Int(self.at_op(c.span, |lw| lw.ref_to_int(r.t, to))));
                         }
                         let v = self.int_of(v, true, c.node.expression.span)?;

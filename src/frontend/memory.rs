@@ -36,10 +36,12 @@ use super::builder::{Lower, RVal};
 use super::expr::Val;
 use super::lval::Lval;
 use super::pointer::{Place, ADDRESS};
+use super::structs::{Part, StructArray, StructView};
+use super::types::StructRef;
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
 use crate::bv::TermId;
-use crate::cfa::{DataModel, HavocKind, PVar, VarKind};
+use crate::cfa::{DataModel, PVar, VarKind};
 use lang_c::span::Span;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -117,7 +119,8 @@ impl<'a> Lower<'a> {
     /// same in every lowering of the unit and for every inlined instance).
     pub fn decl_key(&self, v: PVar) -> String {
         let info = self.cfa.var(v);
-        let name = info.name.split(['#', '[']).next().unwrap_or("");
+        // `a[1]`, `s.f`, `a[0].g#2`: the declared object `a` or `s`.
+        let name = info.name.split(['#', '[', '.']).next().unwrap_or("");
         match &info.pos {
             Some(p) => format!("{name}@{}:{}", p.line, p.col),
             None => name.to_string(),
@@ -255,10 +258,23 @@ impl<'a> Lower<'a> {
         .unwrap_or(CInt::PTR)
     }
 
-    /// The object and offset of a cell, numbering its object when this is the first time.
-    fn home_of(&mut self, v: PVar, arr: Option<&Rc<ArrayObj>>) -> (u32, u64) {
+    /// The object and offset of a cell, numbering its object when this is the first time (in
+    /// a lowering the plan then repeats, since its declaration did not number it: a member of
+    /// a structure is numbered as a scalar here, but the next lowering numbers the structure).
+    fn home_of(
+        &mut self,
+        v: PVar,
+        arr: Option<&Rc<ArrayObj>>,
+        span: Span,
+    ) -> Result<(u32, u64), FrontendError> {
         if let Some(&h) = self.mem.home.get(&v) {
-            return h;
+            return Ok(h);
+        }
+        if self.mem.plan.exposed.contains(&self.decl_key(v)) {
+            return self.unsupported(
+                span,
+                "a pointer to an object that is not a variable (a temporary)",
+            );
         }
         match arr {
             Some(a) => {
@@ -268,7 +284,7 @@ impl<'a> Lower<'a> {
                 self.number_scalar(v);
             }
         }
-        self.mem.home[&v]
+        Ok(self.mem.home[&v])
     }
 
     /// A general pointer of object `obj` at offset `off` (a term of the pointer width).
@@ -307,9 +323,8 @@ impl<'a> Lower<'a> {
                 };
                 self.place_ref(&Place::Scalar(lv), span)?
             }
-            Val::Structs(_) | Val::Struct(_) => {
-                return self.unsupported(span, "a general pointer to a structure")
-            }
+            Val::Structs(sa) => self.place_ref(&Place::Structs(sa), span)?,
+            Val::Struct(_) => return self.error(span, "structure used as a pointer"),
             Val::Func(..) => {
                 return self.unsupported(
                     span,
@@ -327,7 +342,7 @@ impl<'a> Lower<'a> {
         let aw = ADDRESS.width(self.dm());
         match place {
             Place::Scalar(Lval::Var(v, _)) | Place::Ptr(Lval::Var(v, _), _) => {
-                let (obj, off) = self.home_of(*v, None);
+                let (obj, off) = self.home_of(*v, None, span)?;
                 let o = self.cfa.tm.bv_const(u128::from(off), aw);
                 Ok(self.make_ptr(obj, o))
             }
@@ -336,17 +351,37 @@ impl<'a> Lower<'a> {
                 let Some(&first) = arr.elems.first() else {
                     return self.unsupported(span, "a pointer into an empty array");
                 };
-                let (obj, base) = self.home_of(first, Some(arr));
+                let (obj, base) = self.home_of(first, Some(arr), span)?;
                 let es = self.cell_size(arr.elem);
                 let contiguous = arr
                     .elems
                     .iter()
                     .enumerate()
                     .all(|(i, v)| self.mem.home.get(v) == Some(&(obj, base + i as u64 * es)));
-                if !contiguous {
-                    return self.unsupported(span, "a general pointer into an array member");
-                }
                 let f = self.cfa.tm.resize(*flat, aw, false);
+                if !contiguous {
+                    // A member of the elements of an array of structures: its offset by
+                    // element.
+                    let mut off = self.cfa.tm.bv_const(0, aw);
+                    for (i, v) in arr.elems.iter().enumerate().rev() {
+                        let Some(&(o, at)) = self.mem.home.get(v) else {
+                            return self.unsupported(
+                                span,
+                                "a pointer into a part of an object that has no number",
+                            );
+                        };
+                        if o != obj {
+                            return Err(FrontendError::Internal(
+                                "array cells in two objects".into(),
+                            ));
+                        }
+                        let k = self.cfa.tm.bv_const(i as u128, aw);
+                        let here = self.cfa.tm.eq(f, k);
+                        let at = self.cfa.tm.bv_const(u128::from(at), aw);
+                        off = self.cfa.tm.ite(here, at, off);
+                    }
+                    return Ok(self.make_ptr(obj, off));
+                }
                 let esc = self.cfa.tm.bv_const(u128::from(es), aw);
                 let scaled = self.cfa.tm.mul(f, esc);
                 let b = self.cfa.tm.bv_const(u128::from(base), aw);
@@ -370,10 +405,209 @@ impl<'a> Lower<'a> {
                 span,
                 "pointers to pointers (the address of a pointer member)",
             ),
-            Place::Struct(_) | Place::Structs(_) => {
-                self.unsupported(span, "a general pointer to a structure")
+            Place::Struct(view) => {
+                let Some((rel, lv)) = first_cell(view) else {
+                    return self
+                        .unsupported(span, "a pointer to a structure without scalar members");
+                };
+                let p = self.place_ref(&Place::Scalar(lv), span)?;
+                Ok(self.ptr_at(p, -(rel as i128)))
+            }
+            Place::Structs(sa) => {
+                let zero = self.int_const(0, CInt::INT);
+                let row = self.struct_index(sa, zero, span)?;
+                self.place_ref(&row, span)
             }
         }
+    }
+
+    /// `p` moved by `k` bytes within its object (no check: `k` stays inside it).
+    fn ptr_at(&mut self, p: TermId, k: i128) -> TermId {
+        let aw = ADDRESS.width(self.dm());
+        let obj = self.ptr_obj(p);
+        let off = self.ptr_off(p);
+        let kc = self.cfa.tm.bv_const_signed(k, aw);
+        let moved = self.cfa.tm.add(off, kc);
+        self.cfa.tm.concat(obj, moved)
+    }
+
+    /// The cells of a structure object (or of one of its elements) at byte offset `base`:
+    /// its scalar members, pointer members and the elements of its array members (bit-fields
+    /// and function pointers are no cells: no pointer designates them).
+    fn struct_cells(
+        &mut self,
+        view: &StructView,
+        base: u64,
+        out: &mut Vec<Cell>,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let es = |lw: &Self, t: CInt| lw.cell_size(t);
+        for (m, p) in view.def.0.members.iter().zip(&view.parts) {
+            let at = base + m.offset;
+            match p {
+                Part::Scalar(lv) | Part::Ptr(lv, _) if m.bits.is_none() => {
+                    if let Some(var) = lval_var(lv, &self.cfa.tm) {
+                        out.push(Cell {
+                            offset: at,
+                            var,
+                            ty: lv.ty(),
+                        });
+                    }
+                }
+                Part::Array(v) => {
+                    let Some(b) = self.cfa.tm.const_value(v.base) else {
+                        continue;
+                    };
+                    let n: u64 = v.dims.iter().product();
+                    let size = es(self, v.arr.elem);
+                    for i in 0..n {
+                        if let Some(&var) = v.arr.elems.get((b as u64 + i) as usize) {
+                            out.push(Cell {
+                                offset: at + i * size,
+                                var,
+                                ty: v.arr.elem,
+                            });
+                        }
+                    }
+                }
+                Part::Struct(v) => self.struct_cells(v, at, out, span)?,
+                Part::Structs(sa) => self.structs_cells(sa, at, out, span)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The cells of an array of structures at byte offset `base`.
+    fn structs_cells(
+        &mut self,
+        sa: &StructArray,
+        base: u64,
+        out: &mut Vec<Cell>,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let Some(&n) = sa.dims.first() else {
+            return Ok(());
+        };
+        let row: u64 = sa.dims[1..].iter().product::<u64>() * sa.def.0.size;
+        for e in 0..n {
+            let i = self.int_const(e as i128, CInt::INT);
+            match self.struct_index(sa, i, span)? {
+                Place::Struct(v) => self.struct_cells(&v, base + e * row, out, span)?,
+                Place::Structs(inner) => self.structs_cells(&inner, base + e * row, out, span)?,
+                _ => {
+                    return Err(FrontendError::Internal(
+                        "element of an array of structures".into(),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Numbers a structure object (or an array of them) now if the plan says its address
+    /// becomes a general pointer.
+    pub fn declare_struct_object(
+        &mut self,
+        whole: &Place,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let mut cells = Vec::new();
+        let size = match whole {
+            Place::Struct(v) => {
+                self.struct_cells(v, 0, &mut cells, span)?;
+                v.def.0.size
+            }
+            Place::Structs(sa) => {
+                self.structs_cells(sa, 0, &mut cells, span)?;
+                sa.dims.iter().product::<u64>() * sa.def.0.size
+            }
+            _ => return Ok(()),
+        };
+        let Some(first) = cells.first().map(|c| c.var) else {
+            return Ok(());
+        };
+        if self.mem.home.contains_key(&first)
+            || !self.mem.plan.exposed.contains(&self.decl_key(first))
+        {
+            return Ok(());
+        }
+        self.number(cells, size);
+        Ok(())
+    }
+
+    /// The structure `*p` designates for a general pointer `p` to a structure of type `def`:
+    /// its members are cells at `p` plus their offsets, checked once (every scalar member must
+    /// be a live cell of its type). Structures with bit-fields, array members or function
+    /// pointers are not reached through general pointers.
+    fn mem_struct(
+        &mut self,
+        p: TermId,
+        def: &StructRef,
+        span: Span,
+    ) -> Result<StructView, FrontendError> {
+        let mut checks = Vec::new();
+        let view = self.mem_struct_at(p, def, 0, &mut checks, span)?;
+        let mut all = Vec::new();
+        for (off, ty) in checks {
+            let q = self.ptr_at(p, off as i128);
+            let mut one = Vec::new();
+            for (k, c, alive) in self.candidates(ty) {
+                one.push(self.at_cell(q, k, c.offset, alive));
+            }
+            all.push(self.cfa.tm.or_all(one));
+        }
+        let ok = self.cfa.tm.and_all(all);
+        let bad = self.cfa.tm.not(ok);
+        self.ub_check(
+            None,
+            bad,
+            "access to a structure through a pointer to no live structure of its type (outside its object, dangling, or another type)",
+        );
+        Ok(view)
+    }
+
+    fn mem_struct_at(
+        &mut self,
+        p: TermId,
+        def: &StructRef,
+        base: u64,
+        checks: &mut Vec<(u64, CInt)>,
+        span: Span,
+    ) -> Result<StructView, FrontendError> {
+        let mut parts = Vec::new();
+        for m in &def.0.members {
+            let at = base + m.offset;
+            let cell = |lw: &mut Self, ty: CInt| Lval::Mem {
+                ptr: lw.ptr_at(p, at as i128),
+                ty,
+            };
+            let part = match (&m.ty, m.bits) {
+                (CType::Int(t), None) => {
+                    checks.push((at, *t));
+                    Part::Scalar(cell(self, *t))
+                }
+                (CType::Pointer(q), None) if !matches!(**q, CType::Function(..)) => {
+                    checks.push((at, CInt::PTR));
+                    Part::Ptr(cell(self, CInt::PTR), (**q).clone())
+                }
+                (CType::Struct(inner), None) => Part::Struct(self.mem_struct_at(p, inner, at, checks, span)?),
+                _ => {
+                    return self.unsupported(
+                        span,
+                        format!(
+                            "a general pointer to {} (its bit-fields, array members or function pointers)",
+                            CType::Struct(def.clone()).describe()
+                        ),
+                    )
+                }
+            };
+            parts.push(part);
+        }
+        Ok(StructView {
+            def: def.clone(),
+            parts,
+        })
     }
 
     /// The byte size of what a pointer to `pointee` steps over (`None`: not an object type).
@@ -602,6 +836,23 @@ impl<'a> Lower<'a> {
                 Place::Ptr(lv, *q)
             }),
             CType::Void => return self.error(span, "dereferencing a `void *` pointer"),
+            CType::Struct(def) => {
+                let p = self
+                    .materialize(RVal {
+                        t: p,
+                        ty: CInt::PTR,
+                    })
+                    .t;
+                let obj = self.ptr_obj(p);
+                let zo = self.cfa.tm.bv_const(0, OBJ_BITS);
+                let null = self.cfa.tm.eq(obj, zo);
+                self.ub_check(
+                    None,
+                    null,
+                    "dereference of a null pointer or an integer converted to a pointer",
+                );
+                return Ok(Place::Struct(self.mem_struct(p, def, span)?));
+            }
             other => {
                 return self.unsupported(span, format!("a general pointer to {}", other.describe()))
             }
@@ -668,10 +919,9 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// A general pointer variable: declared, havocked as an uninitialised local (an address
-    /// of no object: its dereference is undefined) or zero.
-    pub fn uninit_ref(&mut self, v: PVar) {
-        self.havoc(v, HavocKind::Uninitialized);
+    /// Clears the object number of a general pointer variable (after a havoc: an address of
+    /// no object).
+    pub fn no_object(&mut self, v: PVar) {
         let t = self.var_term(v);
         let a = self.ptr_off(t);
         let r = self.make_ptr(0, a);
@@ -711,4 +961,39 @@ impl<'a> Lower<'a> {
             }
         }
     }
+}
+
+/// The variable of a scalar place at a fixed position.
+fn lval_var(lv: &Lval, tm: &crate::bv::TermManager) -> Option<PVar> {
+    match lv {
+        Lval::Var(v, _) => Some(*v),
+        Lval::Elem { arr, flat, .. } => tm
+            .const_value(*flat)
+            .and_then(|k| arr.elems.get(k as usize).copied()),
+        _ => None,
+    }
+}
+
+/// The first scalar of a structure (not a bit-field or a function pointer) and its offset in
+/// the structure, as the place a pointer to the structure has the address of.
+fn first_cell(view: &StructView) -> Option<(u64, Lval)> {
+    for (m, p) in view.def.0.members.iter().zip(&view.parts) {
+        let found = match p {
+            Part::Scalar(lv) | Part::Ptr(lv, _) if m.bits.is_none() => Some((0, lv.clone())),
+            Part::Array(v) => Some((
+                0,
+                Lval::Elem {
+                    arr: v.arr.clone(),
+                    flat: v.base,
+                    ty: v.access,
+                },
+            )),
+            Part::Struct(v) => first_cell(v),
+            _ => None,
+        };
+        if let Some((rel, lv)) = found {
+            return Some((rel + m.offset, lv));
+        }
+    }
+    None
 }

@@ -50,8 +50,10 @@ use std::rc::Rc;
 pub enum Part {
     /// An integer member.
     Scalar(Lval),
-    /// A pointer member: an address-only pointer of the data model's pointer width.
+    /// A pointer to a function: an address-only pointer of the data model's pointer width.
     Addr(Lval),
+    /// A pointer to an object: a general pointer (see [`super::memory`]) to the type.
+    Ptr(Lval, CType),
     /// An array of integers.
     Array(ArrayView),
     /// A structure.
@@ -88,7 +90,8 @@ enum Kind {
     Int(CInt),
     /// A bit-field of the declared type and width.
     Bits(CInt, u32),
-    Pointer,
+    /// A pointer member: to an object (its type) or to a function (`None`).
+    Pointer(Option<CType>),
     IntArray(CInt, Vec<u64>),
     Struct(StructRef),
     StructArray(StructRef, Vec<u64>),
@@ -98,7 +101,9 @@ enum Kind {
 fn kind(ty: &CType) -> Result<Kind, String> {
     match ty {
         CType::Int(i) => Ok(Kind::Int(*i)),
-        CType::Pointer(_) => Ok(Kind::Pointer),
+        CType::Pointer(q) => Ok(Kind::Pointer(
+            (!matches!(**q, CType::Function(..))).then(|| (**q).clone()),
+        )),
         CType::Struct(s) => Ok(Kind::Struct(s.clone())),
         CType::Array(..) => {
             let mut dims = Vec::new();
@@ -146,9 +151,9 @@ fn leaves(def: &StructDef) -> Vec<Leaf> {
                 path: vec![seg(Vec::new())],
                 ty: i,
             }),
-            Ok(Kind::Pointer) => out.push(Leaf {
+            Ok(Kind::Pointer(q)) => out.push(Leaf {
                 path: vec![seg(Vec::new())],
-                ty: ADDRESS,
+                ty: if q.is_some() { CInt::PTR } else { ADDRESS },
             }),
             Ok(Kind::IntArray(i, ds)) => out.push(Leaf {
                 path: vec![seg(ds)],
@@ -425,7 +430,14 @@ impl<'a> Lower<'a> {
                     inner: Box::new(Lval::Var(self.new_var(&mname, i, kind_, pos.clone()), i)),
                     width,
                 }),
-                Ok(Kind::Pointer) => Part::Addr(Lval::Var(
+                Ok(Kind::Pointer(Some(q))) => Part::Ptr(
+                    Lval::Var(
+                        self.new_var(&mname, CInt::PTR, kind_, pos.clone()),
+                        CInt::PTR,
+                    ),
+                    q,
+                ),
+                Ok(Kind::Pointer(None)) => Part::Addr(Lval::Var(
                     self.new_var(&mname, ADDRESS, kind_, pos.clone()),
                     ADDRESS,
                 )),
@@ -538,7 +550,7 @@ impl<'a> Lower<'a> {
         let mut parts = Vec::new();
         for m in &def.0.members {
             let part = match member_kind(m) {
-                Ok(k @ (Kind::Int(_) | Kind::Bits(..) | Kind::Pointer)) => {
+                Ok(k @ (Kind::Int(_) | Kind::Bits(..) | Kind::Pointer(_))) => {
                     let l = &leaves[*at];
                     *at += 1;
                     let lv = Lval::Elem {
@@ -547,7 +559,8 @@ impl<'a> Lower<'a> {
                         ty: l.access,
                     };
                     match k {
-                        Kind::Pointer => Part::Addr(lv),
+                        Kind::Pointer(Some(q)) => Part::Ptr(lv, q),
+                        Kind::Pointer(None) => Part::Addr(lv),
                         Kind::Bits(_, width) => Part::Scalar(Lval::Bits {
                             inner: Box::new(lv),
                             width,
@@ -644,6 +657,7 @@ impl<'a> Lower<'a> {
         match s.member(name) {
             Some(Part::Scalar(lv)) => Ok(Place::Scalar(lv)),
             Some(Part::Addr(lv)) => Ok(Place::Addr(lv)),
+            Some(Part::Ptr(lv, q)) => Ok(Place::Ptr(lv, q)),
             Some(Part::Array(v)) => Ok(Place::Array(v)),
             Some(Part::Struct(v)) => Ok(Place::Struct(v)),
             Some(Part::Structs(v)) => Ok(Place::Structs(v)),
@@ -665,7 +679,7 @@ impl<'a> Lower<'a> {
                     lv: lv.clone(),
                     pointer: false,
                 }),
-                Part::Addr(lv) => out.push(Slot {
+                Part::Addr(lv) | Part::Ptr(lv, _) => out.push(Slot {
                     lv: lv.clone(),
                     pointer: true,
                 }),
@@ -799,7 +813,11 @@ impl<'a> Lower<'a> {
             return Ok(());
         }
         let x = self.expr(e)?;
-        let v = self.address_value(x, e.span, "a pointer member")?;
+        let v = if slot.lv.ty().kind == IntKind::Ptr {
+            self.general_pointer(x, e.span)?
+        } else {
+            self.address_value(x, e.span, "a pointer member")?
+        };
         self.store(&slot.lv, v);
         Ok(())
     }
@@ -881,12 +899,18 @@ impl<'a> Lower<'a> {
     pub fn struct_vars(parts: &[Part], out: &mut Vec<PVar>) {
         for p in parts {
             match p {
-                Part::Scalar(Lval::Var(v, _)) | Part::Addr(Lval::Var(v, _)) => out.push(*v),
-                Part::Scalar(Lval::Elem { arr, .. }) | Part::Addr(Lval::Elem { arr, .. }) => {
-                    out.extend(arr.elems.iter().copied())
-                }
-                Part::Scalar(Lval::Mem { .. }) | Part::Addr(Lval::Mem { .. }) => {}
-                Part::Scalar(Lval::Bits { inner, .. }) | Part::Addr(Lval::Bits { inner, .. }) => {
+                Part::Scalar(Lval::Var(v, _))
+                | Part::Addr(Lval::Var(v, _))
+                | Part::Ptr(Lval::Var(v, _), _) => out.push(*v),
+                Part::Scalar(Lval::Elem { arr, .. })
+                | Part::Addr(Lval::Elem { arr, .. })
+                | Part::Ptr(Lval::Elem { arr, .. }, _) => out.extend(arr.elems.iter().copied()),
+                Part::Scalar(Lval::Mem { .. })
+                | Part::Addr(Lval::Mem { .. })
+                | Part::Ptr(Lval::Mem { .. }, _) => {}
+                Part::Scalar(Lval::Bits { inner, .. })
+                | Part::Addr(Lval::Bits { inner, .. })
+                | Part::Ptr(Lval::Bits { inner, .. }, _) => {
                     Self::struct_vars(&[Part::Scalar((**inner).clone())], out)
                 }
                 Part::Array(v) => out.extend(v.arr.elems.iter().copied()),
