@@ -408,7 +408,7 @@ impl<'a> Lower<'a> {
             Place::Struct(view) => {
                 let Some((rel, lv)) = first_cell(view) else {
                     return self
-                        .unsupported(span, "a pointer to a structure without scalar members");
+                        .unsupported(span, "a pointer to a structure whose members are all bit-fields or function pointers");
                 };
                 let p = self.place_ref(&Place::Scalar(lv), span)?;
                 Ok(self.ptr_at(p, -(rel as i128)))
