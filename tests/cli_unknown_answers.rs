@@ -208,3 +208,44 @@ fn recursion_beyond_its_bound_is_unknown() {
     let r = bitmc(&["verify", &p, "--timeout", "60"]);
     assert_eq!(r.last_line(), "TRUE", "{}{}", r.stdout, r.stderr);
 }
+
+/// Undefined uses of pointers end in UNKNOWN with their reason, through a pointer bound to
+/// an object as through a general pointer: a write to a string literal (gcc puts it in
+/// read-only memory), a dereference of a pointer to a local of a function that has returned,
+/// and arithmetic that leaves the object.
+#[test]
+fn undefined_pointer_uses_are_unknown() {
+    let cases = [
+        (
+            "literal.c",
+            "int main(void) { char *s = \"abc\"; s[0] = 'x'; if (s[0] == 'x') reach_error(); return 0; }",
+            "write to a string literal",
+        ),
+        (
+            "literal_general.c",
+            "int main(void) { char *p = 0; p = \"abc\"; p++; *p = 'x'; if (p[0] == 'x') reach_error(); return 0; }",
+            "write to a string literal",
+        ),
+        (
+            "dangling.c",
+            "int *f(void) { int v = 3; int *p = &v; return p; }\n\
+             int main(void) { int *p = f(); if (*p == 3) reach_error(); return 0; }",
+            "dangling",
+        ),
+        (
+            "outside.c",
+            "int main(void) { int a[2] = {0, 0}; int *p = a; p += __VERIFIER_nondet_int(); \
+             if (p == a || p == a + 1 || p == a + 2) return 0; reach_error(); return 0; }",
+            "pointer arithmetic outside the object",
+        ),
+    ];
+    for (name, body, why) in cases {
+        let src = format!(
+            "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n{body}\n"
+        );
+        let p = write(name, &src);
+        let r = bitmc(&["verify", &p, "--timeout", "60"]);
+        assert_eq!(r.code, 20, "{name}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains(why), "{name}: {}", r.stdout);
+    }
+}

@@ -126,6 +126,8 @@ pub struct Lower<'a> {
     pub taken: Vec<String>,
     /// The numbered objects and the memory plan (see [`super::memory`]).
     pub mem: super::memory::Memory,
+    /// The array object of each string literal lowered, by the literal's start.
+    pub literals: HashMap<usize, super::array::ArrayView>,
     temp_count: u32,
 }
 
@@ -571,6 +573,7 @@ fn new_lower<'a>(
         runs_code: HashMap::new(),
         taken: super::fnptr::address_taken(unit),
         mem: super::memory::Memory::new(plan.clone()),
+        literals: HashMap::new(),
         temp_count: 0,
     }
 }

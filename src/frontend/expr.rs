@@ -389,7 +389,7 @@ impl<'a> Lower<'a> {
         match &e.node {
             Expression::Identifier(id) => self.identifier(&id.node.name, id.span),
             Expression::Constant(c) => Ok(Val::Int(self.constant(c)?)),
-            Expression::StringLiteral(_) => self.unsupported(e.span, "string literal"),
+            Expression::StringLiteral(s) => self.string_literal(e, &s.node),
             Expression::Call(c) => self.call(c),
             Expression::SizeOfTy(t) => {
                 let ty = self.type_name(&t.node.0)?;

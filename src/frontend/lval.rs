@@ -238,6 +238,15 @@ impl<'a> Lower<'a> {
         let t = self.convert(v, lv.ty());
         match lv {
             Lval::Var(x, _) => self.assign(*x, t),
+            Lval::Elem { arr, .. }
+                if arr
+                    .elems
+                    .first()
+                    .is_some_and(|e| self.mem.read_only.contains(e)) =>
+            {
+                let yes = self.cfa.tm.tru();
+                self.ub_check(None, yes, "write to a string literal");
+            }
             Lval::Elem { arr, flat, .. } => self.write_elem(arr, *flat, t),
             Lval::Mem { ptr, ty } => self.mem_write(*ptr, *ty, t),
             Lval::Bits { .. } => {}

@@ -84,6 +84,7 @@ mod order;
 pub mod parse;
 mod pointer;
 mod stmt;
+mod strings;
 mod structs;
 pub mod types;
 

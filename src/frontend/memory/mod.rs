@@ -1,0 +1,473 @@
+//! General pointers: an object and a byte offset, the memory model of programs without heap.
+//!
+//! Every object of such a program is a global, a local or a parameter, so the objects are
+//! finitely many. A *general pointer* is a value of [`CInt::PTR`]: its high [`OBJ_BITS`] bits
+//! number an object (0: no object) and its low bits, of the data model's pointer width, hold
+//! the byte offset in that object — or, without an object, an address (null is 0; an integer
+//! converted to a pointer keeps its value). This is the encoding CBMC and ESBMC use.
+//!
+//! The front end keeps the cheap encodings where they are exact (a pointer bound for good to
+//! the object it is initialised with, an address-only pointer; see [`super::pointer`]); a
+//! pointer variable is general when the program assigns it an object's address after its
+//! declaration, moves it, or takes its address. Which variables those are is learnt by
+//! lowering: an operation that needs a general pointer where the declaration made another
+//! kind records the declaration in a [`MemPlan`] and the unit is lowered again with the
+//! larger plan (as is an object whose address first became a general pointer after a
+//! dereference that could reach it had been lowered), until nothing new is learnt.
+//!
+//! An object gets its number when its address first becomes a general pointer. Its *cells*
+//! are its scalar variables at their byte offsets (a scalar: one cell; an integer array: one
+//! per element). `*p` is exact when `p` holds the offset of a cell of the object whose type
+//! has the access type's width (signed and unsigned variants, as [`super::pointer`]); the
+//! read is an `ite` over the candidate cells, the write assigns every candidate cell
+//! `ite(p = cell, value, cell)`. What C leaves undefined ends in an UNKNOWN sink: a null or
+//! integer pointer dereferenced, an offset outside the object or of no cell, an object whose
+//! lifetime ended (each local that may be pointed to has a flag set at its declaration and
+//! cleared when its block ends, by falling off its end or by `return`, `break`, `continue`),
+//! arithmetic leaving the object (one past the end is allowed), relational comparison and
+//! difference of pointers into different objects. An access through a pointer to a type of
+//! another width (a byte view) is an UNKNOWN sink too (not undefined: not modelled). An
+//! object's address converted to an integer is an UNKNOWN sink (its value would be the
+//! compiler's layout).
+
+/// The bits of a general pointer that number its object.
+pub const OBJ_BITS: u32 = 16;
+
+/// The width of a general pointer under a data model.
+use super::array::ArrayObj;
+use super::builder::Lower;
+use super::lval::Lval;
+use super::pointer::{Place, ADDRESS};
+use super::structs::{Part, StructArray, StructView};
+use super::types::{CInt, IntKind};
+use super::FrontendError;
+use crate::cfa::{DataModel, PVar, VarKind};
+use lang_c::span::Span;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+mod access;
+mod value;
+
+pub fn ptr_width(dm: DataModel) -> u32 {
+    ADDRESS.width(dm) + OBJ_BITS
+}
+
+/// What an earlier lowering of the unit learnt: the pointer declarations that must be general
+/// and the objects whose address becomes a general pointer (both by [`Lower::decl_key`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemPlan {
+    pub general: HashSet<String>,
+    pub exposed: HashSet<String>,
+}
+
+impl MemPlan {
+    /// Whether `other` adds nothing to `self`.
+    pub fn covers(&self, other: &MemPlan) -> bool {
+        other.general.is_subset(&self.general) && other.exposed.is_subset(&self.exposed)
+    }
+
+    /// Adds what `other` knows.
+    pub fn merge(&mut self, other: &MemPlan) {
+        self.general.extend(other.general.iter().cloned());
+        self.exposed.extend(other.exposed.iter().cloned());
+    }
+}
+
+/// A scalar of a numbered object.
+#[derive(Clone, Debug)]
+struct Cell {
+    offset: u64,
+    var: PVar,
+    ty: CInt,
+}
+
+/// A numbered object: its cells, its size and the flag of its lifetime (locals only).
+#[derive(Debug)]
+struct MemObj {
+    cells: Vec<Cell>,
+    size: u64,
+    alive: Option<PVar>,
+}
+
+/// The numbered objects of a lowering.
+#[derive(Debug, Default)]
+pub struct Memory {
+    objects: Vec<MemObj>,
+    /// Each cell's object number and offset.
+    home: HashMap<PVar, (u32, u64)>,
+    /// The plan this lowering follows and what it learnt beyond it.
+    pub plan: MemPlan,
+    pub learnt: MemPlan,
+    /// The objects with a lifetime flag declared in each open block, innermost last.
+    pub blocks: Vec<Vec<u32>>,
+    /// The cells of string literals: writing them is undefined.
+    pub read_only: HashSet<PVar>,
+}
+
+impl Memory {
+    /// No numbered objects yet, following `plan`.
+    pub fn new(plan: MemPlan) -> Memory {
+        Memory {
+            plan,
+            ..Default::default()
+        }
+    }
+}
+
+impl<'a> Lower<'a> {
+    /// The key of the declaration of the object `v` belongs to (its name and position; the
+    /// same in every lowering of the unit and for every inlined instance).
+    pub fn decl_key(&self, v: PVar) -> String {
+        let info = self.cfa.var(v);
+        // `a[1]`, `s.f`, `a[0].g#2`: the declared object `a` or `s`.
+        let name = info.name.split(['#', '[', '.']).next().unwrap_or("");
+        match &info.pos {
+            Some(p) => format!("{name}@{}:{}", p.line, p.col),
+            None => name.to_string(),
+        }
+    }
+
+    /// Records that the pointer variable `v` must be general and asks for another lowering.
+    pub fn needs_general<T>(&mut self, v: PVar) -> Result<T, FrontendError> {
+        let k = self.decl_key(v);
+        if self.mem.plan.general.contains(&k) {
+            return Err(FrontendError::Internal(format!(
+                "pointer `{k}` is general already"
+            )));
+        }
+        self.mem.learnt.general.insert(k);
+        Err(FrontendError::Relower)
+    }
+
+    /// Records that the pointer declared with `key` (bound to an object at its declaration)
+    /// must be general and asks for another lowering.
+    pub fn needs_general_key<T>(&mut self, key: String) -> Result<T, FrontendError> {
+        if self.mem.plan.general.contains(&key) {
+            return Err(FrontendError::Internal(format!(
+                "pointer `{key}` is general already"
+            )));
+        }
+        self.mem.learnt.general.insert(key);
+        Err(FrontendError::Relower)
+    }
+
+    /// Numbers the object declared with the variables `vars` now if the plan says its address
+    /// becomes a general pointer (at its declaration, so that its lifetime flag is set there).
+    pub fn declare_object(&mut self, vars: &[PVar], elem: Option<&Rc<ArrayObj>>) {
+        let Some(&first) = vars.first() else { return };
+        if self.mem.home.contains_key(&first)
+            || !self.mem.plan.exposed.contains(&self.decl_key(first))
+        {
+            return;
+        }
+        match elem {
+            Some(arr) => self.number_array(arr),
+            None => self.number_scalar(first),
+        };
+    }
+
+    fn number(&mut self, cells: Vec<Cell>, size: u64) -> u32 {
+        let id = self.mem.objects.len() as u32 + 1;
+        let first = cells.first().map(|c| c.var);
+        for c in &cells {
+            self.mem.home.insert(c.var, (id, c.offset));
+        }
+        let local = first
+            .is_some_and(|v| matches!(self.cfa.var(v).kind, VarKind::Local | VarKind::Parameter));
+        let alive = if local && self.fctx.is_some() {
+            let name = format!("{}#alive", self.cfa.var(first.unwrap_or(PVar(0))).name);
+            let a = self.new_var(&name, CInt::BOOL, VarKind::Temporary, None);
+            let one = self.cfa.tm.bv_const(1, 1);
+            self.assign(a, one);
+            if let Some(b) = self.mem.blocks.last_mut() {
+                b.push(id);
+            }
+            Some(a)
+        } else {
+            None
+        };
+        if let Some(v) = first {
+            let k = self.decl_key(v);
+            if !self.mem.plan.exposed.contains(&k) {
+                self.mem.learnt.exposed.insert(k);
+            }
+        }
+        self.mem.objects.push(MemObj { cells, size, alive });
+        id
+    }
+
+    fn number_scalar(&mut self, v: PVar) -> u32 {
+        let ty = self.var_ctype(v);
+        let size = if ty.kind == IntKind::Ptr {
+            ADDRESS.size(self.dm())
+        } else {
+            ty.size(self.dm())
+        };
+        self.number(
+            vec![Cell {
+                offset: 0,
+                var: v,
+                ty,
+            }],
+            size,
+        )
+    }
+
+    fn number_array(&mut self, arr: &Rc<ArrayObj>) -> u32 {
+        let es = self.cell_size(arr.elem);
+        let cells = arr
+            .elems
+            .iter()
+            .enumerate()
+            .map(|(i, &var)| Cell {
+                offset: i as u64 * es,
+                var,
+                ty: arr.elem,
+            })
+            .collect();
+        self.number(cells, es * arr.elems.len() as u64)
+    }
+
+    /// `sizeof` of what a cell of type `t` holds.
+    fn cell_size(&self, t: CInt) -> u64 {
+        if t.kind == IntKind::Ptr {
+            ADDRESS.size(self.dm())
+        } else {
+            t.size(self.dm())
+        }
+    }
+
+    /// The C integer type of a scalar variable (a general pointer for the pointer width plus
+    /// the object bits).
+    fn var_ctype(&self, v: PVar) -> CInt {
+        let it = self.cfa.var(v).ty;
+        if it.width == ptr_width(self.dm()) && !it.signed && it.width != 64 {
+            return CInt::PTR;
+        }
+        [
+            IntKind::Bool,
+            IntKind::Char,
+            IntKind::Short,
+            IntKind::Int,
+            IntKind::Long,
+            IntKind::LongLong,
+        ]
+        .into_iter()
+        .map(|k| CInt::new(k, it.signed))
+        .find(|t| t.width(self.dm()) == it.width)
+        .unwrap_or(CInt::PTR)
+    }
+
+    /// The object and offset of a cell, numbering its object when this is the first time (in
+    /// a lowering the plan then repeats, since its declaration did not number it: a member of
+    /// a structure is numbered as a scalar here, but the next lowering numbers the structure).
+    fn home_of(
+        &mut self,
+        v: PVar,
+        arr: Option<&Rc<ArrayObj>>,
+        span: Span,
+    ) -> Result<(u32, u64), FrontendError> {
+        if let Some(&h) = self.mem.home.get(&v) {
+            return Ok(h);
+        }
+        if self.mem.plan.exposed.contains(&self.decl_key(v)) {
+            return self.unsupported(
+                span,
+                "a pointer to an object that is not a variable (a temporary)",
+            );
+        }
+        match arr {
+            Some(a) => {
+                self.number_array(a);
+            }
+            None => {
+                self.number_scalar(v);
+            }
+        }
+        Ok(self.mem.home[&v])
+    }
+
+    /// The cells of a structure object (or of one of its elements) at byte offset `base`:
+    /// its scalar members, pointer members and the elements of its array members (bit-fields
+    /// and function pointers are no cells: no pointer designates them).
+    fn struct_cells(
+        &mut self,
+        view: &StructView,
+        base: u64,
+        out: &mut Vec<Cell>,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let es = |lw: &Self, t: CInt| lw.cell_size(t);
+        for (m, p) in view.def.0.members.iter().zip(&view.parts) {
+            let at = base + m.offset;
+            match p {
+                Part::Scalar(lv) | Part::Ptr(lv, _) if m.bits.is_none() => {
+                    if let Some(var) = lval_var(lv, &self.cfa.tm) {
+                        out.push(Cell {
+                            offset: at,
+                            var,
+                            ty: lv.ty(),
+                        });
+                    }
+                }
+                Part::Array(v) => {
+                    let Some(b) = self.cfa.tm.const_value(v.base) else {
+                        continue;
+                    };
+                    let n: u64 = v.dims.iter().product();
+                    let size = es(self, v.arr.elem);
+                    for i in 0..n {
+                        if let Some(&var) = v.arr.elems.get((b as u64 + i) as usize) {
+                            out.push(Cell {
+                                offset: at + i * size,
+                                var,
+                                ty: v.arr.elem,
+                            });
+                        }
+                    }
+                }
+                Part::Struct(v) => self.struct_cells(v, at, out, span)?,
+                Part::Structs(sa) => self.structs_cells(sa, at, out, span)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The cells of an array of structures at byte offset `base`.
+    fn structs_cells(
+        &mut self,
+        sa: &StructArray,
+        base: u64,
+        out: &mut Vec<Cell>,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let Some(&n) = sa.dims.first() else {
+            return Ok(());
+        };
+        let row: u64 = sa.dims[1..].iter().product::<u64>() * sa.def.0.size;
+        for e in 0..n {
+            let i = self.int_const(e as i128, CInt::INT);
+            match self.struct_index(sa, i, span)? {
+                Place::Struct(v) => self.struct_cells(&v, base + e * row, out, span)?,
+                Place::Structs(inner) => self.structs_cells(&inner, base + e * row, out, span)?,
+                _ => {
+                    return Err(FrontendError::Internal(
+                        "element of an array of structures".into(),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Numbers a structure object (or an array of them) now if the plan says its address
+    /// becomes a general pointer.
+    pub fn declare_struct_object(
+        &mut self,
+        whole: &Place,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let mut cells = Vec::new();
+        let size = match whole {
+            Place::Struct(v) => {
+                self.struct_cells(v, 0, &mut cells, span)?;
+                v.def.0.size
+            }
+            Place::Structs(sa) => {
+                self.structs_cells(sa, 0, &mut cells, span)?;
+                sa.dims.iter().product::<u64>() * sa.def.0.size
+            }
+            _ => return Ok(()),
+        };
+        let Some(first) = cells.first().map(|c| c.var) else {
+            return Ok(());
+        };
+        if self.mem.home.contains_key(&first)
+            || !self.mem.plan.exposed.contains(&self.decl_key(first))
+        {
+            return Ok(());
+        }
+        self.number(cells, size);
+        Ok(())
+    }
+
+    /// Clears the object number of a general pointer variable (after a havoc: an address of
+    /// no object).
+    pub fn no_object(&mut self, v: PVar) {
+        let t = self.var_term(v);
+        let a = self.ptr_off(t);
+        let r = self.make_ptr(0, a);
+        self.assign(v, r);
+    }
+
+    /// Opens a block whose numbered locals end with it.
+    pub fn open_objects(&mut self) {
+        self.mem.blocks.push(Vec::new());
+    }
+
+    /// Closes the innermost block: the lifetime of its numbered locals ends.
+    pub fn close_objects(&mut self) {
+        let ids = self.mem.blocks.pop().unwrap_or_default();
+        self.kill_objects(&ids);
+    }
+
+    /// Ends the lifetime of the numbered locals of the blocks from `depth` on (a jump out of
+    /// them), without closing the blocks.
+    pub fn leave_objects(&mut self, depth: usize) {
+        let ids: Vec<u32> = self
+            .mem
+            .blocks
+            .iter()
+            .skip(depth)
+            .flatten()
+            .copied()
+            .collect();
+        self.kill_objects(&ids);
+    }
+
+    fn kill_objects(&mut self, ids: &[u32]) {
+        for &id in ids {
+            if let Some(a) = self.mem.objects[id as usize - 1].alive {
+                let z = self.cfa.tm.bv_const(0, 1);
+                self.assign(a, z);
+            }
+        }
+    }
+}
+
+/// The variable of a scalar place at a fixed position.
+fn lval_var(lv: &Lval, tm: &crate::bv::TermManager) -> Option<PVar> {
+    match lv {
+        Lval::Var(v, _) => Some(*v),
+        Lval::Elem { arr, flat, .. } => tm
+            .const_value(*flat)
+            .and_then(|k| arr.elems.get(k as usize).copied()),
+        _ => None,
+    }
+}
+
+/// The first scalar of a structure (not a bit-field or a function pointer) and its offset in
+/// the structure, as the place a pointer to the structure has the address of.
+fn first_cell(view: &StructView) -> Option<(u64, Lval)> {
+    for (m, p) in view.def.0.members.iter().zip(&view.parts) {
+        let found = match p {
+            Part::Scalar(lv) | Part::Ptr(lv, _) if m.bits.is_none() => Some((0, lv.clone())),
+            Part::Array(v) => Some((
+                0,
+                Lval::Elem {
+                    arr: v.arr.clone(),
+                    flat: v.base,
+                    ty: v.access,
+                },
+            )),
+            Part::Struct(v) => first_cell(v),
+            _ => None,
+        };
+        if let Some((rel, lv)) = found {
+            return Some((rel + m.offset, lv));
+        }
+    }
+    None
+}
