@@ -27,6 +27,9 @@ use std::rc::Rc;
 pub struct ArrayObj {
     pub elems: Vec<PVar>,
     pub elem: CInt,
+    /// For an array of pointers (elements of [`CInt::PTR`], general pointers): the type the
+    /// elements point to.
+    pub pointee: Option<CType>,
 }
 
 /// An array object seen from a flat base offset with the remaining dimensions.
@@ -44,7 +47,7 @@ pub struct ArrayView {
 impl ArrayView {
     /// The C type of the view.
     pub fn ctype(&self) -> CType {
-        let mut t = CType::Int(self.access);
+        let mut t = self.elem_type();
         for d in self.dims.iter().rev() {
             t = CType::Array(Box::new(t), Some(*d));
         }
@@ -54,11 +57,19 @@ impl ArrayView {
     /// The type of one row (what a pointer into the view points to): the element type for a
     /// one-dimensional view.
     pub fn row_type(&self) -> CType {
-        let mut t = CType::Int(self.access);
+        let mut t = self.elem_type();
         for d in self.dims.iter().skip(1).rev() {
             t = CType::Array(Box::new(t), Some(*d));
         }
         t
+    }
+
+    /// The C type of an element.
+    fn elem_type(&self) -> CType {
+        match &self.arr.pointee {
+            Some(q) => CType::Pointer(Box::new(q.clone())),
+            None => CType::Int(self.access),
+        }
     }
 
     fn stride(&self) -> u64 {
@@ -78,11 +89,15 @@ impl<'a> Lower<'a> {
         kind: VarKind,
         init: Option<&Node<Initializer>>,
     ) -> Result<Binding, FrontendError> {
-        let Some((elem, dims)) = ty.array_shape() else {
-            return self.unsupported(
-                span,
-                format!("array of {} (only arrays of integers)", elem_desc(ty)),
-            );
+        let (elem, pointee, dims) = match (ty.array_shape(), pointer_array_shape(ty)) {
+            (Some((elem, dims)), _) => (elem, None, dims),
+            (None, Some((q, dims))) => (CInt::PTR, Some(q), dims),
+            (None, None) => {
+                return self.unsupported(
+                    span,
+                    format!("array of {} (only arrays of integers)", elem_desc(ty)),
+                )
+            }
         };
         let mut ds = Vec::new();
         for (i, d) in dims.iter().enumerate() {
@@ -137,7 +152,11 @@ impl<'a> Lower<'a> {
             }
             elems.push(self.new_var(&format!("{name}{suffix}"), elem, kind, pos.clone()));
         }
-        let arr = Rc::new(ArrayObj { elems, elem });
+        let arr = Rc::new(ArrayObj {
+            elems,
+            elem,
+            pointee,
+        });
         let base = self.cfa.tm.bv_const(0, FLAT_WIDTH);
         Ok(Binding::Array(ArrayView {
             arr,
@@ -214,7 +233,12 @@ impl<'a> Lower<'a> {
         for part in plan.parts {
             match part {
                 InitPart::Scalar { offset, expr } => {
-                    let v = self.rval(expr)?;
+                    let v = if view.arr.pointee.is_some() {
+                        let x = self.expr(expr)?;
+                        self.general_pointer(x, expr.span)?
+                    } else {
+                        self.rval(expr)?
+                    };
                     let t = self.convert(v, view.arr.elem);
                     if let Some(&x) = view.arr.elems.get(offset as usize) {
                         self.assign(x, t);
@@ -279,7 +303,10 @@ impl<'a> Lower<'a> {
             };
             let v = self.read(&lv);
             self.last_elem = Some(lv);
-            Ok(Val::Int(v))
+            Ok(match &view.arr.pointee {
+                Some(q) => Val::Ref(v, q.clone()),
+                None => Val::Int(v),
+            })
         } else {
             Ok(Val::Array(ArrayView {
                 arr: view.arr.clone(),
@@ -384,4 +411,20 @@ fn elem_desc(ty: &CType) -> String {
         t = e;
     }
     t.describe()
+}
+
+/// The pointee and dimensions of an array of pointers to objects (`int *a[3]`).
+pub fn pointer_array_shape(ty: &CType) -> Option<(CType, Vec<Option<u64>>)> {
+    let mut dims = Vec::new();
+    let mut t = ty;
+    while let CType::Array(e, n) = t {
+        dims.push(*n);
+        t = e;
+    }
+    match t {
+        CType::Pointer(q) if !dims.is_empty() && !matches!(**q, CType::Function(..)) => {
+            Some(((**q).clone(), dims))
+        }
+        _ => None,
+    }
 }

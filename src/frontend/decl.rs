@@ -448,7 +448,11 @@ impl<'a> Lower<'a> {
             }
             let unsupported_type = match &ty {
                 CType::Unsupported(w) => Some(format!("{w} (declaration of `{name}`)")),
-                CType::Array(..) if ty.array_shape().is_none() && struct_array(&ty).is_none() => {
+                CType::Array(..)
+                    if ty.array_shape().is_none()
+                        && struct_array(&ty).is_none()
+                        && super::array::pointer_array_shape(&ty).is_none() =>
+                {
                     Some(format!("array `{name}` of {}", ty.describe()))
                 }
                 CType::Array(_, None) if idecl.node.initializer.is_none() => {

@@ -89,6 +89,9 @@ impl<'a> Lower<'a> {
                 self.last_elem = None;
                 match self.expr(e)? {
                     Val::Int(_) => self.last_lval(e.span).map(Place::Scalar),
+                    Val::Ref(_, q) if self.last_elem.is_some() => {
+                        Ok(Place::Ptr(self.last_lval(e.span)?, q))
+                    }
                     Val::Array(view) => Ok(Place::Array(view)),
                     Val::Struct(v) => Ok(Place::Struct(v)),
                     Val::Structs(sa) => Ok(Place::Structs(sa)),
@@ -163,6 +166,7 @@ impl<'a> Lower<'a> {
         self.address_of_element = false;
         match r? {
             Val::Int(_) => self.last_lval(span).map(Place::Scalar),
+            Val::Ref(_, q) => Ok(Place::Ptr(self.last_lval(span)?, q)),
             Val::Array(v) => Ok(Place::Array(v)),
             _ => Err(FrontendError::Internal("subscript value".into())),
         }

@@ -39,10 +39,13 @@
 //!   the object's width (so signed and unsigned views are exact), or an address-only variable
 //!   (null, integers cast to pointers, copies) that is never dereferenced; a pointer the
 //!   program assigns an object's address after its declaration, moves, compares, subtracts,
-//!   returns or points to is a general pointer, an object number and a byte offset (see the
-//!   `memory` module), whose dereference is a choice over the cells of the numbered objects and
+//!   returns or points to, and every pointer member of a structure, is a general pointer, an
+//!   object number and a byte offset (see the `memory` module), whose dereference is a choice
+//!   over the cells of the numbered objects (integers, pointers, structures through `->`) and
 //!   whose undefined uses (outside its object, dangling, null) are UNKNOWN sinks; `sizeof` of
 //!   a pointer or array parameter is the data model's pointer size;
+//! - string literals are arrays of `char` with static storage (see the `strings` module);
+//!   writing one is an UNKNOWN sink;
 //! - structures (see the `structs` module) with gcc's layout: each scalar member is a variable
 //!   of its own, an array of structures is one array per scalar member; member access through
 //!   `.` and `->`, whole-structure copies (assignment, initialisation, arguments, return
@@ -53,9 +56,9 @@
 //!   address-taken functions of its type, null or anything else an UNKNOWN sink.
 //!
 //! Unsupported constructs give `file:line:col: unsupported: <what>`: general pointers to
-//! structures, addresses stored in pointer members and arrays of pointers, accesses through a
-//! pointer to a type of another width (byte views) or another array shape, function pointers in
-//! arrays and structures or converted to integers, string values,
+//! structures with bit-fields, array members or function pointers, arrays of pointers, accesses
+//! through a pointer to a type of another width (byte views) or another array shape, function
+//! pointers in arrays and structures or converted to integers, wide string literals,
 //! heap functions, unions, bit-fields, flexible array members, floating point, threads,
 //! variable-length
 //! arrays, inline assembly, `_Atomic`, arrays of more than

@@ -210,7 +210,14 @@ impl<'a> Lower<'a> {
                 }
                 p.void = false;
             }
-            CType::Pointer(_) => return self.unsupported(span, "pointers to pointers"),
+            // A pointer to the elements of an array of pointers, or to a pointer variable.
+            CType::Pointer(_) => match &p.target {
+                Place::Array(view) if view.dims.len() == 1 && view.arr.pointee.is_some() => {
+                    p.void = false;
+                }
+                Place::Ptr(..) => p.void = false,
+                _ => return self.unsupported(span, "pointers to pointers"),
+            },
             CType::Unsupported(w) => return self.unsupported(span, w.clone()),
             CType::Function(..) => return self.unsupported(span, "function pointers"),
         }
@@ -296,7 +303,11 @@ impl<'a> Lower<'a> {
             }
             Place::Array(view) => Val::Array(view),
             Place::Addr(lv) => Val::Addr(self.read(&lv)),
-            Place::Ptr(lv, q) => Val::Ref(self.read(&lv), q),
+            Place::Ptr(lv, q) => {
+                let v = self.read(&lv);
+                self.last_elem = Some(lv);
+                Val::Ref(v, q)
+            }
             Place::Struct(v) => Val::Struct(v),
             Place::Structs(sa) => Val::Structs(sa),
         }

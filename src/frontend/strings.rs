@@ -65,6 +65,7 @@ impl<'a> Lower<'a> {
         let arr = Rc::new(ArrayObj {
             elems,
             elem: CInt::CHAR,
+            pointee: None,
         });
         self.mem.read_only.extend(arr.elems.iter().copied());
         let vars = arr.elems.clone();

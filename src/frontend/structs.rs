@@ -532,6 +532,7 @@ impl<'a> Lower<'a> {
             arr: Rc::new(super::array::ArrayObj {
                 elems,
                 elem: leaf.ty,
+                pointee: None,
             }),
             base,
             dims,
