@@ -3,7 +3,8 @@
 //! function's result, a `?:` between pointers), moved with `++`, `--` and `+=`, compared with
 //! `==` and `<`, subtracted, walked over an array by a loop and by a function, written and read
 //! through (also through a pointer to a pointer and through a pointer to the type of the other
-//! signedness), and null.
+//! signedness), and null; an array of pointers and a structure with a pointer member, reached
+//! directly and through a pointer to the structure.
 //!
 //! No undefined behaviour under `-fwrapv`: the generator knows where each pointer points and
 //! only moves it within its object (one past the end included), dereferences it only when it
@@ -44,6 +45,10 @@ struct Walk<'g> {
     g: &'g mut Gen,
     objs: Vec<Obj>,
     ptrs: Vec<(String, At)>,
+    /// Where each element of the array of pointers `tab` points.
+    tab: Vec<At>,
+    /// Where the pointer member `w.p` of the structure `w` points.
+    member: At,
     sc: Scope,
     t: Ty,
     out: String,
@@ -88,10 +93,16 @@ fn program(g: &mut Gen) -> String {
         out,
         "{tc} sum({tc} *p, {tc} *e) {{ {tc} s = 0; while (p < e) {{ s += *p; p++; }} return s; }}"
     );
+    let _ = writeln!(out, "struct W {{ {tc} v; {tc} *p; }};");
     let mut w = Walk {
         g,
         objs: Vec::new(),
         ptrs: Vec::new(),
+        tab: Vec::new(),
+        member: At {
+            obj: None,
+            element: false,
+        },
         sc: Scope::default(),
         t,
         out,
@@ -100,6 +111,29 @@ fn program(g: &mut Gen) -> String {
     for _ in 0..w.g.range(1, 2) {
         w.array("A", false);
     }
+    // An array of pointers into the first array (or null), and a structure whose pointer
+    // member is null.
+    let n = w.g.range(2, 3);
+    let first = w.objs[0].clone();
+    let mut items = Vec::new();
+    for _ in 0..n {
+        if w.g.one_in(3) {
+            items.push("0".to_string());
+            w.tab.push(At {
+                obj: None,
+                element: false,
+            });
+        } else {
+            items.push(format!("&{}[{}]", first.name, w.g.rng.below(first.len)));
+            w.tab.push(At {
+                obj: Some(0),
+                element: true,
+            });
+        }
+    }
+    let _ = writeln!(w.out, "{tc} *tab[{n}] = {{{}}};", items.join(", "));
+    let _ = writeln!(w.out, "struct W w = {{1, 0}};");
+    w.sc.add_var("w.v".to_string(), t);
     w.out.push_str("int main(void) {\n");
     w.array("L", true);
     let x = w.g.fresh("x");
@@ -215,6 +249,10 @@ impl Walk<'_> {
         let pi = self.g.rng.below(n as u64) as usize;
         let (p, at) = self.ptrs[pi].clone();
         let e = self.g.expr(&self.sc, 1);
+        if self.g.one_in(4) {
+            self.aggregate_stmt(e);
+            return;
+        }
         match self.g.rng.below(9) {
             // An assignment of an element's address.
             0 | 1 => {
@@ -321,6 +359,51 @@ impl Walk<'_> {
                         self.ptrs[pi].1 = at;
                     }
                 }
+            }
+        }
+    }
+
+    /// A statement on the array of pointers or on the structure's pointer member.
+    fn aggregate_stmt(&mut self, e: String) {
+        let tc = self.t.c();
+        let j = self.g.rng.below(self.tab.len() as u64) as usize;
+        match self.g.rng.below(5) {
+            0 => {
+                let (x, at) = self.target();
+                let _ = writeln!(self.out, "  tab[{j}] = {x};");
+                self.tab[j] = at;
+            }
+            1 => {
+                let r = self.result();
+                let read = if self.tab[j].element {
+                    format!("(int)*tab[{j}]")
+                } else {
+                    format!("tab[{j}] == 0")
+                };
+                let _ = writeln!(self.out, "  int {r} = {read};");
+                if self.tab[j].element && self.g.one_in(2) {
+                    let _ = writeln!(self.out, "  *tab[{j}] = {e};");
+                }
+            }
+            2 => {
+                let (x, at) = self.target();
+                let _ = writeln!(self.out, "  w.p = {x};");
+                self.member = at;
+            }
+            3 => {
+                let pw = self.g.fresh("pw");
+                let _ = writeln!(self.out, "  struct W *{pw} = &w;\n  {pw}->v = {e};");
+                if self.member.element {
+                    let r = self.result();
+                    let _ = writeln!(self.out, "  int {r} = (int)*{pw}->p;\n  *{pw}->p += 1;");
+                }
+            }
+            _ => {
+                let r = self.result();
+                let _ = writeln!(
+                    self.out,
+                    "  int {r} = w.p == 0 ? -1 : (int)({tc})(w.p == tab[{j}]);"
+                );
             }
         }
     }
