@@ -136,6 +136,32 @@ fn a_violation_witness_gives_each_nondet_value_at_its_call_and_the_target() {
     assert_eq!(data("programhash"), vec![sha256(&f)]);
 }
 
+/// BMC's counterexample on the CFA whose loops are folded jumps over the loop with its
+/// iteration count as a value: the witness is read off the run expanded on the program as
+/// written, so the loop count is no nondet value and the one call keeps its value.
+#[test]
+fn a_violation_witness_of_an_accelerated_counterexample_gives_the_calls_values() {
+    let src = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+               int main(void) {\n    int s = 0;\n    for (int k = 0; k < 20; k++)\n        s += 2;\n\
+               \x20   int i = __VERIFIER_nondet_int();\n    if (s == 40 && i == 3)\n        reach_error();\n\
+               \x20   return 0;\n}\n";
+    let (dir, f) = program("accelerated", src);
+    let r = verify_in(&dir, &f, &["--svcomp", "--engine", "bmc"]);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stderr.contains("no violation witness"), "{}", r.stderr);
+    let doc = yaml(&dir.join("witness.yml"));
+    let summary = waypoints(&doc[0]);
+    assert_eq!(
+        summary,
+        vec![
+            ("function_return".into(), 7, 35, "\\result == 3".into()),
+            ("target".into(), 9, 9, String::new()),
+        ],
+        "{}",
+        r.stderr
+    );
+}
+
 /// `gcc -E` writes one blank for each run of blanks and tabs between tokens; the witness's
 /// columns are the original file's bytes (a tab is one).
 #[test]

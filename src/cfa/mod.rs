@@ -465,9 +465,28 @@ pub struct Cfa {
     pub origins: Vec<Origin>,
     pub property: Property,
     pub data_model: DataModel,
+    /// The objects a general pointer can designate, numbered from 1: each one's cells (byte
+    /// offset and variable), for printing pointer values (see [`Cfa::pointer_value`]).
+    pub objects: Vec<Vec<(u64, PVar)>>,
 }
 
+/// The bits above the address in a general pointer that number its object (the front end's
+/// memory model: a pointer is an object number and a byte offset in one bit-vector).
+pub const POINTER_OBJECT_BITS: u32 = 16;
+
 impl Cfa {
+    /// The object number and byte offset in a value of the general pointer `v`, or `None` if
+    /// `v` is not a general pointer (its width is the address width plus the object bits).
+    pub fn pointer_value(&self, v: PVar, value: u128) -> Option<(usize, u128)> {
+        let aw = match self.data_model {
+            DataModel::Ilp32 => 32,
+            DataModel::Lp64 => 64,
+        };
+        let ty = self.var(v).ty;
+        (ty.width == aw + POINTER_OBJECT_BITS && !ty.signed)
+            .then(|| ((value >> aw) as usize, value & ((1u128 << aw) - 1)))
+    }
+
     /// An empty CFA with its init, error and exit locations.
     pub fn new(property: Property, data_model: DataModel) -> Cfa {
         let mut cfa = Cfa {
@@ -481,6 +500,7 @@ impl Cfa {
             origins: Vec::new(),
             property,
             data_model,
+            objects: Vec::new(),
         };
         cfa.init = cfa.add_loc(LocKind::Init, None, "init");
         cfa.error = cfa.add_loc(LocKind::Error, None, "error");

@@ -27,6 +27,45 @@ pub fn requested(files: &[PathBuf], svcomp: bool) -> anyhow::Result<Vec<(PathBuf
         .collect()
 }
 
+/// How many steps the run of a counterexample on the program as written may take.
+const SOURCE_RUN_STEPS: usize = 4_000_000;
+
+/// The waypoints of a violation witness, read off the counterexample's run. A counterexample
+/// of the accelerated CFA (its steps jump over loops, with the iteration counts among their
+/// values) is first expanded into its run on the program as written.
+fn violation_content(
+    original: &Cfa,
+    cfa: &Cfa,
+    trace: &bitmc::verify::ProgramTrace,
+) -> Option<(Content, Option<String>)> {
+    let expanded;
+    let (ran_on, steps) = match &trace.accelerated {
+        None => (cfa, &trace.steps),
+        Some(_) => match trace.source_run(original, cfa, SOURCE_RUN_STEPS) {
+            Ok(s) => {
+                expanded = s;
+                (original, &expanded)
+            }
+            Err(why) => {
+                eprintln!("note: no violation witness: {why}");
+                return None;
+            }
+        },
+    };
+    match violation::waypoints(original, ran_on, steps) {
+        Ok((points, note)) => {
+            if let Some(n) = &note {
+                eprintln!("note: {n}");
+            }
+            Some((Content::Violation(points), note))
+        }
+        Err(e) => {
+            eprintln!("note: no violation witness: {e}");
+            None
+        }
+    }
+}
+
 /// Writes the witnesses of a TRUE or FALSE verdict; says on stderr what it could not write and
 /// what a witness leaves out. An UNKNOWN verdict has no witness.
 pub fn write(
@@ -46,21 +85,7 @@ pub fn write(
             return;
         }
         ProgramVerdict::True => Some(correctness_content(original, cfa, result)),
-        ProgramVerdict::False(_, trace) => {
-            let ran_on = trace.accelerated.as_deref().unwrap_or(cfa);
-            match violation::waypoints(original, ran_on, &trace.steps) {
-                Ok((points, note)) => {
-                    if let Some(n) = &note {
-                        eprintln!("note: {n}");
-                    }
-                    Some((Content::Violation(points), note))
-                }
-                Err(e) => {
-                    eprintln!("note: no violation witness: {e}");
-                    None
-                }
-            }
-        }
+        ProgramVerdict::False(_, trace) => violation_content(original, cfa, trace),
     };
     let Some((content, note)) = content else {
         return;

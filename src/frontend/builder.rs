@@ -128,6 +128,9 @@ pub struct Lower<'a> {
     pub mem: super::memory::Memory,
     /// The array object of each string literal lowered, by the literal's start.
     pub literals: HashMap<usize, super::array::ArrayView>,
+    /// Edges a statement added elsewhere than where it runs (a string literal's static
+    /// initialisation): not the statement's own commands.
+    pub elsewhere: std::collections::HashSet<usize>,
     temp_count: u32,
 }
 
@@ -574,6 +577,7 @@ fn new_lower<'a>(
         taken: super::fnptr::address_taken(unit),
         mem: super::memory::Memory::new(plan.clone()),
         literals: HashMap::new(),
+        elsewhere: Default::default(),
         temp_count: 0,
     }
 }

@@ -188,7 +188,8 @@ impl<'a> Lower<'a> {
     pub fn nothing_since(&self, before: usize) -> bool {
         self.cfa.edges[before..]
             .iter()
-            .all(|e| e.cmd.atom_count() == 0)
+            .enumerate()
+            .all(|(i, e)| e.cmd.atom_count() == 0 || self.elsewhere.contains(&(before + i)))
     }
 
     /// An item of a block.

@@ -45,6 +45,7 @@ impl<'a> Lower<'a> {
             self.cur = self.static_init;
         }
         let stack = std::mem::take(&mut self.call_stack);
+        let first_edge = self.cfa.edges.len();
         let mut elems = Vec::with_capacity(bytes.len());
         for (i, b) in bytes.iter().enumerate() {
             let v = self.new_var(
@@ -61,6 +62,8 @@ impl<'a> Lower<'a> {
         if in_function {
             self.static_init = self.cur;
             (self.cur, self.pos, self.text) = saved;
+            let added = first_edge..self.cfa.edges.len();
+            self.elsewhere.extend(added);
         }
         let arr = Rc::new(ArrayObj {
             elems,

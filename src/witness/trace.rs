@@ -349,11 +349,37 @@ pub fn decimal(value: u128, ty: IntType) -> String {
 /// `value` of a variable of the given type: decimal (signed when the type is), and hex too for
 /// unsigned types wider than one bit.
 pub fn format_value(cfa: &Cfa, v: PVar, value: u128) -> String {
+    if let Some((obj, off)) = cfa.pointer_value(v, value) {
+        return format_pointer(cfa, obj, off);
+    }
     let ty = cfa.var(v).ty;
     if !ty.signed && ty.width > 1 && value > 9 {
         format!("{value} (0x{value:x})")
     } else {
         decimal(value, ty)
+    }
+}
+
+/// A general pointer's value: `&a[1]` when it designates a cell of its object, `&a[0] + 5`
+/// (bytes) when it does not (one past the end, or inside a cell), the address when it points
+/// to no object (`0` for null).
+fn format_pointer(cfa: &Cfa, obj: usize, off: u128) -> String {
+    let cells = match obj.checked_sub(1).and_then(|k| cfa.objects.get(k)) {
+        Some(c) => c,
+        None if obj == 0 && off == 0 => return "0 (null)".to_string(),
+        None if obj == 0 => return format!("{off} (0x{off:x})"),
+        None => return format!("object {obj} + {off}"),
+    };
+    if let Some((_, v)) = cells.iter().find(|(o, _)| u128::from(*o) == off) {
+        return format!("&{}", c_name(cfa, *v));
+    }
+    match cells.first() {
+        Some((o, v)) => format!(
+            "&{} + {} bytes",
+            c_name(cfa, *v),
+            off.wrapping_sub(u128::from(*o))
+        ),
+        None => format!("object {obj} + {off}"),
     }
 }
 

@@ -31,7 +31,7 @@
 //! compiler's layout).
 
 /// The bits of a general pointer that number its object.
-pub const OBJ_BITS: u32 = 16;
+pub const OBJ_BITS: u32 = crate::cfa::POINTER_OBJECT_BITS;
 
 /// The width of a general pointer under a data model.
 use super::array::ArrayObj;
@@ -193,6 +193,9 @@ impl<'a> Lower<'a> {
                 self.mem.learnt.exposed.insert(k);
             }
         }
+        self.cfa
+            .objects
+            .push(cells.iter().map(|c| (c.offset, c.var)).collect());
         self.mem.objects.push(MemObj { cells, size, alive });
         id
     }
