@@ -32,7 +32,8 @@ const SOURCE_RUN_STEPS: usize = 4_000_000;
 
 /// The waypoints of a violation witness, read off the counterexample's run. A counterexample
 /// of the accelerated CFA (its steps jump over loops, with the iteration counts among their
-/// values) is first expanded into its run on the program as written.
+/// values) is first expanded into its run on the program as written, unless that run is too
+/// long.
 fn violation_content(
     original: &Cfa,
     cfa: &Cfa,
@@ -41,15 +42,13 @@ fn violation_content(
     let expanded;
     let (ran_on, steps) = match &trace.accelerated {
         None => (cfa, &trace.steps),
-        Some(_) => match trace.source_run(original, cfa, SOURCE_RUN_STEPS) {
+        Some(acc) => match trace.source_run(original, cfa, SOURCE_RUN_STEPS) {
             Ok(s) => {
                 expanded = s;
                 (original, &expanded)
             }
-            Err(why) => {
-                eprintln!("note: no violation witness: {why}");
-                return None;
-            }
+            // Too long to expand: the accelerated run's own values.
+            Err(_) => (&**acc, &trace.steps),
         },
     };
     match violation::waypoints(original, ran_on, steps) {

@@ -82,7 +82,13 @@ impl CInt {
                 DataModel::Lp64 => 64,
             },
             IntKind::LongLong => 64,
-            IntKind::Ptr => super::memory::ptr_width(dm),
+            IntKind::Ptr => {
+                let address = match dm {
+                    DataModel::Ilp32 => 32,
+                    DataModel::Lp64 => 64,
+                };
+                address + crate::cfa::POINTER_OBJECT_BITS
+            }
         }
     }
 

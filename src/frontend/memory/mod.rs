@@ -50,7 +50,7 @@ mod access;
 mod value;
 
 pub fn ptr_width(dm: DataModel) -> u32 {
-    ADDRESS.width(dm) + OBJ_BITS
+    CInt::PTR.width(dm)
 }
 
 /// What an earlier lowering of the unit learnt: the pointer declarations that must be general
