@@ -7,11 +7,12 @@ use super::{Cube, Ic3cfa, Kind, Rel, Stopped};
 use crate::bv::TermId;
 use crate::cfa::Loc;
 use crate::engine::ic3::cube::union;
-use crate::engine::ic3::{binary, drop_literals};
+use crate::engine::ic3::{self, binary, Gen, Mic};
 
 impl Ic3cfa<'_> {
     /// `genMic`: drops the literals of `free` one at a time while `support ∪ rest` passes,
-    /// blocking counterexamples to generalisation first when [`Ic3cfaOptions::ctg`] is on.
+    /// blocking counterexamples to generalisation first when [`Ic3cfaOptions::ctg`] is on
+    /// (MIC of the IC3 template, along edge `e`).
     ///
     /// [`Ic3cfaOptions::ctg`]: super::Ic3cfaOptions::ctg
     pub(super) fn gen_mic(
@@ -22,25 +23,12 @@ impl Ic3cfa<'_> {
         support: &[TermId],
     ) -> Result<Cube, Stopped> {
         let order = free.clone();
-        drop_literals(free, &order, 0, 0, |rest| {
-            let candidate = union(support, &rest);
-            let mut ctgs = 0;
-            loop {
-                match self.relind(e, level, &candidate, Kind::Gen)? {
-                    Rel::Holds(core, _) => {
-                        return Ok(Some(
-                            rest.into_iter().filter(|t| core.contains(t)).collect(),
-                        ))
-                    }
-                    Rel::Fails => {
-                        if ctgs >= self.io.ctg_max || !self.block_ctg(e, level, &candidate)? {
-                            return Ok(None);
-                        }
-                        ctgs += 1;
-                    }
-                }
-            }
-        })
+        let mut edge = EdgeMic {
+            ic3: self,
+            e,
+            support,
+        };
+        ic3::mic(&mut edge, free, &order, 0, 0, level, 1)
     }
 
     /// After `candidate` failed along `e` at `level`: blocks the model's predecessor state at
@@ -249,5 +237,46 @@ impl Ic3cfa<'_> {
             }
         }
         self.generalise(level, cube, cores).map(Some)
+    }
+}
+
+/// Literal dropping along one edge `e`, with the literals the earlier edges needed kept
+/// (`support`): the candidates MIC sees are the rest of the edge's cube.
+struct EdgeMic<'x, 'a, 's> {
+    ic3: &'x mut Ic3cfa<'a>,
+    e: usize,
+    support: &'s [TermId],
+}
+
+impl Mic for EdgeMic<'_, '_, '_> {
+    type Lit = TermId;
+    type Model = ();
+    type Stop = Stopped;
+
+    fn ctg_max(&self) -> usize {
+        self.ic3.io.ctg_max
+    }
+
+    fn admissible(&mut self, _: &[TermId]) -> Result<bool, Stopped> {
+        Ok(true)
+    }
+
+    fn query(&mut self, rest: &[TermId], level: usize, _: usize) -> Result<Gen<TermId, ()>, Stopped> {
+        let candidate = union(self.support, rest);
+        Ok(match self.ic3.relind(self.e, level, &candidate, Kind::Gen)? {
+            Rel::Holds(core, _) => {
+                Gen::Holds(rest.iter().copied().filter(|t| core.contains(t)).collect())
+            }
+            Rel::Fails => Gen::Fails(()),
+        })
+    }
+
+    fn block_ctg(&mut self, rest: &[TermId], _: &(), level: usize, _: usize) -> Result<bool, Stopped> {
+        let candidate = union(self.support, rest);
+        self.ic3.block_ctg(self.e, level, &candidate)
+    }
+
+    fn down(&mut self, _: Cube, _: ()) -> Option<Cube> {
+        None
     }
 }

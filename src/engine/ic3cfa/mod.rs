@@ -58,6 +58,7 @@ mod block;
 mod context;
 mod evidence;
 mod gen;
+mod hooks;
 mod options;
 mod pre;
 mod push;
@@ -68,8 +69,8 @@ mod stats;
 mod tests;
 pub mod wp;
 
-use super::ic3::{Frames, ObId, Queue};
-use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
+use super::ic3::{self, Frames, ObId, Queue};
+use super::{Certificate, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::aig::AigLit;
 use crate::bv::{TermId, TermManager};
 use crate::cfa::symex;
@@ -130,12 +131,6 @@ enum Rel {
     Fails,
 }
 
-/// The result of blocking at one level.
-enum Blocked {
-    Done,
-    Counterexample(Vec<Vec<u128>>),
-}
-
 struct Stopped;
 
 /// IC3CFA on one program (see the module doc).
@@ -174,8 +169,10 @@ struct Ic3cfa<'a> {
     solvers: Vec<Option<LocSolver>>,
     /// The level `i` with `F(i) = F(i+1)`, once found.
     fixpoint: Option<usize>,
-    /// The failed pushes, for [`Ic3cfaOptions::push_filter`].
+    /// The failed pushes, for [`Ic3cfaOptions::push_filter`]: those of the propagation under
+    /// way, and those of the last one that it has not offered again yet.
     filter: push::PushFilter,
+    filter_before: push::PushFilter,
     /// The rounds' obligations, for [`Ic3cfaOptions::stable`].
     stability: stable::Stability,
     /// The level `j` whose frame `F(j)` was returned after stable rounds, if one was.
@@ -248,6 +245,7 @@ impl<'a> Ic3cfa<'a> {
             solvers: (0..nl).map(|_| None).collect(),
             fixpoint: None,
             filter: Default::default(),
+            filter_before: Default::default(),
             stability: Default::default(),
             stable_stop: None,
             #[cfg(test)]
@@ -519,44 +517,7 @@ impl<'a> Ic3cfa<'a> {
     }
 
     fn run(&mut self, progress: ProgressFn<'_>, start: Instant) -> Result<Verdict, Stopped> {
-        if self.targets.is_empty() {
-            return Ok(self.safe(0));
-        }
-        let mut k = 1;
-        loop {
-            if let Some(max) = self.opts.max_depth {
-                if k > max {
-                    return Ok(Verdict::Unknown(Unknown::bound(format!(
-                        "no target excluded up to level {max} without a fixpoint"
-                    ))));
-                }
-            }
-            progress(&Progress {
-                engine: "ic3cfa",
-                depth: k,
-                elapsed: start.elapsed(),
-            });
-            match self.block(k)? {
-                Blocked::Counterexample(steps) => {
-                    return Ok(match self.plan(&steps) {
-                        Ok(plan) => Verdict::Unsafe(plan),
-                        Err(e) => Verdict::Unknown(Unknown::internal(e)),
-                    })
-                }
-                Blocked::Done => {}
-            }
-            if let Some(level) = self.push(k)? {
-                self.fixpoint = Some(level);
-                return Ok(self.safe(level));
-            }
-            if let Some(j) = self.stable_stop(k) {
-                // Experimental: `F(j)` is handed over unproved, for the caller to check.
-                self.n.stable_stops += 1;
-                self.stable_stop = Some(j);
-                return Ok(self.safe(j - 1));
-            }
-            k += 1;
-        }
+        ic3::run(&mut hooks::Run::new(self, progress, start))
     }
 
     /// SAFE with the invariant above `level`.
