@@ -84,24 +84,38 @@ pub trait Ic3 {
     fn frames(&self) -> &Frames<Self::Lit>;
     /// How the queue orders obligations of one level.
     fn order(&self) -> Order;
-    /// When obligations are tried again one level up within a round.
-    fn retry(&self) -> Retry;
+    /// When obligations are tried again one level up within a round (by default after they
+    /// were blocked, as in Eén, Mishchenko and Brayton's PDR).
+    fn retry(&self) -> Retry {
+        Retry {
+            blocked: true,
+            excluded: false,
+        }
+    }
 
     /// An answer before the first round (an initial goal state, no reachable goal).
     fn start(&mut self) -> Result<Option<Self::Answer>, Self::Stop>;
     /// An answer before the round at `k` (a depth bound), after reporting progress.
-    fn open_round(&mut self, k: usize) -> Result<Option<Self::Answer>, Self::Stop>;
+    fn open_round(&mut self, _k: usize) -> Result<Option<Self::Answer>, Self::Stop> {
+        Ok(None)
+    }
     /// The obligations a round at `k` starts with (goals, obligations kept from before).
     fn seed(&mut self, k: usize, queue: &mut Queue<Self::Ob>);
     /// A further goal at `k` that the frames do not exclude yet, blocked in a queue of its own.
-    fn next_goal(&mut self, k: usize) -> Result<Option<Self::Ob>, Self::Stop>;
+    fn next_goal(&mut self, _k: usize) -> Result<Option<Self::Ob>, Self::Stop> {
+        Ok(None)
+    }
     /// A queue of the round at `k` was drained in `took`.
-    fn drained(&mut self, k: usize, queue: Queue<Self::Ob>, took: Duration);
+    fn drained(&mut self, _k: usize, _queue: Queue<Self::Ob>, _took: Duration) {}
     /// An answer after blocking at `k` (a bound, the memory budget); else the frames are ready
     /// for propagation up to `k + 1`.
-    fn extend(&mut self, k: usize) -> Result<Option<Self::Answer>, Self::Stop>;
+    fn extend(&mut self, _k: usize) -> Result<Option<Self::Answer>, Self::Stop> {
+        Ok(None)
+    }
     /// An answer after the round at `k` found no fixpoint.
-    fn close_round(&mut self, k: usize) -> Option<Self::Answer>;
+    fn close_round(&mut self, _k: usize) -> Option<Self::Answer> {
+        None
+    }
     /// The answer for a counterexample, or `None` after refining an abstraction that allowed a
     /// spurious one (the round is then repeated).
     fn counterexample(&mut self, cex: Self::Cex) -> Result<Option<Self::Answer>, Self::Stop>;
@@ -111,12 +125,16 @@ pub trait Ic3 {
     /// An obligation was taken from the queue.
     fn popped(&mut self) -> Result<(), Self::Stop>;
     /// The counterexample of obligation `id` when `level` is the initial one.
-    fn initial(&self, queue: &Queue<Self::Ob>, id: ObId, level: usize) -> Option<Self::Cex>;
+    fn initial(&self, _queue: &Queue<Self::Ob>, _id: ObId, _level: usize) -> Option<Self::Cex> {
+        None
+    }
     /// Whether the frame at `level` already excludes the obligation.
     fn excluded(&self, ob: &Self::Ob, level: usize) -> bool;
     /// Blocks obligation `id` at `level` without a query where the variant knows it may
     /// (IC3CFA's skipping); whether it did.
-    fn shortcut(&mut self, queue: &mut Queue<Self::Ob>, id: ObId, level: usize) -> bool;
+    fn shortcut(&mut self, _queue: &mut Queue<Self::Ob>, _id: ObId, _level: usize) -> bool {
+        false
+    }
     /// The relative-induction query of an obligation at `level`: is its cube excluded from
     /// the successors of the frame below?
     fn query(
@@ -151,19 +169,18 @@ pub trait Ic3 {
     ) -> Result<usize, Self::Stop>;
     /// Obligation `id` was blocked at the top level `k`: keep it for the next round if the
     /// variant does.
-    fn keep(&mut self, queue: &Queue<Self::Ob>, id: ObId);
+    fn keep(&mut self, _queue: &Queue<Self::Ob>, _id: ObId) {}
 
     /// Whether lemmas are pushed at all.
-    fn pushes(&self) -> bool;
+    fn pushes(&self) -> bool {
+        true
+    }
     /// Tries to push lemma `¬cube` of `place` from `level` to `level + 1`.
-    fn push(
-        &mut self,
-        place: usize,
-        level: usize,
-        cube: Vec<Self::Lit>,
-    ) -> Result<(), Self::Stop>;
+    fn push(&mut self, place: usize, level: usize, cube: Vec<Self::Lit>) -> Result<(), Self::Stop>;
     /// Whether an empty `level` ends the run (every place has its frames there).
-    fn closes(&self, level: usize) -> bool;
+    fn closes(&self, _level: usize) -> bool {
+        true
+    }
 }
 
 /// Runs IC3 with the hooks of `h` (see the module doc) until an answer.

@@ -111,7 +111,11 @@ impl Obligation {
 
 /// The slots of every step of the counterexample that starts with `first` at the initial location
 /// and goes on through obligation `id` and the obligations it leads to.
-pub(super) fn chain_of(queue: &Queue<Obligation>, first: Vec<u128>, mut id: ObId) -> Vec<Vec<u128>> {
+pub(super) fn chain_of(
+    queue: &Queue<Obligation>,
+    first: Vec<u128>,
+    mut id: ObId,
+) -> Vec<Vec<u128>> {
     let mut steps = vec![first];
     while let Some((next, slots)) = &queue.get(id).next {
         steps.push(slots.clone());

@@ -3,7 +3,7 @@
 //! the edge assumes (as options), united over the incoming edges; and the bit-level fallback for
 //! equalities that word-level generalisation keeps enumerating.
 
-use super::{Cube, Ic3cfa, Kind, Rel, Stopped};
+use super::{Cores, Cube, Ic3cfa, Kind, Rel, Stopped};
 use crate::bv::TermId;
 use crate::cfa::Loc;
 use crate::engine::ic3::cube::union;
@@ -40,13 +40,9 @@ impl Ic3cfa<'_> {
             return Ok(false);
         }
         let (p, _) = self.predecessor(e, candidate);
-        let mut cores = Vec::new();
-        for e2 in self.incoming[from.index()].clone() {
-            match self.relind(e2, level - 1, &p, Kind::Gen)? {
-                Rel::Holds(core, exact) => cores.push((e2, core, exact)),
-                Rel::Fails => return Ok(false),
-            }
-        }
+        let Ok(cores) = self.edge_cores(from, level - 1, &p, Kind::Gen)? else {
+            return Ok(false);
+        };
         self.in_ctg = true;
         let g = self.generalise(level - 1, &p, cores);
         self.in_ctg = false;
@@ -77,7 +73,7 @@ impl Ic3cfa<'_> {
         &mut self,
         level: usize,
         cube: &[TermId],
-        cores: Vec<(usize, Cube, bool)>,
+        cores: Cores,
     ) -> Result<Cube, Stopped> {
         let mut support: Cube = Vec::new();
         for (e, core, exact) in cores {
@@ -229,14 +225,10 @@ impl Ic3cfa<'_> {
         level: usize,
         cube: &[TermId],
     ) -> Result<Option<Cube>, Stopped> {
-        let mut cores = Vec::new();
-        for e in self.incoming[loc.index()].clone() {
-            match self.relind(e, level, cube, Kind::Gen)? {
-                Rel::Holds(core, exact) => cores.push((e, core, exact)),
-                Rel::Fails => return Ok(None),
-            }
+        match self.edge_cores(loc, level, cube, Kind::Gen)? {
+            Ok(cores) => self.generalise(level, cube, cores).map(Some),
+            Err(_) => Ok(None),
         }
-        self.generalise(level, cube, cores).map(Some)
     }
 }
 
@@ -261,17 +253,30 @@ impl Mic for EdgeMic<'_, '_, '_> {
         Ok(true)
     }
 
-    fn query(&mut self, rest: &[TermId], level: usize, _: usize) -> Result<Gen<TermId, ()>, Stopped> {
+    fn query(
+        &mut self,
+        rest: &[TermId],
+        level: usize,
+        _: usize,
+    ) -> Result<Gen<TermId, ()>, Stopped> {
         let candidate = union(self.support, rest);
-        Ok(match self.ic3.relind(self.e, level, &candidate, Kind::Gen)? {
-            Rel::Holds(core, _) => {
-                Gen::Holds(rest.iter().copied().filter(|t| core.contains(t)).collect())
-            }
-            Rel::Fails => Gen::Fails(()),
-        })
+        Ok(
+            match self.ic3.relind(self.e, level, &candidate, Kind::Gen)? {
+                Rel::Holds(core, _) => {
+                    Gen::Holds(rest.iter().copied().filter(|t| core.contains(t)).collect())
+                }
+                Rel::Fails => Gen::Fails(()),
+            },
+        )
     }
 
-    fn block_ctg(&mut self, rest: &[TermId], _: &(), level: usize, _: usize) -> Result<bool, Stopped> {
+    fn block_ctg(
+        &mut self,
+        rest: &[TermId],
+        _: &(),
+        level: usize,
+        _: usize,
+    ) -> Result<bool, Stopped> {
         let candidate = union(self.support, rest);
         self.ic3.block_ctg(self.e, level, &candidate)
     }

@@ -5,8 +5,8 @@
 //! skipped across rounds ([`super::block`]), pushing with its filter ([`super::push`]), and
 //! the stop after stable rounds ([`super::stable`]).
 
-use super::{Cube, Ic3cfa, Kind, Obligation, Rel, Stopped};
 use super::MEMORY_CHECK_EVERY;
+use super::{Cores, Cube, Ic3cfa, Kind, Obligation, Stopped};
 use crate::bv::TermId;
 use crate::engine::ic3::{Frames, Ic3, ObId, Order, Pred, Query, Queue, Retry};
 use crate::engine::{Progress, ProgressFn, Unknown, Verdict};
@@ -28,10 +28,6 @@ impl<'x, 'a, 'p> Run<'x, 'a, 'p> {
         }
     }
 }
-
-/// The cores of the incoming edges whose relative induction held, with whether each is the
-/// edge's generalisation already (a predecessor cube's).
-type Cores = Vec<(usize, Cube, bool)>;
 
 impl Ic3 for Run<'_, '_, '_> {
     type Lit = TermId;
@@ -81,10 +77,6 @@ impl Ic3 for Run<'_, '_, '_> {
         self.ic3.seed(k, queue);
     }
 
-    fn next_goal(&mut self, _: usize) -> Result<Option<Obligation>, Stopped> {
-        Ok(None)
-    }
-
     fn drained(&mut self, _: usize, queue: Queue<Obligation>, _: Duration) {
         self.ic3.record_round(&queue);
         if self.ic3.io.reuse {
@@ -128,10 +120,6 @@ impl Ic3 for Run<'_, '_, '_> {
         Ok(())
     }
 
-    fn initial(&self, _: &Queue<Obligation>, _: ObId, _: usize) -> Option<Self::Cex> {
-        None
-    }
-
     fn excluded(&self, ob: &Obligation, level: usize) -> bool {
         self.ic3.excluded(ob.loc, level, &ob.cube)
     }
@@ -148,14 +136,12 @@ impl Ic3 for Run<'_, '_, '_> {
     }
 
     fn query(&mut self, ob: &Obligation, level: usize) -> Result<Query<Cores, usize>, Stopped> {
-        let mut cores = Vec::new();
-        for e in self.ic3.incoming[ob.loc.index()].clone() {
-            match self.ic3.relind(e, level, &ob.cube, Kind::RelInd)? {
-                Rel::Holds(core, exact) => cores.push((e, core, exact)),
-                Rel::Fails => return Ok(Query::Fails(e)),
-            }
-        }
-        Ok(Query::Holds(cores))
+        Ok(
+            match self.ic3.edge_cores(ob.loc, level, &ob.cube, Kind::RelInd)? {
+                Ok(cores) => Query::Holds(cores),
+                Err(e) => Query::Fails(e),
+            },
+        )
     }
 
     fn predecessor(
@@ -209,8 +195,6 @@ impl Ic3 for Run<'_, '_, '_> {
         queue.get_mut(id).blocked = Some((level, g));
         Ok(level)
     }
-
-    fn keep(&mut self, _: &Queue<Obligation>, _: ObId) {}
 
     fn pushes(&self) -> bool {
         self.ic3.io.push

@@ -122,6 +122,10 @@ enum Kind {
 /// preconditions in its core.
 type WpAnswer = (usize, Vec<TermId>);
 
+/// The literals the relative induction of a cube needed along each incoming edge of its
+/// location, with whether they are the edge's generalisation already (a predecessor cube's).
+type Cores = Vec<(usize, Cube, bool)>;
+
 /// Relative induction along one edge.
 enum Rel {
     /// It holds; the literals it needs (a query's failed assumptions, or the edge's final
@@ -418,6 +422,25 @@ impl<'a> Ic3cfa<'a> {
             Answer::Sat => Ok(Rel::Fails),
             Answer::Interrupted => Err(Stopped),
         }
+    }
+
+    /// Relative induction of `cube` at `loc` and `level` along every incoming edge: the cores
+    /// of all, or the first edge along which it fails.
+    fn edge_cores(
+        &mut self,
+        loc: Loc,
+        level: usize,
+        cube: &[TermId],
+        kind: Kind,
+    ) -> Result<Result<Cores, usize>, Stopped> {
+        let mut cores = Vec::new();
+        for e in self.incoming[loc.index()].clone() {
+            match self.relind(e, level, cube, kind)? {
+                Rel::Holds(core, exact) => cores.push((e, core, exact)),
+                Rel::Fails => return Ok(Err(e)),
+            }
+        }
+        Ok(Ok(cores))
     }
 
     /// Whether `cube` passes along `e` at `level`, with the literals it needs.

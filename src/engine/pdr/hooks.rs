@@ -6,7 +6,7 @@
 
 use super::query::{Interrupted, RelInd};
 use super::{Carried, Cube, Obligation, Pdr, PushWitness};
-use crate::engine::ic3::{Frames, Ic3, ObId, Order, Pred, Query, Queue, Retry};
+use crate::engine::ic3::{Frames, Ic3, ObId, Order, Pred, Query, Queue};
 use crate::engine::unroll::too_large;
 use crate::engine::{Certificate, Progress, ProgressFn, Unknown, Verdict};
 use crate::sat::Lit;
@@ -49,20 +49,9 @@ impl Ic3 for Run<'_, '_, '_> {
         Order::Shallowest
     }
 
-    fn retry(&self) -> Retry {
-        Retry {
-            blocked: true,
-            excluded: false,
-        }
-    }
-
     fn start(&mut self) -> Result<Option<Verdict>, Interrupted> {
         let init_goal = self.pdr.init_goal()?;
         Ok(init_goal.then(|| self.pdr.counterexample(0)))
-    }
-
-    fn open_round(&mut self, _: usize) -> Result<Option<Verdict>, Interrupted> {
-        Ok(None)
     }
 
     fn seed(&mut self, k: usize, queue: &mut Queue<Obligation>) {
@@ -142,10 +131,6 @@ impl Ic3 for Run<'_, '_, '_> {
         self.pdr.is_blocked(&ob.cube, level)
     }
 
-    fn shortcut(&mut self, _: &mut Queue<Obligation>, _: ObId, _: usize) -> bool {
-        false
-    }
-
     fn query(
         &mut self,
         ob: &Obligation,
@@ -220,10 +205,6 @@ impl Ic3 for Run<'_, '_, '_> {
         }
     }
 
-    fn pushes(&self) -> bool {
-        true
-    }
-
     fn push(&mut self, _: usize, i: usize, c: Cube) -> Result<(), Interrupted> {
         let p = &mut *self.pdr;
         if !p.frames.contains(0, i, &c) {
@@ -254,9 +235,5 @@ impl Ic3 for Run<'_, '_, '_> {
             }
         }
         Ok(())
-    }
-
-    fn closes(&self, _: usize) -> bool {
-        true
     }
 }

@@ -59,7 +59,12 @@ impl Mic for Pdr<'_> {
         Ok(!c.is_empty() && !self.intersects_init(c)?)
     }
 
-    fn query(&mut self, c: &[Lit], level: usize, _: usize) -> Result<Gen<Lit, Failure>, Interrupted> {
+    fn query(
+        &mut self,
+        c: &[Lit],
+        level: usize,
+        _: usize,
+    ) -> Result<Gen<Lit, Failure>, Interrupted> {
         Ok(match self.relind(c, level - 1)? {
             RelInd::Holds(core) => Gen::Holds(self.core_or(core, c)?),
             RelInd::Pred(s, vals) => Gen::Fails((s, vals)),
