@@ -124,15 +124,16 @@ pub trait Ic3 {
 
     /// An obligation was taken from the queue.
     fn popped(&mut self) -> Result<(), Self::Stop>;
-    /// The counterexample of obligation `id` when `level` is the initial one.
-    fn initial(&self, _queue: &Queue<Self::Ob>, _id: ObId, _level: usize) -> Option<Self::Cex> {
+    /// The counterexample of an obligation `depth` steps from a goal when `level` is the
+    /// initial one.
+    fn initial(&self, _level: usize, _depth: usize) -> Option<Self::Cex> {
         None
     }
     /// Whether the frame at `level` already excludes the obligation.
     fn excluded(&self, ob: &Self::Ob, level: usize) -> bool;
-    /// Blocks obligation `id` at `level` without a query where the variant knows it may
+    /// Blocks the obligation at `level` without a query where the variant knows it may
     /// (IC3CFA's skipping); whether it did.
-    fn shortcut(&mut self, _queue: &mut Queue<Self::Ob>, _id: ObId, _level: usize) -> bool {
+    fn shortcut(&mut self, _ob: &mut Self::Ob, _level: usize) -> bool {
         false
     }
     /// The relative-induction query of an obligation at `level`: is its cube excluded from
@@ -150,26 +151,24 @@ pub trait Ic3 {
         level: usize,
         model: Self::Model,
     ) -> Result<Pred<Self::Ob, Self::Cex>, Self::Stop>;
-    /// The lemma's cube for obligation `id` blocked at `level` with `proof`.
+    /// The lemma's cube for the obligation blocked at `level` with `proof`.
     fn generalise(
         &mut self,
-        queue: &Queue<Self::Ob>,
-        id: ObId,
+        ob: &Self::Ob,
         level: usize,
         proof: Self::Proof,
     ) -> Result<Vec<Self::Lit>, Self::Stop>;
-    /// Stores the lemma `¬cube` of obligation `id`, blocked at `level`; returns the level it
+    /// Stores the lemma `¬cube` of the obligation, blocked at `level`; returns the level it
     /// was stored at (higher when the variant pushes it on at once).
     fn store(
         &mut self,
-        queue: &mut Queue<Self::Ob>,
-        id: ObId,
+        ob: &mut Self::Ob,
         level: usize,
         cube: Vec<Self::Lit>,
     ) -> Result<usize, Self::Stop>;
-    /// Obligation `id` was blocked at the top level `k`: keep it for the next round if the
-    /// variant does.
-    fn keep(&mut self, _queue: &Queue<Self::Ob>, _id: ObId) {}
+    /// The obligation, `depth` steps from a goal, was blocked at the top level: keep it for
+    /// the next round if the variant does.
+    fn keep(&mut self, _ob: &Self::Ob, _depth: usize) {}
 
     /// Whether lemmas are pushed at all.
     fn pushes(&self) -> bool {
@@ -237,7 +236,7 @@ fn drain<H: Ic3>(h: &mut H, queue: &mut Queue<H::Ob>, k: usize) -> Result<Option
     let retry = h.retry();
     while let Some((id, level)) = queue.pop() {
         h.popped()?;
-        if let Some(cex) = h.initial(queue, id, level) {
+        if let Some(cex) = h.initial(level, queue.depth(id)) {
             return Ok(Some(cex));
         }
         if h.excluded(queue.get(id), level) {
@@ -246,19 +245,19 @@ fn drain<H: Ic3>(h: &mut H, queue: &mut Queue<H::Ob>, k: usize) -> Result<Option
             }
             continue;
         }
-        if h.shortcut(queue, id, level) {
+        if h.shortcut(queue.get_mut(id), level) {
             continue;
         }
         match h.query(queue.get(id), level)? {
             Query::Holds(proof) => {
-                let cube = h.generalise(queue, id, level, proof)?;
-                let stored = h.store(queue, id, level, cube)?;
+                let cube = h.generalise(queue.get(id), level, proof)?;
+                let stored = h.store(queue.get_mut(id), level, cube)?;
                 if stored < k {
                     if retry.blocked {
                         queue.schedule(id, stored + 1);
                     }
                 } else {
-                    h.keep(queue, id);
+                    h.keep(queue.get(id), queue.depth(id));
                 }
             }
             Query::Fails(model) => match h.predecessor(queue, id, level, model)? {

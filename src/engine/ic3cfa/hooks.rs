@@ -124,14 +124,14 @@ impl Ic3 for Run<'_, '_, '_> {
         self.ic3.excluded(ob.loc, level, &ob.cube)
     }
 
-    fn shortcut(&mut self, queue: &mut Queue<Obligation>, id: ObId, level: usize) -> bool {
-        queue.get_mut(id).handled = true;
-        let Some(g) = self.ic3.skippable(queue.get(id), level) else {
+    fn shortcut(&mut self, ob: &mut Obligation, level: usize) -> bool {
+        ob.handled = true;
+        let Some(g) = self.ic3.skippable(ob, level) else {
             return false;
         };
         self.ic3.n.skipped += 1;
-        self.ic3.add_lemma(queue.get(id).loc, level, g.clone());
-        queue.get_mut(id).blocked = Some((level, g));
+        self.ic3.add_lemma(ob.loc, level, g.clone());
+        ob.blocked = Some((level, g));
         true
     }
 
@@ -163,14 +163,7 @@ impl Ic3 for Run<'_, '_, '_> {
         )))
     }
 
-    fn generalise(
-        &mut self,
-        queue: &Queue<Obligation>,
-        id: ObId,
-        level: usize,
-        cores: Cores,
-    ) -> Result<Cube, Stopped> {
-        let ob = queue.get(id);
+    fn generalise(&mut self, ob: &Obligation, level: usize, cores: Cores) -> Result<Cube, Stopped> {
         self.ic3.n.literals_before += ob.cube.len();
         let started = Instant::now();
         let mut g = self.ic3.generalise(level, &ob.cube, cores)?;
@@ -184,15 +177,9 @@ impl Ic3 for Run<'_, '_, '_> {
         Ok(g)
     }
 
-    fn store(
-        &mut self,
-        queue: &mut Queue<Obligation>,
-        id: ObId,
-        level: usize,
-        g: Cube,
-    ) -> Result<usize, Stopped> {
-        self.ic3.add_lemma(queue.get(id).loc, level, g.clone());
-        queue.get_mut(id).blocked = Some((level, g));
+    fn store(&mut self, ob: &mut Obligation, level: usize, g: Cube) -> Result<usize, Stopped> {
+        self.ic3.add_lemma(ob.loc, level, g.clone());
+        ob.blocked = Some((level, g));
         Ok(level)
     }
 

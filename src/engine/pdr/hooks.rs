@@ -123,8 +123,8 @@ impl Ic3 for Run<'_, '_, '_> {
         Ok(())
     }
 
-    fn initial(&self, queue: &Queue<Obligation>, id: ObId, level: usize) -> Option<usize> {
-        (level == 0).then(|| queue.depth(id))
+    fn initial(&self, level: usize, depth: usize) -> Option<usize> {
+        (level == 0).then_some(depth)
     }
 
     fn excluded(&self, ob: &Obligation, level: usize) -> bool {
@@ -163,13 +163,11 @@ impl Ic3 for Run<'_, '_, '_> {
 
     fn generalise(
         &mut self,
-        queue: &Queue<Obligation>,
-        id: ObId,
+        ob: &Obligation,
         level: usize,
         core: Cube,
     ) -> Result<Cube, Interrupted> {
         let p = &mut *self.pdr;
-        let ob = queue.get(id);
         let core = p.core_or(core, &ob.cube)?;
         let started = Instant::now();
         p.may_go_down = p.opts.dynamic == 0 || ob.blocked >= p.opts.dynamic;
@@ -182,24 +180,22 @@ impl Ic3 for Run<'_, '_, '_> {
 
     fn store(
         &mut self,
-        queue: &mut Queue<Obligation>,
-        id: ObId,
+        ob: &mut Obligation,
         level: usize,
         cube: Cube,
     ) -> Result<usize, Interrupted> {
         let stored = self.pdr.push_and_add(cube, level)?;
-        queue.get_mut(id).blocked += 1;
+        ob.blocked += 1;
         Ok(stored)
     }
 
-    fn keep(&mut self, queue: &Queue<Obligation>, id: ObId) {
+    fn keep(&mut self, ob: &Obligation, depth: usize) {
         if self.pdr.opts.carry {
             // Blocked at the top: the state may still reach a goal in more steps, so it is
             // tried again at the next frame.
-            let ob = queue.get(id);
             self.pdr.carried.push(Carried {
                 cube: ob.cube.clone(),
-                depth: queue.depth(id),
+                depth,
                 blocked: ob.blocked,
             });
         }
