@@ -56,14 +56,18 @@ pub struct Retry {
 ///   ([`Ic3::counterexample`]): PDR returns clauses over latches and confirms a depth by BMC;
 ///   IC3CFA returns `⋀ pc = l → Inv_l` and a plan from each step's nondet values.
 ///
-/// **EUForia** (Goel, Sakallah, "Model Checking of Verilog RTL Using IC3 with Syntax-Guided
-/// Abstraction") fits the same hooks: `Lit` is an atom over the abstract (uninterpreted)
-/// data, [`Ic3::query`] asks the abstract transition relation, [`Ic3::predecessor`] projects
-/// the model onto the atoms, and [`Ic3::counterexample`] checks an abstract counterexample on
-/// the concrete system and, when it is spurious, refines the abstraction (new atoms, new
-/// constraints on the uninterpreted functions) and answers `None`, upon which [`run`] repeats
-/// the round at the same level with the frames kept: refining only removes abstract
-/// transitions, so every lemma stays an over-approximation of the reachable states.
+/// **EUForia** (Bueno, Sakallah, "EUForia: Uninterpreted Functions Abstraction with
+/// Incremental Induction") is PDR on an abstract system whose data operations are uninterpreted
+/// functions, and fits the same hooks: `Lit` is an atom over the abstract state, [`Ic3::query`]
+/// asks the abstract transition relation, [`Ic3::predecessor`] projects the model onto the
+/// atoms (lifting only in a way that is sound for the abstraction), and
+/// [`Ic3::counterexample`] checks an abstract counterexample on the precise system step by
+/// step: a feasible one is the answer; a spurious one yields lemmas over the abstract literals
+/// that the variant adds to its abstract transition relation, and it answers `None`, upon
+/// which [`run`] repeats the round at the same level with the frames kept. Refining only
+/// removes abstract transitions, so every lemma stays an over-approximation of what is
+/// reachable within its level; what the variant remembers about failed queries (propagation
+/// witnesses, cached answers) may not, and is cleared by the refinement.
 pub trait Ic3 {
     /// A literal of a cube.
     type Lit: Ord + Clone;

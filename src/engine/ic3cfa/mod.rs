@@ -46,6 +46,9 @@
 //! experimental option stops after a number of stable rounds instead ([`stable`]), with a
 //! frame nothing proved inductive: only that check makes its answer a verdict.
 //!
+//! **The algorithm** is the IC3 template's ([`ic3::run`](super::ic3::run)): its rounds,
+//! blocking, propagation and MIC, with IC3CFA's part behind its hooks ([`hooks`]).
+//!
 //! **The papers' improvements**, each a switch of [`Ic3cfaOptions`] (measured on and off in
 //! `docs/results/`): predecessor cubes and literals the edge assumes ([`pre`]), WP inductivity
 //! (the query over the literals' preconditions, unsatisfiable answers remembered by syntax),

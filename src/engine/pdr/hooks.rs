@@ -5,7 +5,7 @@
 //! propagation that skips a lemma whose failure witness still stands.
 
 use super::query::{Interrupted, RelInd};
-use super::{Carried, Cube, Obligation, Pdr, PushWitness};
+use super::{Cube, Obligation, Pdr, PushWitness};
 use crate::engine::ic3::{Frames, Ic3, ObId, Order, Pred, Query, Queue};
 use crate::engine::unroll::too_large;
 use crate::engine::{Certificate, Progress, ProgressFn, Unknown, Verdict};
@@ -55,12 +55,8 @@ impl Ic3 for Run<'_, '_, '_> {
     }
 
     fn seed(&mut self, k: usize, queue: &mut Queue<Obligation>) {
-        for c in std::mem::take(&mut self.pdr.carried) {
-            let ob = Obligation {
-                cube: c.cube,
-                blocked: c.blocked,
-            };
-            queue.add(ob, k, c.depth);
+        for (ob, depth) in std::mem::take(&mut self.pdr.carried) {
+            queue.add(ob, k, depth);
         }
     }
 
@@ -193,11 +189,7 @@ impl Ic3 for Run<'_, '_, '_> {
         if self.pdr.opts.carry {
             // Blocked at the top: the state may still reach a goal in more steps, so it is
             // tried again at the next frame.
-            self.pdr.carried.push(Carried {
-                cube: ob.cube.clone(),
-                depth,
-                blocked: ob.blocked,
-            });
+            self.pdr.carried.push((ob.clone(), depth));
         }
     }
 

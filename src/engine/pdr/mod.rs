@@ -27,6 +27,9 @@
 //! state that violated a constraint under the fixed inputs would have no such step, so the
 //! query asks the constraints to be forced like the successor.
 //!
+//! The main loop, the blocking of obligations, propagation and literal dropping are the IC3
+//! template's ([`ic3::run`], [`ic3::mic`]); what is PDR's is in [`hooks`] and [`mic`].
+//!
 //! Obligations blocked at the top frame are retried at the next one ([`PdrOptions::carry`]).
 //! Propagation remembers, for each lemma that failed to move up, the predecessor that refuted
 //! it; while no lemma that entered that frame since excludes this state, the query would be
@@ -110,16 +113,10 @@ struct PushWitness {
 }
 
 /// A proof obligation: latch states that reach a goal (its level and depth are in the queue).
+#[derive(Clone)]
 struct Obligation {
     cube: Cube,
     /// How often this cube was blocked before (at lower levels, or in earlier frames).
-    blocked: usize,
-}
-
-/// An obligation blocked at the top level, kept for the next frame.
-struct Carried {
-    cube: Cube,
-    depth: usize,
     blocked: usize,
 }
 
@@ -139,8 +136,8 @@ pub(crate) struct Pdr<'s> {
     /// For lemmas that failed to propagate: the state that made the query satisfiable.
     push_witness: HashMap<Cube, PushWitness>,
     pushes_skipped: u64,
-    /// Obligations (cube, steps to a goal) blocked at the top level, for the next frame.
-    carried: Vec<Carried>,
+    /// Obligations blocked at the top level, with their steps to a goal, for the next frame.
+    carried: Vec<(Obligation, usize)>,
     solvers: Vec<PairSolver>,
     init: PairSolver,
     lifter: Option<PairSolver>,
