@@ -36,6 +36,8 @@ mod mic;
 mod propagate;
 mod queue;
 mod template;
+#[cfg(test)]
+mod tests;
 
 pub use frames::Frames;
 pub use generalise::{binary, drop_literals};
