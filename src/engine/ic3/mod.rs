@@ -1,11 +1,18 @@
-//! The IC3 core that PDR (on the bit-level system) and IC3CFA (on the control-flow automaton)
-//! both run on, after the IC3 core with thin variants of pono.
+//! IC3, written once for PDR (on the bit-level system) and IC3CFA (on the control-flow
+//! automaton), after pono's IC3 base class with thin variants.
 //!
 //! The two engines differ in what a state set is and how a query is asked: PDR's cubes are
 //! sorted latch literals and its frames are one sequence of levels; IC3CFA's cubes are sorted
-//! word-level atoms and it keeps one sequence of levels per location of the CFA. What they do
-//! with cubes is the same, and lives here:
+//! word-level atoms and it keeps one sequence of levels per location of the CFA. The algorithm
+//! and the data it runs on live here:
 //!
+//! - [`run`]: the main loop, the rounds and the blocking of obligations, with each variant's
+//!   part behind the hooks of [`Ic3`] (frame layout, cubes, the relative-induction query,
+//!   predecessors and lifting, generalisation, the certificate); its doc says how EUForia's
+//!   abstraction and refinement fit them too;
+//! - [`propagate`]: pushing lemmas up after each round, and termination at an empty level;
+//! - [`mic`]: MIC with counterexamples to generalisation and `down`, with the variant's query
+//!   behind [`Mic`];
 //! - [`cube`]: subset and union of sorted cubes;
 //! - [`Frames`]: delta-encoded frames over a number of *places* (one for PDR, one per location
 //!   for IC3CFA), where each lemma is stored once at the highest level it is known to hold, and
@@ -19,13 +26,21 @@
 //!
 //! What stays in each engine is what only it knows: how a cube is asked of a solver, how a
 //! predecessor is formed (lifting in PDR, the weakest precondition along the model in IC3CFA),
-//! CTGs and `down` (PDR), the per-edge union and the bit-level fallback (IC3CFA).
+//! which filters spare propagation queries, and IC3CFA's generalisation strategies (the
+//! per-edge union, genBinary, contexts, the bit-level fallback).
 
 pub mod cube;
 mod frames;
 mod generalise;
+mod mic;
+mod propagate;
 mod queue;
+mod template;
+#[cfg(test)]
+mod tests;
 
 pub use frames::Frames;
 pub use generalise::{binary, drop_literals};
+pub use mic::{mic, Gen, Mic};
 pub use queue::{ObId, Order, Queue};
+pub use template::{run, Ic3, Pred, Query, Retry};

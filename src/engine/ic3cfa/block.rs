@@ -1,6 +1,6 @@
-//! One round of IC3CFA: blocking the targets at the top level through the obligation queue,
-//! with the obligations of the previous round reused and skipped where the options say so
-//! (pushing lemmas to the next level follows, in [`super::push`]).
+//! What a round of IC3CFA starts with and may skip: the targets at the top level and the
+//! obligations of the previous round, reused and skipped where the options say so (the round
+//! itself is the IC3 template's, [`super::hooks`]; pushing follows, in [`super::push`]).
 //!
 //! **Reuse** (Mertens' thesis talk): the obligations handled in round `k−1` start round
 //! `k` one level higher, with the targets. Each is a set of states with an exact path to a target
@@ -13,19 +13,18 @@
 //! distance alone): then `F(i−1, l_p) = F(i−2, l_p)` now, and both are contained in the
 //! `F(i−2, l_p)` that `g` was checked against.
 
-use super::{Blocked, Cube, Ic3cfa, Kind, Obligation, Rel, Stopped};
-use super::{MEMORY_CHECK_EVERY, MEMORY_MARGIN};
+use super::MEMORY_MARGIN;
+use super::{Cube, Ic3cfa, Obligation};
 use crate::cfa::Loc;
-use crate::engine::ic3::{ObId, Order, Queue};
+use crate::engine::ic3::{ObId, Queue};
 use std::collections::HashMap;
-use std::time::Instant;
 
 impl Ic3cfa<'_> {
-    /// Blocks every target at level `k`.
-    pub(super) fn block(&mut self, k: usize) -> Result<Blocked, Stopped> {
-        let mut queue = Queue::new(Order::Newest);
+    /// The obligations a round at level `k` starts with: those of the last round one level
+    /// higher (with reuse), then each target not excluded at `k` that is not among them.
+    pub(super) fn seed(&mut self, k: usize, queue: &mut Queue<Obligation>) {
         if let Some(last) = self.last_round.take() {
-            self.lift(&last, &mut queue);
+            self.lift(&last, queue);
         }
         for g in self.targets.clone() {
             let lifted = queue
@@ -35,76 +34,12 @@ impl Ic3cfa<'_> {
                 queue.add(Obligation::new(g, Vec::new(), None), k, 0);
             }
         }
-        while let Some((id, level)) = queue.pop() {
-            self.n.obligations += 1;
-            if self.n.obligations.is_multiple_of(MEMORY_CHECK_EVERY) && !self.room_to_grow() {
-                self.short_of_memory = true;
-                return Err(Stopped);
-            }
-            let loc = queue.get(id).loc;
-            let cube = queue.get(id).cube.clone();
-            if self.excluded(loc, level, &cube) {
-                if self.io.carry && level < k {
-                    queue.schedule(id, level + 1);
-                }
-                continue;
-            }
-            queue.get_mut(id).handled = true;
-            if let Some(g) = self.skippable(queue.get(id), level) {
-                self.n.skipped += 1;
-                self.add_lemma(loc, level, g.clone());
-                queue.get_mut(id).blocked = Some((level, g));
-                continue;
-            }
-            let mut cores = Vec::new();
-            let mut refuted = false;
-            for e in self.incoming[loc.index()].clone() {
-                match self.relind(e, level, &cube, Kind::RelInd)? {
-                    Rel::Holds(core, exact) => cores.push((e, core, exact)),
-                    Rel::Fails => {
-                        let (pred, slots) = self.predecessor(e, &cube);
-                        let from = self.cfa.edges[e].from;
-                        if from == self.cfa.init {
-                            return Ok(Blocked::Counterexample(chain_of(&queue, slots, id)));
-                        }
-                        let ob = Obligation::new(from, pred, Some((id, slots)));
-                        queue.add(ob, level - 1, queue.depth(id) + 1);
-                        queue.schedule(id, level);
-                        refuted = true;
-                        break;
-                    }
-                }
-            }
-            if refuted {
-                continue;
-            }
-            self.n.literals_before += cube.len();
-            let started = Instant::now();
-            let mut g = self.generalise(level, &cube, cores)?;
-            if let Some(finer) = self.bit_fallback(loc, level, &g)? {
-                self.n.bit_splits += 1;
-                g = finer;
-            }
-            self.n.literals_after += g.len();
-            self.n.generalisations += 1;
-            self.n.gen_time += started.elapsed();
-            self.add_lemma(loc, level, g.clone());
-            queue.get_mut(id).blocked = Some((level, g));
-            if self.io.carry && level < k {
-                queue.schedule(id, level + 1);
-            }
-        }
-        self.record_round(&queue);
-        if self.io.reuse {
-            self.last_round = Some(queue);
-        }
-        Ok(Blocked::Done)
     }
 
     /// Whether memory has room for the margin and for the terms and the circuit to grow once
     /// more (a table that grows allocates twice its size while the old one is still held; an
     /// allocation that fails ends the whole process, every portfolio member with it).
-    fn room_to_grow(&self) -> bool {
+    pub(super) fn room_to_grow(&self) -> bool {
         let growth = 2 * (self.tm.heap_bytes() + self.circuit.aig.heap_bytes());
         crate::sat::memory::room_for(MEMORY_MARGIN + growth)
     }
@@ -141,7 +76,7 @@ impl Ic3cfa<'_> {
     }
 
     /// The lemma that blocks a reused obligation again without a query, if it may be skipped.
-    fn skippable(&self, ob: &Obligation, level: usize) -> Option<Cube> {
+    pub(super) fn skippable(&self, ob: &Obligation, level: usize) -> Option<Cube> {
         if !self.io.skip || level < 2 {
             return None;
         }
@@ -163,7 +98,7 @@ impl Ic3cfa<'_> {
 }
 
 impl Obligation {
-    fn new(loc: Loc, cube: Cube, next: Option<(ObId, Vec<u128>)>) -> Obligation {
+    pub(super) fn new(loc: Loc, cube: Cube, next: Option<(ObId, Vec<u128>)>) -> Obligation {
         Obligation {
             loc,
             cube,
@@ -176,7 +111,11 @@ impl Obligation {
 
 /// The slots of every step of the counterexample that starts with `first` at the initial location
 /// and goes on through obligation `id` and the obligations it leads to.
-fn chain_of(queue: &Queue<Obligation>, first: Vec<u128>, mut id: ObId) -> Vec<Vec<u128>> {
+pub(super) fn chain_of(
+    queue: &Queue<Obligation>,
+    first: Vec<u128>,
+    mut id: ObId,
+) -> Vec<Vec<u128>> {
     let mut steps = vec![first];
     while let Some((next, slots)) = &queue.get(id).next {
         steps.push(slots.clone());

@@ -3,15 +3,16 @@
 //! the edge assumes (as options), united over the incoming edges; and the bit-level fallback for
 //! equalities that word-level generalisation keeps enumerating.
 
-use super::{Cube, Ic3cfa, Kind, Rel, Stopped};
+use super::{Cores, Cube, Ic3cfa, Kind, Rel, Stopped};
 use crate::bv::TermId;
 use crate::cfa::Loc;
 use crate::engine::ic3::cube::union;
-use crate::engine::ic3::{binary, drop_literals};
+use crate::engine::ic3::{self, binary, Gen, Mic};
 
 impl Ic3cfa<'_> {
     /// `genMic`: drops the literals of `free` one at a time while `support ∪ rest` passes,
-    /// blocking counterexamples to generalisation first when [`Ic3cfaOptions::ctg`] is on.
+    /// blocking counterexamples to generalisation first when [`Ic3cfaOptions::ctg`] is on
+    /// (MIC of the IC3 template, along edge `e`).
     ///
     /// [`Ic3cfaOptions::ctg`]: super::Ic3cfaOptions::ctg
     pub(super) fn gen_mic(
@@ -22,25 +23,12 @@ impl Ic3cfa<'_> {
         support: &[TermId],
     ) -> Result<Cube, Stopped> {
         let order = free.clone();
-        drop_literals(free, &order, 0, 0, |rest| {
-            let candidate = union(support, &rest);
-            let mut ctgs = 0;
-            loop {
-                match self.relind(e, level, &candidate, Kind::Gen)? {
-                    Rel::Holds(core, _) => {
-                        return Ok(Some(
-                            rest.into_iter().filter(|t| core.contains(t)).collect(),
-                        ))
-                    }
-                    Rel::Fails => {
-                        if ctgs >= self.io.ctg_max || !self.block_ctg(e, level, &candidate)? {
-                            return Ok(None);
-                        }
-                        ctgs += 1;
-                    }
-                }
-            }
-        })
+        let mut edge = EdgeMic {
+            ic3: self,
+            e,
+            support,
+        };
+        ic3::mic(&mut edge, free, &order, 0, 0, level, 1)
     }
 
     /// After `candidate` failed along `e` at `level`: blocks the model's predecessor state at
@@ -52,13 +40,9 @@ impl Ic3cfa<'_> {
             return Ok(false);
         }
         let (p, _) = self.predecessor(e, candidate);
-        let mut cores = Vec::new();
-        for e2 in self.incoming[from.index()].clone() {
-            match self.relind(e2, level - 1, &p, Kind::Gen)? {
-                Rel::Holds(core, exact) => cores.push((e2, core, exact)),
-                Rel::Fails => return Ok(false),
-            }
-        }
+        let Ok(cores) = self.edge_cores(from, level - 1, &p, Kind::Gen)? else {
+            return Ok(false);
+        };
         self.in_ctg = true;
         let g = self.generalise(level - 1, &p, cores);
         self.in_ctg = false;
@@ -89,7 +73,7 @@ impl Ic3cfa<'_> {
         &mut self,
         level: usize,
         cube: &[TermId],
-        cores: Vec<(usize, Cube, bool)>,
+        cores: Cores,
     ) -> Result<Cube, Stopped> {
         let mut support: Cube = Vec::new();
         for (e, core, exact) in cores {
@@ -241,13 +225,63 @@ impl Ic3cfa<'_> {
         level: usize,
         cube: &[TermId],
     ) -> Result<Option<Cube>, Stopped> {
-        let mut cores = Vec::new();
-        for e in self.incoming[loc.index()].clone() {
-            match self.relind(e, level, cube, Kind::Gen)? {
-                Rel::Holds(core, exact) => cores.push((e, core, exact)),
-                Rel::Fails => return Ok(None),
-            }
+        match self.edge_cores(loc, level, cube, Kind::Gen)? {
+            Ok(cores) => self.generalise(level, cube, cores).map(Some),
+            Err(_) => Ok(None),
         }
-        self.generalise(level, cube, cores).map(Some)
+    }
+}
+
+/// Literal dropping along one edge `e`, with the literals the earlier edges needed kept
+/// (`support`): the candidates MIC sees are the rest of the edge's cube.
+struct EdgeMic<'x, 'a, 's> {
+    ic3: &'x mut Ic3cfa<'a>,
+    e: usize,
+    support: &'s [TermId],
+}
+
+impl Mic for EdgeMic<'_, '_, '_> {
+    type Lit = TermId;
+    type Model = ();
+    type Stop = Stopped;
+
+    fn ctg_max(&self) -> usize {
+        self.ic3.io.ctg_max
+    }
+
+    fn admissible(&mut self, _: &[TermId]) -> Result<bool, Stopped> {
+        Ok(true)
+    }
+
+    fn query(
+        &mut self,
+        rest: &[TermId],
+        level: usize,
+        _: usize,
+    ) -> Result<Gen<TermId, ()>, Stopped> {
+        let candidate = union(self.support, rest);
+        Ok(
+            match self.ic3.relind(self.e, level, &candidate, Kind::Gen)? {
+                Rel::Holds(core, _) => {
+                    Gen::Holds(rest.iter().copied().filter(|t| core.contains(t)).collect())
+                }
+                Rel::Fails => Gen::Fails(()),
+            },
+        )
+    }
+
+    fn block_ctg(
+        &mut self,
+        rest: &[TermId],
+        _: &(),
+        level: usize,
+        _: usize,
+    ) -> Result<bool, Stopped> {
+        let candidate = union(self.support, rest);
+        self.ic3.block_ctg(self.e, level, &candidate)
+    }
+
+    fn down(&mut self, _: Cube, _: ()) -> Option<Cube> {
+        None
     }
 }

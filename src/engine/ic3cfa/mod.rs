@@ -46,6 +46,9 @@
 //! experimental option stops after a number of stable rounds instead ([`stable`]), with a
 //! frame nothing proved inductive: only that check makes its answer a verdict.
 //!
+//! **The algorithm** is the IC3 template's ([`ic3::run`](super::ic3::run)): its rounds,
+//! blocking, propagation and MIC, with IC3CFA's part behind its hooks ([`hooks`]).
+//!
 //! **The papers' improvements**, each a switch of [`Ic3cfaOptions`] (measured on and off in
 //! `docs/results/`): predecessor cubes and literals the edge assumes ([`pre`]), WP inductivity
 //! (the query over the literals' preconditions, unsatisfiable answers remembered by syntax),
@@ -58,6 +61,7 @@ mod block;
 mod context;
 mod evidence;
 mod gen;
+mod hooks;
 mod options;
 mod pre;
 mod push;
@@ -68,8 +72,8 @@ mod stats;
 mod tests;
 pub mod wp;
 
-use super::ic3::{Frames, ObId, Queue};
-use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
+use super::ic3::{self, Frames, ObId, Queue};
+use super::{Certificate, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::aig::AigLit;
 use crate::bv::{TermId, TermManager};
 use crate::cfa::symex;
@@ -121,6 +125,10 @@ enum Kind {
 /// preconditions in its core.
 type WpAnswer = (usize, Vec<TermId>);
 
+/// The literals the relative induction of a cube needed along each incoming edge of its
+/// location, with whether they are the edge's generalisation already (a predecessor cube's).
+type Cores = Vec<(usize, Cube, bool)>;
+
 /// Relative induction along one edge.
 enum Rel {
     /// It holds; the literals it needs (a query's failed assumptions, or the edge's final
@@ -128,12 +136,6 @@ enum Rel {
     Holds(Cube, bool),
     /// It fails: the last query's model has a predecessor.
     Fails,
-}
-
-/// The result of blocking at one level.
-enum Blocked {
-    Done,
-    Counterexample(Vec<Vec<u128>>),
 }
 
 struct Stopped;
@@ -174,8 +176,10 @@ struct Ic3cfa<'a> {
     solvers: Vec<Option<LocSolver>>,
     /// The level `i` with `F(i) = F(i+1)`, once found.
     fixpoint: Option<usize>,
-    /// The failed pushes, for [`Ic3cfaOptions::push_filter`].
+    /// The failed pushes, for [`Ic3cfaOptions::push_filter`]: those of the propagation under
+    /// way, and those of the last one that it has not offered again yet.
     filter: push::PushFilter,
+    filter_before: push::PushFilter,
     /// The rounds' obligations, for [`Ic3cfaOptions::stable`].
     stability: stable::Stability,
     /// The level `j` whose frame `F(j)` was returned after stable rounds, if one was.
@@ -248,6 +252,7 @@ impl<'a> Ic3cfa<'a> {
             solvers: (0..nl).map(|_| None).collect(),
             fixpoint: None,
             filter: Default::default(),
+            filter_before: Default::default(),
             stability: Default::default(),
             stable_stop: None,
             #[cfg(test)]
@@ -422,6 +427,25 @@ impl<'a> Ic3cfa<'a> {
         }
     }
 
+    /// Relative induction of `cube` at `loc` and `level` along every incoming edge: the cores
+    /// of all, or the first edge along which it fails.
+    fn edge_cores(
+        &mut self,
+        loc: Loc,
+        level: usize,
+        cube: &[TermId],
+        kind: Kind,
+    ) -> Result<Result<Cores, usize>, Stopped> {
+        let mut cores = Vec::new();
+        for e in self.incoming[loc.index()].clone() {
+            match self.relind(e, level, cube, kind)? {
+                Rel::Holds(core, exact) => cores.push((e, core, exact)),
+                Rel::Fails => return Ok(Err(e)),
+            }
+        }
+        Ok(Ok(cores))
+    }
+
     /// Whether `cube` passes along `e` at `level`, with the literals it needs.
     fn passes(&mut self, e: usize, level: usize, cube: &[TermId]) -> Result<Option<Cube>, Stopped> {
         Ok(match self.relind(e, level, cube, Kind::Gen)? {
@@ -519,44 +543,7 @@ impl<'a> Ic3cfa<'a> {
     }
 
     fn run(&mut self, progress: ProgressFn<'_>, start: Instant) -> Result<Verdict, Stopped> {
-        if self.targets.is_empty() {
-            return Ok(self.safe(0));
-        }
-        let mut k = 1;
-        loop {
-            if let Some(max) = self.opts.max_depth {
-                if k > max {
-                    return Ok(Verdict::Unknown(Unknown::bound(format!(
-                        "no target excluded up to level {max} without a fixpoint"
-                    ))));
-                }
-            }
-            progress(&Progress {
-                engine: "ic3cfa",
-                depth: k,
-                elapsed: start.elapsed(),
-            });
-            match self.block(k)? {
-                Blocked::Counterexample(steps) => {
-                    return Ok(match self.plan(&steps) {
-                        Ok(plan) => Verdict::Unsafe(plan),
-                        Err(e) => Verdict::Unknown(Unknown::internal(e)),
-                    })
-                }
-                Blocked::Done => {}
-            }
-            if let Some(level) = self.push(k)? {
-                self.fixpoint = Some(level);
-                return Ok(self.safe(level));
-            }
-            if let Some(j) = self.stable_stop(k) {
-                // Experimental: `F(j)` is handed over unproved, for the caller to check.
-                self.n.stable_stops += 1;
-                self.stable_stop = Some(j);
-                return Ok(self.safe(j - 1));
-            }
-            k += 1;
-        }
+        ic3::run(&mut hooks::Run::new(self, progress, start))
     }
 
     /// SAFE with the invariant above `level`.

@@ -1,5 +1,6 @@
-//! Pushing lemmas one level up along the CFA's edges (Mertens' thesis), the fixpoint
-//! check that ends a run, and the push filter.
+//! Pushing lemmas one level up along the CFA's edges (Mertens' thesis) and the push filter;
+//! the template's propagation ([`crate::engine::ic3`]) offers each lemma and checks for the
+//! fixpoint at the levels [`Ic3cfa::reach`] allows.
 //!
 //! **Pushing.** After a round at level `k`, each lemma `¬c` of a location `l` stored at a level
 //! `i ≤ k` moves to `i + 1` when every edge `e = (l_p, cmd, l)` into `l` refutes `c` against
@@ -50,39 +51,27 @@ impl Ic3cfa<'_> {
             .max(1)
     }
 
-    /// Pushes the lemmas below `k + 1` one level up where every incoming edge refutes them;
-    /// returns a level `i` with `F(i) = F(i+1)` when there is one.
-    pub(super) fn push(&mut self, k: usize) -> Result<Option<usize>, Stopped> {
-        let reach = self.reach();
-        let mut before = std::mem::take(&mut self.filter);
-        for level in 1..=k {
-            if self.io.push {
-                for l in 0..self.lemmas.places() {
-                    let here: Vec<Cube> = self.lemmas.at(l, level).to_vec();
-                    for cube in here {
-                        let key = (l, cube);
-                        if let Some(f) = before.remove(&key) {
-                            if self.io.push_filter && self.fails_again(&f, level) {
-                                self.n.push_filtered += 1;
-                                #[cfg(test)]
-                                self.audit(&f, l, level, &key.1)?;
-                                self.filter.insert(key, f);
-                                continue;
-                            }
-                        }
-                        if let Some(failure) = self.push_lemma(l, level, &key.1)? {
-                            if self.io.push_filter {
-                                self.filter.insert(key, failure);
-                            }
-                        }
-                    }
-                }
-            }
-            if level >= reach && self.lemmas.delta_empty(level) {
-                return Ok(Some(level));
+    /// Offers lemma `¬cube` of location `l` at `level` a push one level up (the template's
+    /// propagation asks for every lemma of levels `1..=k` after a round at `k`): left out
+    /// while the failure recorded at the last propagation still holds, else tried along every
+    /// incoming edge, its failure recorded for the next propagation.
+    pub(super) fn push(&mut self, l: usize, level: usize, cube: Cube) -> Result<(), Stopped> {
+        let key = (l, cube);
+        if let Some(f) = self.filter_before.remove(&key) {
+            if self.io.push_filter && self.fails_again(&f, level) {
+                self.n.push_filtered += 1;
+                #[cfg(test)]
+                self.audit(&f, l, level, &key.1)?;
+                self.filter.insert(key, f);
+                return Ok(());
             }
         }
-        Ok(None)
+        if let Some(failure) = self.push_lemma(l, level, &key.1)? {
+            if self.io.push_filter {
+                self.filter.insert(key, failure);
+            }
+        }
+        Ok(())
     }
 
     /// Tries to push lemma `¬cube` of location `l` from `level` to `level + 1`; the failure

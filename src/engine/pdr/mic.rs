@@ -20,10 +20,12 @@
 
 use super::query::{Interrupted, RelInd};
 use super::{Cube, Pdr};
-use crate::engine::ic3::drop_literals;
+use crate::engine::ic3::{self, Gen, Mic};
 use crate::sat::Lit;
 
 impl Pdr<'_> {
+    /// MIC of `cube`, whose negation is inductive relative to `F_{level-1}`, with CTGs
+    /// recursing `depth` levels.
     pub(super) fn mic(
         &mut self,
         cube: Cube,
@@ -36,54 +38,71 @@ impl Pdr<'_> {
         order.sort_by(|a, b| {
             self.activity[b.var().index()].total_cmp(&self.activity[a.var().index()])
         });
-        drop_literals(cube, &order, 1, self.opts.mic_attempts, |candidate| {
-            self.down(candidate, level, depth)
+        let patience = self.opts.mic_attempts;
+        ic3::mic(self, cube, &order, 1, patience, level, depth)
+    }
+}
+
+/// A failing candidate's predecessor: its full latch cube and the model's values.
+pub(super) type Failure = (Cube, Vec<bool>);
+
+impl Mic for Pdr<'_> {
+    type Lit = Lit;
+    type Model = Failure;
+    type Stop = Interrupted;
+
+    fn ctg_max(&self) -> usize {
+        self.opts.ctg_max
+    }
+
+    fn admissible(&mut self, c: &[Lit]) -> Result<bool, Interrupted> {
+        Ok(!c.is_empty() && !self.intersects_init(c)?)
+    }
+
+    fn query(
+        &mut self,
+        c: &[Lit],
+        level: usize,
+        _: usize,
+    ) -> Result<Gen<Lit, Failure>, Interrupted> {
+        Ok(match self.relind(c, level - 1)? {
+            RelInd::Holds(core) => Gen::Holds(self.core_or(core, c)?),
+            RelInd::Pred(s, vals) => Gen::Fails((s, vals)),
         })
     }
 
-    fn down(
+    fn block_ctg(
         &mut self,
-        mut c: Cube,
+        c: &[Lit],
+        (s, vals): &Failure,
         level: usize,
         depth: usize,
-    ) -> Result<Option<Cube>, Interrupted> {
-        let mut ctgs = 0;
-        loop {
-            if c.is_empty() || self.intersects_init(&c)? {
-                return Ok(None);
-            }
-            match self.relind(&c, level - 1)? {
-                RelInd::Holds(core) => return Ok(Some(self.core_or(core, &c)?)),
-                RelInd::Pred(s, vals) => {
-                    if self.opts.ctg
-                        && depth > 0
-                        && ctgs < self.opts.ctg_max
-                        && level > 1
-                        && !self.intersects_init(&s)?
-                    {
-                        // The CTG is lifted toward the candidate (a smaller cube to block).
-                        let g = self.state_cube(&vals, Some(&c))?;
-                        let g = if self.intersects_init(&g)? {
-                            s.clone()
-                        } else {
-                            g
-                        };
-                        if let RelInd::Holds(core) = self.relind(&g, level - 2)? {
-                            ctgs += 1;
-                            self.ctgs += 1;
-                            let core = self.core_or(core, &g)?;
-                            let g = self.mic(core, level - 1, depth - 1)?;
-                            self.push_and_add(g, level - 1)?;
-                            continue;
-                        }
-                    }
-                    if !(self.opts.down && self.may_go_down) {
-                        return Ok(None);
-                    }
-                    ctgs = 0;
-                    c.retain(|l: &Lit| s.binary_search(l).is_ok());
-                }
-            }
+    ) -> Result<bool, Interrupted> {
+        if !self.opts.ctg || depth == 0 || level <= 1 || self.intersects_init(s)? {
+            return Ok(false);
         }
+        // The CTG is lifted toward the candidate (a smaller cube to block).
+        let g = self.state_cube(vals, Some(c))?;
+        let g = if self.intersects_init(&g)? {
+            s.clone()
+        } else {
+            g
+        };
+        let RelInd::Holds(core) = self.relind(&g, level - 2)? else {
+            return Ok(false);
+        };
+        self.ctgs += 1;
+        let core = self.core_or(core, &g)?;
+        let g = self.mic(core, level - 1, depth - 1)?;
+        self.push_and_add(g, level - 1)?;
+        Ok(true)
+    }
+
+    fn down(&mut self, mut c: Cube, (s, _): Failure) -> Option<Cube> {
+        if !(self.opts.down && self.may_go_down) {
+            return None;
+        }
+        c.retain(|l: &Lit| s.binary_search(l).is_ok());
+        Some(c)
     }
 }

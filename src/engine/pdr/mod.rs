@@ -27,19 +27,22 @@
 //! state that violated a constraint under the fixed inputs would have no such step, so the
 //! query asks the constraints to be forced like the successor.
 //!
+//! The main loop, the blocking of obligations, propagation and literal dropping are the IC3
+//! template's ([`ic3::run`], [`ic3::mic`]); what is PDR's is in [`hooks`] and [`mic`].
+//!
 //! Obligations blocked at the top frame are retried at the next one ([`PdrOptions::carry`]).
 //! Propagation remembers, for each lemma that failed to move up, the predecessor that refuted
 //! it; while no lemma that entered that frame since excludes this state, the query would be
 //! satisfiable again and is skipped.
 
 mod cone;
+mod hooks;
 mod mic;
 mod query;
 
 use super::ic3::cube::is_subset;
-use super::ic3::{Frames, Order, Queue};
-use super::unroll::too_large;
-use super::{bmc, Cause, Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
+use super::ic3::{self, Frames};
+use super::{bmc, Cause, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};
 use crate::ts::{Lifting, System};
@@ -110,16 +113,10 @@ struct PushWitness {
 }
 
 /// A proof obligation: latch states that reach a goal (its level and depth are in the queue).
+#[derive(Clone)]
 struct Obligation {
     cube: Cube,
     /// How often this cube was blocked before (at lower levels, or in earlier frames).
-    blocked: usize,
-}
-
-/// An obligation blocked at the top level, kept for the next frame.
-struct Carried {
-    cube: Cube,
-    depth: usize,
     blocked: usize,
 }
 
@@ -139,8 +136,8 @@ pub(crate) struct Pdr<'s> {
     /// For lemmas that failed to propagate: the state that made the query satisfiable.
     push_witness: HashMap<Cube, PushWitness>,
     pushes_skipped: u64,
-    /// Obligations (cube, steps to a goal) blocked at the top level, for the next frame.
-    carried: Vec<Carried>,
+    /// Obligations blocked at the top level, with their steps to a goal, for the next frame.
+    carried: Vec<(Obligation, usize)>,
     solvers: Vec<PairSolver>,
     init: PairSolver,
     lifter: Option<PairSolver>,
@@ -369,121 +366,6 @@ impl<'s> Pdr<'s> {
         }
     }
 
-    /// Block the obligations `(cube, steps to a goal)` at the top level. `Some(depth)` is a
-    /// counterexample of that many steps.
-    fn block(&mut self, obligations: Vec<Carried>) -> Result<Option<usize>, Interrupted> {
-        let t = Instant::now();
-        let mut queue = Queue::new(Order::Shallowest);
-        for Carried {
-            cube,
-            depth,
-            blocked,
-        } in obligations
-        {
-            queue.add(Obligation { cube, blocked }, self.k(), depth);
-        }
-        let found = self.block_queue(&mut queue);
-        self.time_block += t.elapsed();
-        found
-    }
-
-    fn block_queue(&mut self, queue: &mut Queue<Obligation>) -> Result<Option<usize>, Interrupted> {
-        while let Some((id, level)) = queue.pop() {
-            self.obligations += 1;
-            let depth = queue.depth(id);
-            if level == 0 {
-                return Ok(Some(depth));
-            }
-            let cube = queue.get(id).cube.clone();
-            if self.is_blocked(&cube, level) {
-                continue;
-            }
-            match self.relind(&cube, level - 1)? {
-                RelInd::Holds(core) => {
-                    let blocked = queue.get(id).blocked;
-                    let core = self.core_or(core, &cube)?;
-                    let tg = Instant::now();
-                    self.may_go_down = self.opts.dynamic == 0 || blocked >= self.opts.dynamic;
-                    self.down_generalisations += u64::from(self.may_go_down);
-                    let g = self.mic(core, level, self.opts.ctg_depth)?;
-                    self.time_generalize += tg.elapsed();
-                    self.generalisations += 1;
-                    let lvl = self.push_and_add(g, level)?;
-                    queue.get_mut(id).blocked += 1;
-                    if lvl < self.k() {
-                        queue.schedule(id, lvl + 1);
-                    } else if self.opts.carry {
-                        // Blocked at the top: the state may still reach a goal in more steps,
-                        // so it is tried again at the next frame.
-                        self.carried.push(Carried {
-                            cube,
-                            depth,
-                            blocked: blocked + 1,
-                        });
-                    }
-                }
-                RelInd::Pred(_, vals) => {
-                    let p = self.state_cube(&vals, Some(&cube))?;
-                    if self.intersects_init(&p)? {
-                        // Every state of a lifted cube reaches the obligation, so an initial
-                        // one is the start of a counterexample.
-                        return Ok(Some(depth + 1));
-                    }
-                    let pred = Obligation {
-                        cube: p,
-                        blocked: 0,
-                    };
-                    queue.add(pred, level - 1, depth + 1);
-                    queue.schedule(id, level);
-                }
-            }
-        }
-        Ok(None)
-    }
-
-    /// Propagate lemmas forward; `Some(i)` when level `i` became empty (a fixpoint).
-    fn propagate(&mut self) -> Result<Option<usize>, Interrupted> {
-        let t = Instant::now();
-        for i in 1..self.k() {
-            let snapshot = self.frames.at(0, i).to_vec();
-            for c in snapshot {
-                if !self.frames.contains(0, i, &c) {
-                    continue;
-                }
-                if let Some(w) = self.push_witness.get(&c) {
-                    if w.level == i && self.witness_stands(w, i) {
-                        self.pushes_skipped += 1;
-                        continue;
-                    }
-                }
-                match self.relind(&c, i)? {
-                    RelInd::Holds(core) => {
-                        self.push_witness.remove(&c);
-                        // `g ⊆ c`: adding it at `i + 1` removes `c` from level `i`.
-                        let g = self.core_or(core, &c)?;
-                        let from = if g == c { i + 1 } else { 1 };
-                        self.add_lemma(g, i + 1, from);
-                    }
-                    RelInd::Pred(state, _) => {
-                        let since = self.strengthened[i].len();
-                        let w = PushWitness {
-                            state,
-                            level: i,
-                            since,
-                        };
-                        self.push_witness.insert(c, w);
-                    }
-                }
-            }
-            if self.frames.at(0, i).is_empty() {
-                self.time_propagate += t.elapsed();
-                return Ok(Some(i));
-            }
-        }
-        self.time_propagate += t.elapsed();
-        Ok(None)
-    }
-
     fn invariant(&self, above: usize) -> Cnf {
         let mut inv = Cnf::new();
         inv.reserve_vars(self.sys.num_vars);
@@ -495,58 +377,7 @@ impl<'s> Pdr<'s> {
     }
 
     fn run(&mut self, progress: ProgressFn<'_>, start: Instant) -> Result<Verdict, Interrupted> {
-        let g = self.init_goal()?;
-        if g {
-            return Ok(self.counterexample(0));
-        }
-        loop {
-            let carried = std::mem::take(&mut self.carried);
-            if let Some(depth) = self.block(carried)? {
-                return Ok(self.counterexample(depth));
-            }
-            while let Some(vals) = {
-                let k = self.k();
-                self.solvers[k].bad_state(self.sys, &mut self.sat)?
-            } {
-                let cube = self.state_cube(&vals, None)?;
-                let ob = Carried {
-                    cube,
-                    depth: 0,
-                    blocked: 0,
-                };
-                if let Some(depth) = self.block(vec![ob])? {
-                    return Ok(self.counterexample(depth));
-                }
-            }
-            progress(&Progress {
-                engine: "pdr",
-                depth: self.k(),
-                elapsed: start.elapsed(),
-            });
-            if self.backend_opts.max_depth.is_some_and(|m| self.k() >= m) {
-                return Ok(Verdict::Unknown(Unknown::bound(format!(
-                    "no invariant found within {} frames",
-                    self.k()
-                ))));
-            }
-            // Every frame's solver holds two states, as do the lifter's; the initial-state
-            // solver one.
-            let states = 2 * (self.solvers.len() + 2) + 1;
-            if too_large(self.sys, states, 2) {
-                return Ok(Verdict::Unknown(Unknown::memory(format!(
-                    "the next frame's solver would exceed the memory budget (frame {})",
-                    self.k()
-                ))));
-            }
-            let s = self.frame_solver(false);
-            self.solvers.push(s);
-            self.strengthened.push(Vec::new());
-            if let Some(level) = self.propagate()? {
-                return Ok(Verdict::Safe(Certificate::Invariant(
-                    self.invariant(level + 1),
-                )));
-            }
-        }
+        ic3::run(&mut hooks::Run::new(self, progress, start))
     }
 
     /// Is an initial state a goal state?
