@@ -289,12 +289,17 @@ impl Walk<'_> {
                 if let Some(k) = at.obj.filter(|&k| !self.objs[k].scalar) {
                     let a = self.objs[k].name.clone();
                     let len = self.objs[k].len;
-                    let (step, guard) = match self.g.rng.below(3) {
+                    // Forward only from an element (one past the end is the last place a
+                    // pointer may reach); back from anywhere after the first element.
+                    let choice = if at.element { self.g.rng.below(3) } else { 1 };
+                    let (step, guard) = match choice {
                         0 => ("++", format!("{p} < {a} + {}", len - 1)),
                         1 => ("--", format!("{p} > {a}")),
                         _ => ("+= 1", format!("{p} != {a} + {}", len - 1)),
                     };
                     let _ = writeln!(self.out, "  if ({guard})\n    {p}{step};");
+                    // Back from one past the end lands on the last element.
+                    self.ptrs[pi].1.element = true;
                 }
             }
             // Comparisons and differences of pointers into one array.
