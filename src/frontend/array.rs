@@ -406,23 +406,13 @@ impl<'a> Lower<'a> {
 }
 
 fn elem_desc(ty: &CType) -> String {
-    let mut t = ty;
-    while let CType::Array(e, _) = t {
-        t = e;
-    }
-    t.describe()
+    ty.array_dims().0.describe()
 }
 
 /// The pointee and dimensions of an array of pointers to objects (`int *a[3]`).
 pub fn pointer_array_shape(ty: &CType) -> Option<(CType, Vec<Option<u64>>)> {
-    let mut dims = Vec::new();
-    let mut t = ty;
-    while let CType::Array(e, n) = t {
-        dims.push(*n);
-        t = e;
-    }
-    match t {
-        CType::Pointer(q) if !dims.is_empty() && !matches!(**q, CType::Function(..)) => {
+    match ty.array_dims() {
+        (CType::Pointer(q), dims) if !dims.is_empty() && !matches!(**q, CType::Function(..)) => {
             Some(((**q).clone(), dims))
         }
         _ => None,

@@ -197,6 +197,21 @@ impl<'a> Lower<'a> {
         r
     }
 
+    /// Runs `f` where static storage is initialised, before `main` and in no function; the
+    /// edges it adds are not the current statement's commands (see `nothing_since`).
+    pub fn in_static_init<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = (self.cur, self.pos.clone(), self.text.clone());
+        self.cur = self.static_init;
+        let stack = std::mem::take(&mut self.call_stack);
+        let first_edge = self.cfa.edges.len();
+        let r = f(self);
+        self.call_stack = stack;
+        self.static_init = self.cur;
+        (self.cur, self.pos, self.text) = saved;
+        self.elsewhere.extend(first_edge..self.cfa.edges.len());
+        r
+    }
+
     /// A name not used before: `base`, `base#2`, …
     pub fn unique_name(&mut self, base: &str) -> String {
         let n = self.names.entry(base.to_string()).or_insert(0);

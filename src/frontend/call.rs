@@ -10,6 +10,7 @@
 
 use super::builder::{Binding, FnCtx, Lower, RVal, Ret};
 use super::expr::Val;
+use super::memory::{declaration_key, Root};
 use super::pointer::ADDRESS;
 use super::types::{CInt, CType};
 use super::FrontendError;
@@ -77,7 +78,7 @@ impl<'a> Lower<'a> {
         let (_, params) = self.parameters(def)?;
         let mut bound = Vec::new();
         for (n, t) in params {
-            match t {
+            match t.clone() {
                 CType::Int(ty) => {
                     self.at(def.declarator.span);
                     let pos = Some(self.pos.clone());
@@ -85,6 +86,7 @@ impl<'a> Lower<'a> {
                     self.havoc(v, HavocKind::Uninitialized);
                     bound.push((
                         n,
+                        t,
                         Val::Int(RVal {
                             t: self.var_term(v),
                             ty,
@@ -92,7 +94,7 @@ impl<'a> Lower<'a> {
                     ));
                 }
                 // `char **argv`: an error only if it is used.
-                _ => bound.push((n, Val::Void)),
+                _ => bound.push((n, t, Val::Void)),
             }
         }
         self.body("main", def, bound).map(|_| ())
@@ -123,7 +125,7 @@ impl<'a> Lower<'a> {
         let types: Vec<CType> = params.iter().map(|p| p.1.clone()).collect();
         let names: Vec<String> = params.iter().map(|p| p.0.clone()).collect();
         let values = self.argument_values(name, &names, &types, args)?;
-        self.inline_values(name, def, values, span)
+        self.inline_entered(name, def, params, values)
     }
 
     /// The parameters of a call of `name` that may be inlined, or the value after the
@@ -155,14 +157,25 @@ impl<'a> Lower<'a> {
         values: Vec<Val>,
         span: lang_c::span::Span,
     ) -> Result<Val, FrontendError> {
-        let params = match self.enter(name, def, span)? {
-            Ok(params) => params,
-            Err(sink) => return Ok(sink),
-        };
+        match self.enter(name, def, span)? {
+            Ok(params) => self.inline_entered(name, def, params, values),
+            Err(sink) => Ok(sink),
+        }
+    }
+
+    /// Inlines a call of `name` that [`Lower::enter`] admitted, with its parameters and the
+    /// arguments' values.
+    fn inline_entered(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        params: Vec<(String, CType)>,
+        values: Vec<Val>,
+    ) -> Result<Val, FrontendError> {
         let bound = params
-            .iter()
-            .map(|(pname, _)| pname.clone())
+            .into_iter()
             .zip(values)
+            .map(|((pname, ty), v)| (pname, ty, v))
             .collect();
         let v = self.body(name, def, bound)?;
         if self.noreturn.contains(name) {
@@ -296,7 +309,7 @@ impl<'a> Lower<'a> {
         &mut self,
         name: &str,
         def: &'a FunctionDefinition,
-        params: Vec<(String, Val)>,
+        params: Vec<(String, CType, Val)>,
     ) -> Result<Val, FrontendError> {
         if !self.call_stack.is_empty() {
             self.mark_statement();
@@ -312,7 +325,7 @@ impl<'a> Lower<'a> {
         &mut self,
         name: &str,
         def: &'a FunctionDefinition,
-        params: Vec<(String, Val)>,
+        params: Vec<(String, CType, Val)>,
     ) -> Result<Val, FrontendError> {
         let (ret, _) = self.parameters(def)?;
         let ret = match ret {
@@ -407,19 +420,15 @@ impl<'a> Lower<'a> {
         &mut self,
         name: &str,
         def: &'a FunctionDefinition,
-        params: Vec<(String, Val)>,
+        params: Vec<(String, CType, Val)>,
     ) -> Result<(), FrontendError> {
-        let (_, ptypes) = self.parameters(def)?;
         let pos = self.pos.clone();
-        for (pname, v) in params {
-            let key = format!("{name}::{pname}@{}:{}", pos.line, pos.col);
-            let pointee = ptypes
-                .iter()
-                .find(|(n, _)| *n == pname)
-                .and_then(|(_, t)| match t {
-                    CType::Pointer(q) | CType::Array(q, _) => Some((**q).clone()),
-                    _ => None,
-                });
+        for (pname, pty, v) in params {
+            let key = declaration_key(&format!("{name}::{pname}"), Some(&pos));
+            let pointee = match pty {
+                CType::Pointer(q) | CType::Array(q, _) => Some(*q),
+                _ => None,
+            };
             let v = match (v, pointee) {
                 (v @ (Val::Ptr(_) | Val::Addr(_)), Some(q))
                     if self.mem.plan.general.contains(&key) =>
@@ -438,7 +447,7 @@ impl<'a> Lower<'a> {
                         Some(pos.clone()),
                     );
                     self.assign(pv, r.t);
-                    self.declare_object(&[pv], None);
+                    self.declare_object(Root::Scalar(pv, CInt::PTR));
                     self.bind(&pname, Binding::Ref(pv, q));
                 }
                 Val::Int(r) => {
@@ -446,7 +455,7 @@ impl<'a> Lower<'a> {
                     let pv =
                         self.new_var(&format!("{name}::{pname}"), r.ty, VarKind::Parameter, pos);
                     self.assign(pv, r.t);
-                    self.declare_object(&[pv], None);
+                    self.declare_object(Root::Scalar(pv, r.ty));
                     self.bind(&pname, Binding::Var(pv, r.ty));
                 }
                 Val::Ptr(p) => self.bind(&pname, Binding::Pointer(p, key)),

@@ -4,6 +4,7 @@
 use super::attrs::{bare_name, classify, declarator_attributes, spec_attributes, AttrClass};
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
+use super::memory::{declaration_key, Root};
 use super::pointer::{Place, ADDRESS};
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
@@ -497,15 +498,9 @@ impl<'a> Lower<'a> {
                     }
                 } else {
                     let fname = self.fctx()?.name.clone();
-                    let saved = (self.cur, self.pos.clone(), self.text.clone());
-                    self.cur = self.static_init;
-                    // Static initialisation runs before `main`, in no function.
-                    let stack = std::mem::take(&mut self.call_stack);
-                    let b = self.static_var(&format!("{fname}::{name}"), nspan, ty, init);
-                    self.call_stack = stack;
-                    let b = b?;
-                    self.static_init = self.cur;
-                    (self.cur, self.pos, self.text) = saved;
+                    let b = self.in_static_init(|lw| {
+                        lw.static_var(&format!("{fname}::{name}"), nspan, ty, init)
+                    })?;
                     self.statics.insert(key, b.clone());
                     self.bind(&name, b);
                 }
@@ -653,7 +648,7 @@ impl<'a> Lower<'a> {
         match ty {
             CType::Int(i) => {
                 let v = self.new_var(name, *i, kind, pos);
-                self.declare_object(&[v], None);
+                self.declare_object(Root::Scalar(v, *i));
                 Ok(Binding::Var(v, *i))
             }
             CType::Struct(def) => {
@@ -672,7 +667,7 @@ impl<'a> Lower<'a> {
                     let b = self.new_array(name, span, ty, kind, init)?;
                     if let Binding::Array(view) = &b {
                         let arr = view.arr.clone();
-                        self.declare_object(&arr.elems, Some(&arr));
+                        self.declare_object(Root::Array(&arr));
                     }
                     Ok(b)
                 }
@@ -683,11 +678,10 @@ impl<'a> Lower<'a> {
             // A pointer variable without an initialiser that binds it to an object: general
             // when the memory plan says so (see `memory`), otherwise address-only.
             CType::Pointer(q) => {
-                let p = self.span_pos(span);
-                let key = format!("{name}@{}:{}", p.line, p.col);
+                let key = declaration_key(name, pos.as_ref());
                 if self.mem.plan.general.contains(&key) {
                     let v = self.new_var(name, CInt::PTR, kind, pos);
-                    self.declare_object(&[v], None);
+                    self.declare_object(Root::Scalar(v, CInt::PTR));
                     Ok(Binding::Ref(v, (**q).clone()))
                 } else {
                     Ok(Binding::PtrVar(self.new_var(name, ADDRESS, kind, pos)))
@@ -820,14 +814,8 @@ impl<'a> Lower<'a> {
 
 /// For an array of structures (of any dimension): the structure type and the lengths.
 pub fn struct_array(ty: &CType) -> Option<(super::types::StructRef, Vec<Option<u64>>)> {
-    let mut dims = Vec::new();
-    let mut t = ty;
-    while let CType::Array(e, n) = t {
-        dims.push(*n);
-        t = e;
-    }
-    match t {
-        CType::Struct(s) if !dims.is_empty() => Some((s.clone(), dims)),
+    match ty.array_dims() {
+        (CType::Struct(s), dims) if !dims.is_empty() => Some((s.clone(), dims)),
         _ => None,
     }
 }

@@ -552,17 +552,8 @@ impl<'a> Lower<'a> {
             Val::Structs(sa) if !lvalue => CType::Pointer(Box::new(sa.row_type())),
             Val::Structs(sa) => sa.ctype(),
             Val::Struct(v) => CType::Struct(v.def),
-            Val::Ptr(p) if p.void => CType::Pointer(Box::new(CType::Void)),
-            Val::Ptr(p) => CType::Pointer(Box::new(match p.target {
-                Place::Scalar(lv) => CType::Int(lv.ty()),
-                Place::Array(view) => view.row_type(),
-                Place::Struct(v) => CType::Struct(v.def),
-                Place::Structs(sa) => sa.row_type(),
-                Place::Addr(_) => CType::Pointer(Box::new(CType::Void)),
-                Place::Ptr(_, q) => CType::Pointer(Box::new(q)),
-            })),
+            v @ (Val::Ptr(_) | Val::Ref(..)) => CType::Pointer(Box::new(self.pointee_of(&v))),
             Val::Addr(_) => CType::Pointer(Box::new(CType::Void)),
-            Val::Ref(_, q) => CType::Pointer(Box::new(q)),
             Val::Func(_, t) => CType::Pointer(Box::new(t)),
             Val::Void => CType::Void,
         })

@@ -343,12 +343,12 @@ impl<'a> Lower<'a> {
         span: Span,
     ) -> Result<Binding, FrontendError> {
         let pos = self.span_pos(span);
-        let key = format!("{name}@{}:{}", pos.line, pos.col);
+        let key = super::memory::declaration_key(name, Some(&pos));
         if self.mem.plan.general.contains(&key) || matches!(v, Val::Ref(..)) {
             let r = self.general_pointer(v, span)?;
             let pv = self.new_var(name, CInt::PTR, kind, Some(pos));
             self.assign(pv, r.t);
-            self.declare_object(&[pv], None);
+            self.declare_object(super::memory::Root::Scalar(pv, CInt::PTR));
             return Ok(Binding::Ref(pv, pointee.clone()));
         }
         match self.bind_pointer(v.clone(), pointee, span)? {

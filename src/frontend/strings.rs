@@ -11,7 +11,7 @@ use super::expr::Val;
 use super::literal::string_bytes;
 use super::types::CInt;
 use super::FrontendError;
-use crate::cfa::VarKind;
+use crate::cfa::{PVar, SrcPos, VarKind};
 use lang_c::ast::Expression;
 use lang_c::span::Node;
 use std::rc::Rc;
@@ -39,13 +39,30 @@ impl<'a> Lower<'a> {
         let name = format!("string@{}:{}", pos.line, pos.col);
         // Inside a function, the initialisation goes where static locals are initialised;
         // among the globals' initialisers, where it is.
-        let in_function = self.fctx.is_some();
-        let saved = (self.cur, self.pos.clone(), self.text.clone());
-        if in_function {
-            self.cur = self.static_init;
-        }
-        let stack = std::mem::take(&mut self.call_stack);
-        let first_edge = self.cfa.edges.len();
+        let elems = if self.fctx.is_some() {
+            self.in_static_init(|lw| lw.literal_cells(&name, &pos, &bytes))
+        } else {
+            self.literal_cells(&name, &pos, &bytes)
+        };
+        let arr = Rc::new(ArrayObj {
+            elems,
+            elem: CInt::CHAR,
+            pointee: None,
+        });
+        self.mem.read_only.extend(arr.elems.iter().copied());
+        self.declare_object(super::memory::Root::Array(&arr));
+        let view = ArrayView {
+            arr,
+            base: self.cfa.tm.bv_const(0, 64),
+            dims: vec![len],
+            access: CInt::CHAR,
+        };
+        self.literals.insert(e.span.start, view.clone());
+        Ok(Val::Array(view))
+    }
+
+    /// The variables of a literal's bytes, each assigned its byte.
+    fn literal_cells(&mut self, name: &str, pos: &SrcPos, bytes: &[u8]) -> Vec<PVar> {
         let mut elems = Vec::with_capacity(bytes.len());
         for (i, b) in bytes.iter().enumerate() {
             let v = self.new_var(
@@ -58,28 +75,6 @@ impl<'a> Lower<'a> {
             self.assign(v, t);
             elems.push(v);
         }
-        self.call_stack = stack;
-        if in_function {
-            self.static_init = self.cur;
-            (self.cur, self.pos, self.text) = saved;
-            let added = first_edge..self.cfa.edges.len();
-            self.elsewhere.extend(added);
-        }
-        let arr = Rc::new(ArrayObj {
-            elems,
-            elem: CInt::CHAR,
-            pointee: None,
-        });
-        self.mem.read_only.extend(arr.elems.iter().copied());
-        let vars = arr.elems.clone();
-        self.declare_object(&vars, Some(&arr));
-        let view = ArrayView {
-            arr,
-            base: self.cfa.tm.bv_const(0, 64),
-            dims: vec![len],
-            access: CInt::CHAR,
-        };
-        self.literals.insert(e.span.start, view.clone());
-        Ok(Val::Array(view))
+        elems
     }
 }

@@ -268,16 +268,22 @@ impl CType {
         }
     }
 
-    /// For an array of integers (of any dimension): the element type and the lengths.
-    pub fn array_shape(&self) -> Option<(CInt, Vec<Option<u64>>)> {
+    /// The innermost element type of an array (of any dimension) and the lengths, outermost
+    /// first (no lengths for a type that is not an array).
+    pub fn array_dims(&self) -> (&CType, Vec<Option<u64>>) {
         let mut dims = Vec::new();
         let mut t = self;
         while let CType::Array(e, n) = t {
             dims.push(*n);
             t = e;
         }
-        match t {
-            CType::Int(i) if !dims.is_empty() => Some((*i, dims)),
+        (t, dims)
+    }
+
+    /// For an array of integers (of any dimension): the element type and the lengths.
+    pub fn array_shape(&self) -> Option<(CInt, Vec<Option<u64>>)> {
+        match self.array_dims() {
+            (CType::Int(i), dims) if !dims.is_empty() => Some((*i, dims)),
             _ => None,
         }
     }

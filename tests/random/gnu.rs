@@ -14,7 +14,7 @@
 
 use super::expr::Gen;
 use super::program::Program;
-use super::scope::{Scope, Ty, TYPES};
+use super::scope::{nondet_declarations, Scope, Ty, TYPES};
 use bitmc::cfa::DataModel;
 use std::fmt::Write;
 
@@ -38,10 +38,7 @@ int pair(int x, int y) { return x - 2 * y; }
 ";
 
 fn program(g: &mut Gen) -> String {
-    let mut out = String::from(PROLOGUE);
-    for t in &TYPES {
-        let _ = writeln!(out, "extern {} __VERIFIER_nondet_{}(void);", t.c, t.nondet);
-    }
+    let mut out = format!("{PROLOGUE}{}", nondet_declarations());
     let mut globals = Scope::default();
     let mut arrays = String::new();
     for _ in 0..g.range(1, 2) {

@@ -15,7 +15,7 @@
 //! bounded by a constant, so every run of the compiled program ends.
 
 use super::expr::Gen;
-use super::scope::{Arr, Ptr, Scope, Ty, Var, BOOL, INT, TYPES};
+use super::scope::{nondet_declarations, Arr, Ptr, Scope, Ty, Var, BOOL, INT, TYPES};
 use bitmc::cfa::DataModel;
 use std::fmt::Write;
 
@@ -78,10 +78,7 @@ fn indent(n: usize) -> String {
 
 impl Builder {
     fn program(&mut self) -> String {
-        let mut out = String::from("extern void reach_error(void);\n");
-        for t in &TYPES {
-            let _ = writeln!(out, "extern {} __VERIFIER_nondet_{}(void);", t.c, t.nondet);
-        }
+        let mut out = format!("extern void reach_error(void);\n{}", nondet_declarations());
         let mut globals = Scope::default();
         for _ in 0..self.g.range(0, 2) {
             let (t, name) = (self.g.ty(), self.g.fresh("g"));

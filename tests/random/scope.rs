@@ -93,6 +93,14 @@ pub const TYPES: [TyInfo; 12] = [
     },
 ];
 
+/// The declarations of the nondet function of every type in [`TYPES`], one per line.
+pub fn nondet_declarations() -> String {
+    TYPES
+        .iter()
+        .map(|t| format!("extern {} __VERIFIER_nondet_{}(void);\n", t.c, t.nondet))
+        .collect()
+}
+
 pub const BOOL: Ty = Ty(0);
 pub const INT: Ty = Ty(6);
 

@@ -13,7 +13,7 @@
 
 use super::expr::Gen;
 use super::program::Program;
-use super::scope::{Scope, Ty, TYPES};
+use super::scope::{nondet_declarations, Scope, Ty, TYPES};
 use bitmc::cfa::DataModel;
 use std::fmt::Write;
 
@@ -150,10 +150,7 @@ fn init(g: &mut Gen, types: &[StructTy], k: usize, out: &mut String) {
 }
 
 fn program(g: &mut Gen) -> String {
-    let mut out = String::from("extern void reach_error(void);\n");
-    for t in &TYPES {
-        let _ = writeln!(out, "extern {} __VERIFIER_nondet_{}(void);", t.c, t.nondet);
-    }
+    let mut out = format!("extern void reach_error(void);\n{}", nondet_declarations());
     // Two or three structure types, each may nest an earlier one.
     let mut types: Vec<StructTy> = Vec::new();
     for k in 0..g.range(2, 3) as usize {

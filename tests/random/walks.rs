@@ -12,7 +12,7 @@
 
 use super::expr::Gen;
 use super::program::Program;
-use super::scope::{Scope, Ty, TYPES};
+use super::scope::{nondet_declarations, Scope, Ty, TYPES};
 use bitmc::cfa::DataModel;
 use std::fmt::Write;
 
@@ -79,14 +79,7 @@ fn other_sign(t: Ty) -> Ty {
 fn program(g: &mut Gen) -> String {
     let t = elem_ty(g);
     let tc = t.c();
-    let mut out = String::from("extern void reach_error(void);\n");
-    for ty in &TYPES {
-        let _ = writeln!(
-            out,
-            "extern {} __VERIFIER_nondet_{}(void);",
-            ty.c, ty.nondet
-        );
-    }
+    let mut out = format!("extern void reach_error(void);\n{}", nondet_declarations());
     let _ = writeln!(out, "{tc} *adv({tc} *p, int k) {{ return p + k; }}");
     let _ = writeln!(out, "void put({tc} **pp, {tc} *v) {{ *pp = v; }}");
     let _ = writeln!(

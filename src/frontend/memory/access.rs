@@ -28,11 +28,7 @@ impl<'a> Lower<'a> {
         let mut all = Vec::new();
         for (off, ty) in checks {
             let q = self.ptr_at(p, off as i128);
-            let mut one = Vec::new();
-            for (k, c, alive) in self.candidates(ty) {
-                one.push(self.at_cell(q, k, c.offset, alive));
-            }
-            all.push(self.cfa.tm.or_all(one));
+            all.push(self.live_cell(q, ty));
         }
         let ok = self.cfa.tm.and_all(all);
         let bad = self.cfa.tm.not(ok);
@@ -127,41 +123,22 @@ impl<'a> Lower<'a> {
     }
 
     /// The place `*p` designates for a general pointer `p` to `pointee`, with the checks of
-    /// the dereference (an UNKNOWN sink when `p` designates no cell of its type).
+    /// the dereference (an UNKNOWN sink when `p` is null or designates no live cell of its
+    /// type).
     pub fn ref_place(
         &mut self,
         p: TermId,
         pointee: &CType,
         span: Span,
     ) -> Result<Place, FrontendError> {
-        let (ty, place_of): (CInt, fn(Lval, CType) -> Place) = match pointee {
-            CType::Int(t) => (*t, |lv, _| Place::Scalar(lv)),
-            CType::Pointer(q) if !matches!(**q, CType::Function(..)) => (CInt::PTR, |lv, q| {
-                let CType::Pointer(q) = q else { unreachable!() };
-                Place::Ptr(lv, *q)
-            }),
+        match pointee {
+            CType::Int(_) | CType::Struct(_) => {}
+            CType::Pointer(q) if !matches!(**q, CType::Function(..)) => {}
             CType::Void => return self.error(span, "dereferencing a `void *` pointer"),
-            CType::Struct(def) => {
-                let p = self
-                    .materialize(RVal {
-                        t: p,
-                        ty: CInt::PTR,
-                    })
-                    .t;
-                let obj = self.ptr_obj(p);
-                let zo = self.cfa.tm.bv_const(0, OBJ_BITS);
-                let null = self.cfa.tm.eq(obj, zo);
-                self.ub_check(
-                    None,
-                    null,
-                    "dereference of a null pointer or an integer converted to a pointer",
-                );
-                return Ok(Place::Struct(self.mem_struct(p, def, span)?));
-            }
             other => {
                 return self.unsupported(span, format!("a general pointer to {}", other.describe()))
             }
-        };
+        }
         let p = self
             .materialize(RVal {
                 t: p,
@@ -176,19 +153,33 @@ impl<'a> Lower<'a> {
             null,
             "dereference of a null pointer or an integer converted to a pointer",
         );
-        let cands = self.candidates(ty);
-        let mut valid = Vec::new();
-        for (k, c, alive) in &cands {
-            valid.push(self.at_cell(p, *k, c.offset, *alive));
-        }
-        let ok = self.cfa.tm.or_all(valid);
+        let (ty, q) = match pointee {
+            CType::Struct(def) => return Ok(Place::Struct(self.mem_struct(p, def, span)?)),
+            CType::Pointer(q) => (CInt::PTR, Some((**q).clone())),
+            CType::Int(t) => (*t, None),
+            _ => return Err(FrontendError::Internal("pointee of a dereference".into())),
+        };
+        let ok = self.live_cell(p, ty);
         let bad = self.cfa.tm.not(ok);
         self.ub_check(
             None,
             bad,
             "dereference of a pointer to no live object of its type (outside its object, dangling, or a byte view)",
         );
-        Ok(place_of(Lval::Mem { ptr: p, ty }, pointee.clone()))
+        let lv = Lval::Mem { ptr: p, ty };
+        Ok(match q {
+            Some(q) => Place::Ptr(lv, q),
+            None => Place::Scalar(lv),
+        })
+    }
+
+    /// The condition "`p` designates a live cell accessed as `ty`".
+    fn live_cell(&mut self, p: TermId, ty: CInt) -> TermId {
+        let mut any = Vec::new();
+        for (k, c, alive) in self.candidates(ty) {
+            any.push(self.at_cell(p, k, c.offset, alive));
+        }
+        self.cfa.tm.or_all(any)
     }
 
     /// Reads the cell a general pointer designates (checked by [`Lower::ref_place`]).

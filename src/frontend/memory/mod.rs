@@ -74,6 +74,32 @@ impl MemPlan {
     }
 }
 
+/// An object that a pointer's cell belongs to: a scalar variable of a type, or an array.
+#[derive(Clone, Copy)]
+pub enum Root<'r> {
+    Scalar(PVar, CInt),
+    Array(&'r Rc<ArrayObj>),
+}
+
+impl Root<'_> {
+    /// The object's first variable (`None` for an empty array).
+    fn first(&self) -> Option<PVar> {
+        match self {
+            Root::Scalar(v, _) => Some(*v),
+            Root::Array(arr) => arr.elems.first().copied(),
+        }
+    }
+}
+
+/// The key of a declaration by the name of what it declares (without subscripts or member
+/// names) and its position: the same in every lowering of the unit.
+pub fn declaration_key(name: &str, pos: Option<&crate::cfa::SrcPos>) -> String {
+    match pos {
+        Some(p) => format!("{name}@{}:{}", p.line, p.col),
+        None => name.to_string(),
+    }
+}
+
 /// A scalar of a numbered object.
 #[derive(Clone, Debug)]
 struct Cell {
@@ -103,6 +129,8 @@ pub struct Memory {
     pub blocks: Vec<Vec<u32>>,
     /// The cells of string literals: writing them is undefined.
     pub read_only: HashSet<PVar>,
+    /// Whether each numbered array's elements follow each other (by the array's address).
+    contiguous: HashMap<usize, bool>,
 }
 
 impl Memory {
@@ -122,26 +150,17 @@ impl<'a> Lower<'a> {
         let info = self.cfa.var(v);
         // `a[1]`, `s.f`, `a[0].g#2`: the declared object `a` or `s`.
         let name = info.name.split(['#', '[', '.']).next().unwrap_or("");
-        match &info.pos {
-            Some(p) => format!("{name}@{}:{}", p.line, p.col),
-            None => name.to_string(),
-        }
+        declaration_key(name, info.pos.as_ref())
     }
 
     /// Records that the pointer variable `v` must be general and asks for another lowering.
     pub fn needs_general<T>(&mut self, v: PVar) -> Result<T, FrontendError> {
         let k = self.decl_key(v);
-        if self.mem.plan.general.contains(&k) {
-            return Err(FrontendError::Internal(format!(
-                "pointer `{k}` is general already"
-            )));
-        }
-        self.mem.learnt.general.insert(k);
-        Err(FrontendError::Relower)
+        self.needs_general_key(k)
     }
 
-    /// Records that the pointer declared with `key` (bound to an object at its declaration)
-    /// must be general and asks for another lowering.
+    /// Records that the pointer declared with `key` must be general and asks for another
+    /// lowering.
     pub fn needs_general_key<T>(&mut self, key: String) -> Result<T, FrontendError> {
         if self.mem.plan.general.contains(&key) {
             return Err(FrontendError::Internal(format!(
@@ -152,47 +171,32 @@ impl<'a> Lower<'a> {
         Err(FrontendError::Relower)
     }
 
-    /// Numbers the object declared with the variables `vars` now if the plan says its address
-    /// becomes a general pointer (at its declaration, so that its lifetime flag is set there).
-    pub fn declare_object(&mut self, vars: &[PVar], elem: Option<&Rc<ArrayObj>>) {
-        let Some(&first) = vars.first() else { return };
-        if self.mem.home.contains_key(&first)
-            || !self.mem.plan.exposed.contains(&self.decl_key(first))
+    /// Numbers the object `root` now if the plan says its address becomes a general pointer
+    /// (at its declaration, so that its lifetime flag is set there).
+    pub fn declare_object(&mut self, root: Root<'_>) {
+        let Some(first) = root.first() else { return };
+        if !self.mem.home.contains_key(&first)
+            && self.mem.plan.exposed.contains(&self.decl_key(first))
         {
-            return;
+            self.number_root(root);
         }
-        match elem {
-            Some(arr) => self.number_array(arr),
-            None => self.number_scalar(first),
-        };
     }
 
     fn number(&mut self, cells: Vec<Cell>, size: u64) -> u32 {
         let id = self.mem.objects.len() as u32 + 1;
-        let first = cells.first().map(|c| c.var);
         for c in &cells {
             self.mem.home.insert(c.var, (id, c.offset));
         }
-        let local = first
-            .is_some_and(|v| matches!(self.cfa.var(v).kind, VarKind::Local | VarKind::Parameter));
-        let alive = if local && self.fctx.is_some() {
-            let name = format!("{}#alive", self.cfa.var(first.unwrap_or(PVar(0))).name);
-            let a = self.new_var(&name, CInt::BOOL, VarKind::Temporary, None);
-            let one = self.cfa.tm.bv_const(1, 1);
-            self.assign(a, one);
-            if let Some(b) = self.mem.blocks.last_mut() {
-                b.push(id);
+        let alive = match cells.first().map(|c| c.var) {
+            Some(first) => {
+                let k = self.decl_key(first);
+                if !self.mem.plan.exposed.contains(&k) {
+                    self.mem.learnt.exposed.insert(k);
+                }
+                self.lifetime_flag(first, id)
             }
-            Some(a)
-        } else {
-            None
+            None => None,
         };
-        if let Some(v) = first {
-            let k = self.decl_key(v);
-            if !self.mem.plan.exposed.contains(&k) {
-                self.mem.learnt.exposed.insert(k);
-            }
-        }
         self.cfa
             .objects
             .push(cells.iter().map(|c| (c.offset, c.var)).collect());
@@ -200,36 +204,52 @@ impl<'a> Lower<'a> {
         id
     }
 
-    fn number_scalar(&mut self, v: PVar) -> u32 {
-        let ty = self.var_ctype(v);
-        let size = if ty.kind == IntKind::Ptr {
-            ADDRESS.size(self.dm())
-        } else {
-            ty.size(self.dm())
-        };
-        self.number(
-            vec![Cell {
-                offset: 0,
-                var: v,
-                ty,
-            }],
-            size,
-        )
+    /// The flag of the lifetime of object `id` (whose first cell is `first`), set now, for a
+    /// local or a parameter: cleared when its block ends.
+    fn lifetime_flag(&mut self, first: PVar, id: u32) -> Option<PVar> {
+        let info = self.cfa.var(first);
+        if !matches!(info.kind, VarKind::Local | VarKind::Parameter) || self.fctx.is_none() {
+            return None;
+        }
+        let name = format!("{}#alive", info.name);
+        let a = self.new_var(&name, CInt::BOOL, VarKind::Temporary, None);
+        let one = self.cfa.tm.bv_const(1, 1);
+        self.assign(a, one);
+        if let Some(b) = self.mem.blocks.last_mut() {
+            b.push(id);
+        }
+        Some(a)
     }
 
-    fn number_array(&mut self, arr: &Rc<ArrayObj>) -> u32 {
+    /// Numbers a scalar or an array object.
+    fn number_root(&mut self, root: Root<'_>) -> u32 {
+        match root {
+            Root::Scalar(var, ty) => {
+                let size = self.cell_size(ty);
+                self.number(vec![Cell { offset: 0, var, ty }], size)
+            }
+            Root::Array(arr) => {
+                let mut cells = Vec::new();
+                self.array_cells(arr, 0, arr.elems.len() as u64, 0, &mut cells);
+                let size = self.cell_size(arr.elem) * arr.elems.len() as u64;
+                self.number(cells, size)
+            }
+        }
+    }
+
+    /// The cells of `n` elements of `arr` from element `first`, the first at byte offset
+    /// `base`.
+    fn array_cells(&self, arr: &ArrayObj, first: u64, n: u64, base: u64, out: &mut Vec<Cell>) {
         let es = self.cell_size(arr.elem);
-        let cells = arr
-            .elems
-            .iter()
-            .enumerate()
-            .map(|(i, &var)| Cell {
-                offset: i as u64 * es,
-                var,
-                ty: arr.elem,
-            })
-            .collect();
-        self.number(cells, es * arr.elems.len() as u64)
+        for i in 0..n {
+            if let Some(&var) = arr.elems.get((first + i) as usize) {
+                out.push(Cell {
+                    offset: base + i * es,
+                    var,
+                    ty: arr.elem,
+                });
+            }
+        }
     }
 
     /// `sizeof` of what a cell of type `t` holds.
@@ -241,36 +261,13 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// The C integer type of a scalar variable (a general pointer for the pointer width plus
-    /// the object bits).
-    fn var_ctype(&self, v: PVar) -> CInt {
-        let it = self.cfa.var(v).ty;
-        if it.width == ptr_width(self.dm()) && !it.signed && it.width != 64 {
-            return CInt::PTR;
-        }
-        [
-            IntKind::Bool,
-            IntKind::Char,
-            IntKind::Short,
-            IntKind::Int,
-            IntKind::Long,
-            IntKind::LongLong,
-        ]
-        .into_iter()
-        .map(|k| CInt::new(k, it.signed))
-        .find(|t| t.width(self.dm()) == it.width)
-        .unwrap_or(CInt::PTR)
-    }
-
     /// The object and offset of a cell, numbering its object when this is the first time (in
     /// a lowering the plan then repeats, since its declaration did not number it: a member of
     /// a structure is numbered as a scalar here, but the next lowering numbers the structure).
-    fn home_of(
-        &mut self,
-        v: PVar,
-        arr: Option<&Rc<ArrayObj>>,
-        span: Span,
-    ) -> Result<(u32, u64), FrontendError> {
+    fn home_of(&mut self, root: Root<'_>, span: Span) -> Result<(u32, u64), FrontendError> {
+        let Some(v) = root.first() else {
+            return self.unsupported(span, "a pointer into an empty array");
+        };
         if let Some(&h) = self.mem.home.get(&v) {
             return Ok(h);
         }
@@ -280,14 +277,7 @@ impl<'a> Lower<'a> {
                 "a pointer to an object that is not a variable (a temporary)",
             );
         }
-        match arr {
-            Some(a) => {
-                self.number_array(a);
-            }
-            None => {
-                self.number_scalar(v);
-            }
-        }
+        self.number_root(root);
         Ok(self.mem.home[&v])
     }
 
@@ -301,7 +291,6 @@ impl<'a> Lower<'a> {
         out: &mut Vec<Cell>,
         span: Span,
     ) -> Result<(), FrontendError> {
-        let es = |lw: &Self, t: CInt| lw.cell_size(t);
         for (m, p) in view.def.0.members.iter().zip(&view.parts) {
             let at = base + m.offset;
             match p {
@@ -315,19 +304,9 @@ impl<'a> Lower<'a> {
                     }
                 }
                 Part::Array(v) => {
-                    let Some(b) = self.cfa.tm.const_value(v.base) else {
-                        continue;
-                    };
-                    let n: u64 = v.dims.iter().product();
-                    let size = es(self, v.arr.elem);
-                    for i in 0..n {
-                        if let Some(&var) = v.arr.elems.get((b as u64 + i) as usize) {
-                            out.push(Cell {
-                                offset: at + i * size,
-                                var,
-                                ty: v.arr.elem,
-                            });
-                        }
+                    if let Some(b) = self.cfa.tm.const_value(v.base) {
+                        let n: u64 = v.dims.iter().product();
+                        self.array_cells(&v.arr, b as u64, n, at, out);
                     }
                 }
                 Part::Struct(v) => self.struct_cells(v, at, out, span)?,

@@ -1,10 +1,11 @@
 //! General pointer values: building them from objects' places, arithmetic, comparison,
 //! difference, truth and conversion to integers, with the checks of what C leaves undefined.
 
-use super::{first_cell, ptr_width, OBJ_BITS};
+use super::{first_cell, ptr_width, Root, OBJ_BITS};
 use crate::bv::TermId;
 use crate::cfa::DataModel;
 use crate::frontend::arith::BinOp;
+use crate::frontend::array::ArrayObj;
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::expr::Val;
 use crate::frontend::lval::Lval;
@@ -12,6 +13,7 @@ use crate::frontend::pointer::{Place, ADDRESS};
 use crate::frontend::types::{CInt, CType};
 use crate::frontend::FrontendError;
 use lang_c::span::Span;
+use std::rc::Rc;
 
 impl<'a> Lower<'a> {
     /// A general pointer of object `obj` at offset `off` (a term of the pointer width).
@@ -34,7 +36,6 @@ impl<'a> Lower<'a> {
 
     /// The general pointer for a pointer value `v` (converted to a pointer type).
     pub fn general_pointer(&mut self, v: Val, span: Span) -> Result<RVal, FrontendError> {
-        let aw = ADDRESS.width(self.dm());
         let t = match v {
             Val::Ref(r, _) => r.t,
             Val::Int(r) | Val::Addr(r) => {
@@ -60,33 +61,42 @@ impl<'a> Lower<'a> {
             }
             Val::Void => return self.error(span, "void value used as a pointer"),
         };
-        let _ = aw;
         Ok(RVal { t, ty: CInt::PTR })
+    }
+
+    /// Whether the elements of `arr` (the first at `base` in object `obj`) follow each other
+    /// (not so for a member of the elements of an array of structures); computed once per
+    /// array.
+    fn contiguous(&mut self, arr: &Rc<ArrayObj>, obj: u32, base: u64) -> bool {
+        let key = Rc::as_ptr(arr) as usize;
+        if let Some(&c) = self.mem.contiguous.get(&key) {
+            return c;
+        }
+        let es = self.cell_size(arr.elem);
+        let c = arr
+            .elems
+            .iter()
+            .enumerate()
+            .all(|(i, v)| self.mem.home.get(v) == Some(&(obj, base + i as u64 * es)));
+        self.mem.contiguous.insert(key, c);
+        c
     }
 
     /// The general pointer to what a place designates.
     pub fn place_ref(&mut self, place: &Place, span: Span) -> Result<TermId, FrontendError> {
         let aw = ADDRESS.width(self.dm());
         match place {
-            Place::Scalar(Lval::Var(v, _)) | Place::Ptr(Lval::Var(v, _), _) => {
-                let (obj, off) = self.home_of(*v, None, span)?;
+            Place::Scalar(Lval::Var(v, ty)) | Place::Ptr(Lval::Var(v, ty), _) => {
+                let (obj, off) = self.home_of(Root::Scalar(*v, *ty), span)?;
                 let o = self.cfa.tm.bv_const(u128::from(off), aw);
                 Ok(self.make_ptr(obj, o))
             }
             Place::Scalar(Lval::Elem { arr, flat, .. })
             | Place::Ptr(Lval::Elem { arr, flat, .. }, _) => {
-                let Some(&first) = arr.elems.first() else {
-                    return self.unsupported(span, "a pointer into an empty array");
-                };
-                let (obj, base) = self.home_of(first, Some(arr), span)?;
+                let (obj, base) = self.home_of(Root::Array(arr), span)?;
                 let es = self.cell_size(arr.elem);
-                let contiguous = arr
-                    .elems
-                    .iter()
-                    .enumerate()
-                    .all(|(i, v)| self.mem.home.get(v) == Some(&(obj, base + i as u64 * es)));
                 let f = self.cfa.tm.resize(*flat, aw, false);
-                if !contiguous {
+                if !self.contiguous(arr, obj, base) {
                     // A member of the elements of an array of structures: its offset by
                     // element.
                     let mut off = self.cfa.tm.bv_const(0, aw);
@@ -247,50 +257,16 @@ impl<'a> Lower<'a> {
     /// an object with another object, is an UNKNOWN sink: the answer is the compiler's
     /// layout); `<`, `<=`, `>`, `>=` need the same object (undefined behaviour otherwise).
     pub fn ref_compare(&mut self, op: BinOp, p: TermId, q: TermId) -> TermId {
-        let aw = ADDRESS.width(self.dm());
-        let (po, qo) = (self.ptr_obj(p), self.ptr_obj(q));
-        let (pa, qa) = (self.ptr_off(p), self.ptr_off(q));
-        let zo = self.cfa.tm.bv_const(0, OBJ_BITS);
-        let za = self.cfa.tm.bv_const(0, aw);
-        let tm = &mut self.cfa.tm;
-        let p_int = tm.eq(po, zo);
-        let q_int = tm.eq(qo, zo);
-        let differ = tm.ne(po, qo);
         match op {
-            BinOp::Eq | BinOp::Ne => {
-                let p_addr = tm.ne(pa, za);
-                let q_addr = tm.ne(qa, za);
-                let pi = tm.and(p_int, p_addr);
-                let qi = tm.and(q_int, q_addr);
-                let pn = tm.not(p_int);
-                let qn = tm.not(q_int);
-                let a = tm.and(pi, qn);
-                let b = tm.and(qi, pn);
-                let mixed = tm.or(a, b);
-                self.sink_if(
-                    mixed,
-                    "comparison of an integer converted to a pointer with an object's address",
-                );
-                let ps = self.size_of_obj(po, aw);
-                let qs = self.size_of_obj(qo, aw);
-                let tm = &mut self.cfa.tm;
-                let p_end = tm.eq(pa, ps);
-                let q_end = tm.eq(qa, qs);
-                let pn = tm.not(p_int);
-                let qn = tm.not(q_int);
-                let both = tm.and(pn, qn);
-                let ends = tm.or(p_end, q_end);
-                let x = tm.and(both, differ);
-                let adj = tm.and(x, ends);
-                self.sink_if(adj, "comparison of a pointer one past the end of an object with another object's address");
-                let e = self.cfa.tm.eq(p, q);
-                if op == BinOp::Eq {
-                    e
-                } else {
-                    self.cfa.tm.not(e)
-                }
+            BinOp::Eq => self.ref_equal(p, q),
+            BinOp::Ne => {
+                let e = self.ref_equal(p, q);
+                self.cfa.tm.not(e)
             }
             _ => {
+                let (po, qo) = (self.ptr_obj(p), self.ptr_obj(q));
+                let (pa, qa) = (self.ptr_off(p), self.ptr_off(q));
+                let differ = self.cfa.tm.ne(po, qo);
                 self.ub_check(
                     None,
                     differ,
@@ -305,6 +281,41 @@ impl<'a> Lower<'a> {
                 }
             }
         }
+    }
+
+    /// `p == q` for general pointers, with the UNKNOWN sinks of comparisons whose answer is
+    /// the compiler's layout (see [`Lower::ref_compare`]).
+    fn ref_equal(&mut self, p: TermId, q: TermId) -> TermId {
+        let aw = ADDRESS.width(self.dm());
+        let (po, qo) = (self.ptr_obj(p), self.ptr_obj(q));
+        let (pa, qa) = (self.ptr_off(p), self.ptr_off(q));
+        let (ps, qs) = (self.size_of_obj(po, aw), self.size_of_obj(qo, aw));
+        let zo = self.cfa.tm.bv_const(0, OBJ_BITS);
+        let za = self.cfa.tm.bv_const(0, aw);
+        let tm = &mut self.cfa.tm;
+        let (p_obj, q_obj) = (tm.ne(po, zo), tm.ne(qo, zo));
+        // An integer other than null against an object's address.
+        let (p_addr, q_addr) = (tm.ne(pa, za), tm.ne(qa, za));
+        let (p_int, q_int) = (tm.not(p_obj), tm.not(q_obj));
+        let (pi, qi) = (tm.and(p_int, p_addr), tm.and(q_int, q_addr));
+        let (a, b) = (tm.and(pi, q_obj), tm.and(qi, p_obj));
+        let mixed = tm.or(a, b);
+        // One past the end of an object against another object.
+        let both = tm.and(p_obj, q_obj);
+        let differ = tm.ne(po, qo);
+        let (p_end, q_end) = (tm.eq(pa, ps), tm.eq(qa, qs));
+        let ends = tm.or(p_end, q_end);
+        let apart = tm.and(both, differ);
+        let adjacent = tm.and(apart, ends);
+        self.sink_if(
+            mixed,
+            "comparison of an integer converted to a pointer with an object's address",
+        );
+        self.sink_if(
+            adjacent,
+            "comparison of a pointer one past the end of an object with another object's address",
+        );
+        self.cfa.tm.eq(p, q)
     }
 
     /// The truth of a general pointer in a condition: not null.
