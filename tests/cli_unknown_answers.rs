@@ -70,6 +70,16 @@ fn a_counterexample_through_an_undefined_result_is_unknown() {
         let r = bitmc(&["verify", &p, "--timeout", "30"]);
         assert_eq!(r.code, 20, "{name}: {}{}", r.stdout, r.stderr);
         assert_eq!(r.last_line(), "UNKNOWN", "{name}");
+        // The warning in gcc's form, `file:line:col: warning: …`, once per line.
+        let warning = r
+            .stderr
+            .lines()
+            .find(|l| l.contains(&format!("call of `{function}`")))
+            .unwrap_or_else(|| panic!("{name}: no warning: {}", r.stderr));
+        assert!(
+            warning.starts_with(&format!("{p}:")) && warning.matches("warning:").count() == 1,
+            "{name}: {warning}"
+        );
         assert!(
             r.stdout
                 .contains(&format!("undefined function `{function}`")),

@@ -502,3 +502,41 @@ fn a_large_array_answers_within_its_time_limit() {
         r.stderr
     );
 }
+
+/// The habits of C checkers: `bitmc FILE.c` is `bitmc verify FILE.c`, and `-I`/`-D` reach the
+/// preprocessor; a missing header is gcc's error line, once.
+#[test]
+fn file_first_and_preprocessor_options() {
+    let dir = temp_dir("cli-verify-cpp");
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::write(dir.join("inc/limit.h"), "#define LIMIT 7\n").unwrap();
+    let f = dir.join("cpp.c");
+    std::fs::write(
+        &f,
+        format!("#include \"limit.h\"\n{HEADER}int main(void) {{\n#ifdef BUG\n  if (LIMIT == 7) reach_error();\n#endif\n  return 0;\n}}\n"),
+    )
+    .unwrap();
+    let p = f.to_str().unwrap();
+    let inc = dir.join("inc");
+    let inc = inc.to_str().unwrap();
+    assert_exit(&bitmc(&[p, "-I", inc]), TRUE, "TRUE");
+    assert_exit(
+        &bitmc(&["-I", inc, "-DBUG", p]),
+        FALSE,
+        "FALSE(unreach-call)",
+    );
+    assert_exit(
+        &bitmc(&["verify", p, "-I", inc, "-D", "BUG=1"]),
+        FALSE,
+        "FALSE(unreach-call)",
+    );
+    let r = bitmc(&[p]);
+    assert_eq!(r.code, INPUT_ERROR, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with(&format!("{p}:1:10: fatal error: ")) && r.stderr.lines().count() == 1,
+        "{}",
+        r.stderr
+    );
+    // A misspelt command is still a usage error, not a file.
+    assert_eq!(bitmc(&["verfy", p]).code, USAGE_ERROR);
+}

@@ -1,5 +1,5 @@
 //! Error handling of the front end: unsupported constructs are rejected with
-//! `file:line:col: unsupported: <what>`, syntax errors show the position and the token, and no
+//! `file:line:col: error: unsupported: <what>`, syntax errors show the position and the token, and no
 //! input (including mangled fixtures) makes the front end panic.
 
 mod common;
@@ -131,19 +131,19 @@ fn error_columns_count_the_original_blanks_and_tabs() {
     // On line 3, `v` is at byte 45, `f` at byte 30 (and at 24 in the preprocessed text).
     let src = "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   union  s { int a; }   v;\n  return 0;\n}\n";
     let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(e.starts_with("t.c:3:44: unsupported: union"), "{e}");
+    assert!(e.starts_with("t.c:3:44: error: unsupported: union"), "{e}");
     let src =
         "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   float   f = 1;\n  return 0;\n}\n";
     let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(
-        e.starts_with("t.c:3:30: unsupported: floating point"),
+        e.starts_with("t.c:3:30: error: unsupported: floating point"),
         "{e}"
     );
     // A comment and a macro before the construct, and a syntax error after a tab.
     let src = "#define ONE  1\nint main() {\n  int x = ONE /* one */ +  ONE;   float f;\n}\n";
     let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(
-        e.starts_with("t.c:3:41: unsupported: floating point"),
+        e.starts_with("t.c:3:41: error: unsupported: floating point"),
         "{e}"
     );
     let src = "int main() {\n\tint  x =\t\t1 +  ;\n}\n";
@@ -164,7 +164,10 @@ fn error_columns_count_the_original_blanks_and_tabs() {
         .unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
-        e.starts_with(&format!("{}:3:44: unsupported: union", file.display())),
+        e.starts_with(&format!(
+            "{}:3:44: error: unsupported: union",
+            file.display()
+        )),
         "{e}"
     );
 }

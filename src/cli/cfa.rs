@@ -34,6 +34,8 @@ pub struct CfaArgs {
     /// accelerated).
     #[arg(long)]
     pub accelerate: bool,
+    #[command(flatten)]
+    pub cpp: super::program::CppArgs,
 }
 
 fn parse_property(s: &str) -> Result<Property, String> {
@@ -52,6 +54,7 @@ pub fn run(args: &CfaArgs) -> anyhow::Result<u8> {
         property: args.property,
         data_model: args.data_model,
         lbe: !args.no_lbe,
+        cpp_args: args.cpp.args(),
         ..FrontendOptions::default()
     };
     let lowered = lower_file(&args.file, &opts)?;

@@ -8,7 +8,7 @@
 //! - 2: command-line usage error (reported by the argument parser);
 //! - 3: internal error (a bug in bitmc; no verdict is given).
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Exit code of SAFE / TRUE and of commands without a verdict.
 pub const EXIT_SAFE: u8 = 0;
@@ -67,7 +67,7 @@ pub enum Command {
 
 /// Parse the command line, run the command, and exit with its code.
 pub fn main() -> ! {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(with_default_command(std::env::args_os().collect()));
     if matches!(cli.command, Command::Verify(_) | Command::Solve(_)) {
         memory::gives_verdict();
     }
@@ -85,7 +85,7 @@ pub fn main() -> ! {
             // Errors that carry their position already say what they are (`FILE:LINE:COL:
             // error: …`, as compilers print them).
             let text = format!("{e:#}");
-            if text.contains(": error: ") {
+            if text.contains(": error: ") || text.contains(": fatal error: ") {
                 eprintln!("{text}");
             } else {
                 eprintln!("error: {text}");
@@ -102,6 +102,27 @@ pub fn main() -> ! {
     // SAFETY: `_exit` ends the process without running destructors or `atexit` handlers; the
     // output is flushed above and every file written is closed.
     unsafe { libc::_exit(code as libc::c_int) }
+}
+
+/// `bitmc FILE.c [OPTIONS]` (and `bitmc [OPTIONS] FILE.c`) means `bitmc verify …`: when the
+/// first argument is neither a command nor `-h`/`--help`/`-V`/`--version`, but a file that
+/// `verify` reads (`.c`, `.i`, `.yml`, `.yaml`) or an option, `verify` is put before it.
+fn with_default_command(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let Some(first) = args.get(1).and_then(|a| a.to_str()) else {
+        return args;
+    };
+    let is_command = Cli::command()
+        .get_subcommands()
+        .any(|c| c.get_name() == first)
+        || first == "help";
+    let is_info = matches!(first, "-h" | "--help" | "-V" | "--version");
+    let verify_input = [".c", ".i", ".yml", ".yaml"]
+        .iter()
+        .any(|e| first.ends_with(e));
+    if !is_command && !is_info && (verify_input || first.starts_with('-')) {
+        args.insert(1, "verify".into());
+    }
+    args
 }
 
 pub mod bench;

@@ -53,9 +53,11 @@ impl PcArg {
 pub struct ProgramArgs {
     /// The C program (.c, or preprocessed .i) or an SV-COMP task file (.yml).
     pub file: PathBuf,
-    /// The property to check: unreach-call, no-overflow, div-by-zero or valid-index, or an
-    /// SV-COMP property file (.prp) stating one of the first two [default: unreach-call, or
-    /// the task's].
+    /// The property to check: unreach-call, no-overflow, div-by-zero or valid-index, several
+    /// of them separated by commas (`verify` checks each in turn and lists the results; the
+    /// exports take the first), or an SV-COMP property file (.prp) stating one of the first
+    /// two [default: unreach-call, or every property of the task that bitmc checks, the
+    /// others named as skipped].
     #[arg(long, value_name = "PROPERTY|FILE.prp")]
     pub property: Option<String>,
     /// The data model, in any case [default: ILP32, or the task's].
@@ -72,9 +74,34 @@ pub struct ProgramArgs {
     /// means that no run goes deeper and the program is safe.
     #[arg(long, value_name = "N", default_value_t = bitmc::frontend::DEFAULT_RECURSION_BOUND)]
     pub recursion_bound: u32,
+    #[command(flatten)]
+    pub cpp: CppArgs,
 }
 
-/// The program to verify and its lowering options, from the command line and the task file.
+/// The preprocessor's options, as gcc takes them.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CppArgs {
+    /// Add DIR to the preprocessor's search path for #include (gcc's -I); repeat for several.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro for the preprocessor (gcc's -D): NAME (defined as 1) or NAME=VALUE;
+    /// repeat for several.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+}
+
+impl CppArgs {
+    /// The options as the preprocessor reads them.
+    pub fn args(&self) -> Vec<String> {
+        let includes = self.include.iter().map(|d| format!("-I{}", d.display()));
+        includes
+            .chain(self.define.iter().map(|d| format!("-D{d}")))
+            .collect()
+    }
+}
+
+/// The program to verify and its lowering options for one property, from the command line and
+/// the task file.
 pub struct Resolved {
     pub input: PathBuf,
     pub options: FrontendOptions,
@@ -82,58 +109,106 @@ pub struct Resolved {
     pub specification: Option<String>,
 }
 
-/// Resolve the input (a task file names the program, its properties and data model; the
-/// command line wins) and say which task properties are skipped.
-pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
+/// The program and every property to check on it: those named by `--property` (one, a
+/// property file, or a comma-separated list), or else every property of the task that bitmc
+/// checks, `unreach-call` first and the others in the task's order.
+pub struct Selection {
+    pub input: PathBuf,
+    /// At least one; no property twice.
+    pub properties: Vec<Property>,
+    /// The names of the task's properties that bitmc does not check, in the task's order.
+    pub skipped: Vec<String>,
+    pub data_model: DataModel,
+    pub recursion_bound: u32,
+    pub cpp_args: Vec<String>,
+    pub specification: Option<String>,
+}
+
+impl Selection {
+    /// The lowering of the program for property `p`.
+    pub fn resolved(&self, p: Property) -> Resolved {
+        Resolved {
+            input: self.input.clone(),
+            options: FrontendOptions {
+                property: p,
+                data_model: self.data_model,
+                lbe: false,
+                recursion_bound: self.recursion_bound,
+                cpp_args: self.cpp_args.clone(),
+                ..FrontendOptions::default()
+            },
+            specification: self.specification.clone(),
+        }
+    }
+}
+
+/// The properties named on the command line (`None` when `--property` is absent), with the
+/// specification text of a property file.
+fn named_properties(arg: Option<&str>) -> anyhow::Result<(Option<Vec<Property>>, Option<String>)> {
+    let Some(arg) = arg else {
+        return Ok((None, None));
+    };
+    if arg.ends_with(".prp") || Path::new(arg).is_file() {
+        let f = task::read_property_file(Path::new(arg))?;
+        let p = f.property.ok_or_else(|| {
+            anyhow::anyhow!(
+                "{arg}: the property {} is not checked by bitmc (it checks unreach-call, no-overflow, div-by-zero and valid-index)",
+                f.name
+            )
+        })?;
+        return Ok((Some(vec![p]), Some(f.specification)));
+    }
+    let mut ps = Vec::new();
+    for name in arg.split(',').map(str::trim) {
+        let p = Property::from_name(name).ok_or_else(|| {
+            anyhow::anyhow!(
+                "unknown property `{name}` (bitmc checks unreach-call, no-overflow, div-by-zero and valid-index)"
+            )
+        })?;
+        if !ps.contains(&p) {
+            ps.push(p);
+        }
+    }
+    Ok((Some(ps), None))
+}
+
+/// Resolve the input and the properties to check (a task file names the program, its
+/// properties and data model; the command line wins).
+pub fn select(args: &ProgramArgs) -> anyhow::Result<Selection> {
     let is_task = args
         .file
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e == "yml" || e == "yaml");
-    let mut specification = None;
-    let mut property = match &args.property {
-        Some(file) if file.ends_with(".prp") || Path::new(file).is_file() => {
-            let f = task::read_property_file(Path::new(file))?;
-            specification = Some(f.specification);
-            Some(f.property.ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{file}: the property {} is not checked by bitmc (it checks unreach-call, no-overflow, div-by-zero and valid-index)",
-                    f.name
-                )
-            })?)
-        }
-        Some(name) => Some(Property::from_name(name).ok_or_else(|| {
-            anyhow::anyhow!(
-                "unknown property `{name}` (bitmc checks unreach-call, no-overflow, div-by-zero and valid-index)"
-            )
-        })?),
-        None => None,
-    };
+    let (mut properties, specification) = named_properties(args.property.as_deref())?;
     let mut data_model = args.data_model.map(DataModelArg::data_model);
+    let mut skipped = Vec::new();
     let input = if is_task {
         let t = task::read_task(&args.file)?;
-        for p in &t.properties {
-            if p.property.is_none() {
-                eprintln!(
-                    "note: {}: property {} is not checked by bitmc; skipped",
-                    args.file.display(),
-                    p.name
-                );
+        skipped = t
+            .properties
+            .iter()
+            .filter(|p| p.property.is_none())
+            .map(|p| p.name.clone())
+            .collect();
+        if properties.is_none() {
+            let mut supported: Vec<Property> = Vec::new();
+            for p in t.properties.iter().filter_map(|p| p.property) {
+                if !supported.contains(&p) {
+                    supported.push(p);
+                }
             }
-        }
-        if property.is_none() {
-            let supported: Vec<Property> = t.properties.iter().filter_map(|p| p.property).collect();
-            property = supported
-                .iter()
-                .copied()
-                .find(|&p| p == Property::UnreachCall)
-                .or(supported.first().copied());
-            if property.is_none() {
+            // unreach-call first (a stable sort keeps the task's order of the others).
+            supported.sort_by_key(|&p| p != Property::UnreachCall);
+            if supported.is_empty() {
                 anyhow::bail!(
                     "{}: the task lists no property that bitmc checks",
                     args.file.display()
                 );
             }
+            properties = Some(supported);
+        } else {
+            skipped.clear();
         }
         data_model = data_model.or(t.data_model);
         if !t.input.exists() {
@@ -150,35 +225,57 @@ pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
     if !input.exists() {
         anyhow::bail!("{}: no such file", input.display());
     }
-    let options = FrontendOptions {
-        property: property.unwrap_or(Property::UnreachCall),
-        data_model: data_model.unwrap_or_default(),
-        lbe: false,
-        recursion_bound: args.recursion_bound,
-        ..FrontendOptions::default()
-    };
-    Ok(Resolved {
+    Ok(Selection {
         input,
-        options,
+        properties: properties.unwrap_or_else(|| vec![Property::UnreachCall]),
+        skipped,
+        data_model: data_model.unwrap_or_default(),
+        recursion_bound: args.recursion_bound,
+        cpp_args: args.cpp.args(),
         specification,
     })
 }
 
+/// The program and the one property a command that checks one property reads (the exports):
+/// the first of [`select`]'s, with a note on stderr for the properties left out.
+pub fn resolve(args: &ProgramArgs) -> anyhow::Result<Resolved> {
+    let sel = select(args)?;
+    for name in &sel.skipped {
+        eprintln!(
+            "note: {}: property {name} is not checked by bitmc; skipped",
+            args.file.display()
+        );
+    }
+    let first = sel.properties[0];
+    if sel.properties.len() > 1 {
+        let rest: Vec<&str> = sel.properties[1..].iter().map(|p| p.name()).collect();
+        eprintln!(
+            "note: {}: this command takes one property: {first}; not {} (choose with --property)",
+            args.file.display(),
+            rest.join(", ")
+        );
+    }
+    Ok(sel.resolved(first))
+}
+
 /// Lower the program to a prepared CFA, printing the front end's warnings.
 pub fn lower(args: &ProgramArgs) -> anyhow::Result<(Resolved, bitmc::cfa::Cfa)> {
-    let (r, _, cfa) = lower_keeping_original(args)?;
+    let r = resolve(args)?;
+    let (_, cfa, warnings) = lower_resolved(&r, !args.no_lbe)?;
+    for w in &warnings {
+        eprintln!("{w}");
+    }
     Ok((r, cfa))
 }
 
-/// [`lower`], also returning the CFA as the front end built it (before any pass).
-pub fn lower_keeping_original(
-    args: &ProgramArgs,
-) -> anyhow::Result<(Resolved, bitmc::cfa::Cfa, bitmc::cfa::Cfa)> {
-    let r = resolve(args)?;
+/// The CFA of `r` as the front end built it (before any pass), the prepared CFA (edges merged
+/// into large blocks when `lbe`), and the front end's warnings.
+pub fn lower_resolved(
+    r: &Resolved,
+    lbe: bool,
+) -> anyhow::Result<(bitmc::cfa::Cfa, bitmc::cfa::Cfa, Vec<String>)> {
     let lowered = frontend::lower_file(Path::new(&r.input), &r.options)?;
-    for w in &lowered.warnings {
-        eprintln!("warning: {w}");
-    }
-    let cfa = prepare(&lowered.cfa, !args.no_lbe);
-    Ok((r, lowered.cfa, cfa))
+    let cfa = prepare(&lowered.cfa, lbe);
+    let warnings = lowered.warnings.iter().map(|w| w.to_string()).collect();
+    Ok((lowered.cfa, cfa, warnings))
 }

@@ -2,11 +2,12 @@
 
 use super::common::{self, EngineArgs};
 use super::limits;
-use super::program::{lower_keeping_original, ProgramArgs};
+use super::program::{lower_resolved, select, ProgramArgs, Resolved};
 use super::{EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
-use bitmc::cfa::Property;
+use bitmc::cfa::{Cfa, Property};
+use bitmc::engine::Cause;
 use bitmc::frontend::FrontendError;
-use bitmc::verify::{verify_cfa, Fault, ProgramVerdict, VerifyOptions};
+use bitmc::verify::{verify_cfa, Fault, ProgramVerdict, VerifyOptions, VerifyResult};
 use bitmc::witness::trace::{format_trace, Trace};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -92,6 +93,77 @@ fn invariant_budget(args: &VerifyArgs) -> Option<Duration> {
     (secs > 0.0).then(|| Duration::from_secs_f64(secs))
 }
 
+/// One property's check: the program lowered for it, the result, and how the verdict reads.
+struct Check {
+    property: Property,
+    r: Resolved,
+    original: Cfa,
+    cfa: Cfa,
+    result: VerifyResult,
+    /// The winning member, or the strategy.
+    engine: String,
+    /// Seconds since the run started (with several properties, since this one's started).
+    secs: f64,
+}
+
+impl Check {
+    /// The first line of the verdict, the counterexample, and what the verdict leaves for
+    /// stderr: `(lines, exit code, note)`.
+    fn report(&self, share: bool) -> (String, u8, Option<String>) {
+        let (property, engine, secs) = (self.property, &self.engine, self.secs);
+        match &self.result.verdict {
+            ProgramVerdict::True => (
+                format!("TRUE ({property}) ({engine}, {secs:.2} s)\n"),
+                EXIT_SAFE,
+                None,
+            ),
+            ProgramVerdict::False(p, trace) => (
+                format!("FALSE ({p}) ({engine}, {secs:.2} s)\n")
+                    + &counterexample_text(&self.original, &self.cfa, *p, trace),
+                EXIT_UNSAFE,
+                None,
+            ),
+            ProgramVerdict::Unknown(u) => {
+                let report = common::report_unknown(u, secs);
+                // Stopped at the end of its share of the time limit, not by the limit itself.
+                let text = if share && u.cause == Cause::Interrupted && limits::stopped().is_none()
+                {
+                    format!("timeout after {secs:.1} s, this property's share of the time limit")
+                } else {
+                    report.text
+                };
+                (
+                    format!("UNKNOWN ({text}) ({engine}, {secs:.2} s)\n"),
+                    report.exit,
+                    report.detail,
+                )
+            }
+        }
+    }
+
+    /// The verdict's last line: `TRUE`, `FALSE(PROPERTY)` or `UNKNOWN`.
+    fn verdict_line(&self) -> String {
+        match &self.result.verdict {
+            ProgramVerdict::True => "TRUE".into(),
+            ProgramVerdict::False(p, _) => format!("FALSE({p})"),
+            ProgramVerdict::Unknown(_) => "UNKNOWN".into(),
+        }
+    }
+}
+
+/// The check whose verdict is the run's, by SV-COMP's rule for a specification of several
+/// properties: the first violated property, else the first undecided one, else the first
+/// (all hold). Its exit code is the run's, except that an internal error of any check wins
+/// over another UNKNOWN.
+fn deciding(checks: &[Check]) -> usize {
+    let first =
+        |f: &dyn Fn(&ProgramVerdict) -> bool| checks.iter().position(|c| f(&c.result.verdict));
+    first(&|v| matches!(v, ProgramVerdict::False(..)))
+        .or_else(|| first(&|v| matches!(v, ProgramVerdict::Unknown(u) if u.is_internal())))
+        .or_else(|| first(&|v| matches!(v, ProgramVerdict::Unknown(_))))
+        .unwrap_or(0)
+}
+
 pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     // The time limit covers the whole run, parsing and encoding included.
@@ -104,90 +176,140 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         ));
     }
     let witnesses = super::witness::requested(&args.witness, args.svcomp)?;
-    let (r, original, cfa) = match lower_keeping_original(&args.program) {
-        Ok(lowered) => lowered,
-        Err(e) => match e.downcast_ref::<FrontendError>() {
-            Some(FrontendError::OutOfMemory(why)) => return Ok(no_room(why, start)),
-            _ => return Err(e),
-        },
-    };
-    let property = r.options.property;
+    let selection = select(&args.program)?;
     let strategy = args.engine.strategy(true)?;
     limits::set_engine(strategy.name());
-    let opts = VerifyOptions {
-        strategy: strategy.clone(),
-        max_depth: args.engine.max_depth,
-        pc: args.program.pc.encoding(),
-        interrupter,
-        invariant_budget: invariant_budget(args),
-        preprocess: args.engine.preprocess.preprocess(),
-        undefined_calls: match args.undefined_calls {
-            UndefinedCallsArg::Unknown => bitmc::verify::UndefinedCalls::Unknown,
-            UndefinedCallsArg::Nondet => bitmc::verify::UndefinedCalls::Nondet,
-        },
-        fault: args.inject_fault,
-    };
-    let mut progress = common::progress_printer();
-    let result = verify_cfa(&cfa, &opts, &mut progress);
-    let secs = start.elapsed().as_secs_f64();
-    let engine = result.winner.clone().unwrap_or_else(|| strategy.name());
-    if args.verbose {
-        eprintln!(
-            "program: {} ({}, {})",
-            r.input.display(),
+    let several = selection.properties.len() > 1;
+    let mut checks: Vec<Check> = Vec::new();
+    let mut warned: Vec<String> = Vec::new();
+    for (i, &property) in selection.properties.iter().enumerate() {
+        let r = selection.resolved(property);
+        let (original, cfa, warnings) = match lower_resolved(&r, !args.program.no_lbe) {
+            Ok(lowered) => lowered,
+            Err(e) => match e.downcast_ref::<FrontendError>() {
+                Some(FrontendError::OutOfMemory(why)) => return Ok(no_room(why, start)),
+                _ => return Err(e),
+            },
+        };
+        for w in warnings {
+            if !warned.contains(&w) {
+                eprintln!("{w}");
+                warned.push(w);
+            }
+        }
+        let began = Instant::now();
+        let opts = |interrupter: &bitmc::sat::Interrupter| VerifyOptions {
+            strategy: strategy.clone(),
+            max_depth: args.engine.max_depth,
+            pc: args.program.pc.encoding(),
+            interrupter: interrupter.clone(),
+            invariant_budget: invariant_budget(args),
+            preprocess: args.engine.preprocess.preprocess(),
+            undefined_calls: match args.undefined_calls {
+                UndefinedCallsArg::Unknown => bitmc::verify::UndefinedCalls::Unknown,
+                UndefinedCallsArg::Nondet => bitmc::verify::UndefinedCalls::Nondet,
+            },
+            fault: args.inject_fault,
+        };
+        let mut progress = common::progress_printer();
+        // With several properties, each gets an equal share of the time that is left.
+        let left = selection.properties.len() - i;
+        let result = match timeout.filter(|_| left > 1) {
+            Some(t) => {
+                let end = start + Duration::from_secs_f64(t.max(0.0));
+                let share = end.saturating_duration_since(Instant::now()) / left as u32;
+                bitmc::sat::with_deadline(&interrupter, Instant::now() + share, |intr| {
+                    verify_cfa(&cfa, &opts(intr), &mut progress)
+                })
+            }
+            None => verify_cfa(&cfa, &opts(&interrupter), &mut progress),
+        };
+        let engine = result.winner.clone().unwrap_or_else(|| strategy.name());
+        let check = Check {
             property,
-            r.options.data_model
-        );
-        eprintln!(
-            "CFA: {} locations, {} edges, {} variables",
-            cfa.locations.len(),
-            cfa.edges.len(),
-            cfa.vars.len()
-        );
-        eprintln!("engine: {}", strategy.name());
-        for (k, v) in &result.stats {
-            eprintln!("{k}: {v}");
+            r,
+            original,
+            cfa,
+            result,
+            engine,
+            // With several properties, each one's own time; else the run's.
+            secs: if several { began } else { start }.elapsed().as_secs_f64(),
+        };
+        if args.verbose {
+            print_statistics(&check, &strategy.name(), several);
         }
-        for n in &result.notes {
-            eprintln!("check: {n}");
-        }
-        eprintln!("total time: {secs:.3} s");
+        checks.push(check);
     }
     // The answer is made before it is claimed, so that the watchdog can still answer for a
     // run that is late; once claimed, it is printed and its files written in full.
     let mut out = String::new();
-    let mut note = None;
-    let code = match &result.verdict {
-        ProgramVerdict::True => {
-            out += &format!("TRUE ({property}) ({engine}, {secs:.2} s)\nTRUE\n");
-            EXIT_SAFE
+    let mut notes = Vec::new();
+    let mut exits = Vec::new();
+    for (i, c) in checks.iter().enumerate() {
+        let (text, exit, note) = c.report(several);
+        if i > 0 {
+            out += "\n";
         }
-        ProgramVerdict::False(p, trace) => {
-            out += &format!("FALSE ({p}) ({engine}, {secs:.2} s)\n");
-            out += &counterexample_text(&original, &cfa, *p, trace);
-            out += &format!("FALSE({p})\n");
-            EXIT_UNSAFE
-        }
-        ProgramVerdict::Unknown(u) => {
-            let report = common::report_unknown(u, secs);
-            note = report.detail;
-            out += &format!(
-                "UNKNOWN ({}) ({engine}, {secs:.2} s)\nUNKNOWN\n",
-                report.text
-            );
-            report.exit
-        }
-    };
-    limits::claim_or_wait();
-    super::witness::write(&witnesses, &r, &original, &cfa, &result, &engine);
-    if let (ProgramVerdict::True, Some(path)) = (&result.verdict, &args.invariant) {
-        write_invariant(path, &cfa, result.invariant.as_deref())?;
+        out += &text;
+        exits.push(exit);
+        notes.extend(note);
     }
-    if let Some(detail) = note {
+    let d = deciding(&checks);
+    if several || !selection.skipped.is_empty() {
+        out += "results:\n";
+        for c in &checks {
+            out += &format!("  {}: {}\n", c.property, c.verdict_line());
+        }
+        for name in &selection.skipped {
+            out += &format!("  {name}: skipped (bitmc does not check it)\n");
+        }
+    }
+    out += &checks[d].verdict_line();
+    out += "\n";
+    limits::claim_or_wait();
+    let c = &checks[d];
+    if several && !witnesses.is_empty() {
+        eprintln!(
+            "note: the witness is of {} (a witness states one property)",
+            c.property
+        );
+    }
+    super::witness::write(&witnesses, &c.r, &c.original, &c.cfa, &c.result, &c.engine);
+    if let (ProgramVerdict::True, Some(path)) = (&c.result.verdict, &args.invariant) {
+        write_invariant(path, &c.cfa, c.result.invariant.as_deref())?;
+    }
+    for detail in notes {
         eprintln!("note: {detail}");
     }
     print!("{out}");
-    Ok(code)
+    Ok(exits[d])
+}
+
+/// `-v`: what was checked and how, on stderr.
+fn print_statistics(c: &Check, strategy: &str, several: bool) {
+    if several {
+        eprintln!("property: {}", c.property);
+    }
+    eprintln!(
+        "program: {} ({}, {})",
+        c.r.input.display(),
+        c.property,
+        c.r.options.data_model
+    );
+    eprintln!(
+        "CFA: {} locations, {} edges, {} variables",
+        c.cfa.locations.len(),
+        c.cfa.edges.len(),
+        c.cfa.vars.len()
+    );
+    eprintln!("engine: {strategy}");
+    for (k, v) in &c.result.stats {
+        eprintln!("{k}: {v}");
+    }
+    for n in &c.result.notes {
+        eprintln!("check: {n}");
+    }
+    eprintln!("total time: {:.3} s", c.secs);
 }
 
 /// The answer of a run that has no room to start: `UNKNOWN (memory)`, with the reason.

@@ -110,6 +110,8 @@ pub struct FrontendOptions {
     /// How many calls of one function may be active at once (recursion is inlined that deep;
     /// a call beyond it is an UNKNOWN sink).
     pub recursion_bound: u32,
+    /// Options for the preprocessor, each `-IDIR`, `-DNAME[=VALUE]` or `-UNAME`.
+    pub cpp_args: Vec<String>,
 }
 
 impl Default for FrontendOptions {
@@ -120,6 +122,7 @@ impl Default for FrontendOptions {
             lbe: true,
             max_array_elements: 4096,
             recursion_bound: DEFAULT_RECURSION_BOUND,
+            cpp_args: Vec::new(),
         }
     }
 }
@@ -128,7 +131,8 @@ impl Default for FrontendOptions {
 #[derive(Debug)]
 pub struct Lowered {
     pub cfa: Cfa,
-    /// Warnings for the user (e.g. calls to undefined functions), one line each.
+    /// Warnings for the user (e.g. calls to undefined functions), one line each, in gcc's form
+    /// (`file:line:col: warning: message`).
     pub warnings: Vec<String>,
 }
 
@@ -136,7 +140,7 @@ pub struct Lowered {
 #[derive(Debug, thiserror::Error)]
 pub enum FrontendError {
     /// A construct outside the supported subset.
-    #[error("{pos}: unsupported: {what}")]
+    #[error("{pos}: error: unsupported: {what}")]
     Unsupported { pos: SrcPos, what: String },
     /// A syntax error (with the token) or a semantic error in the program.
     #[error("{pos}: error: {msg}")]
@@ -144,8 +148,8 @@ pub enum FrontendError {
     /// The file cannot be read.
     #[error("{file}: error: {msg}")]
     Input { file: String, msg: String },
-    /// The preprocessor failed.
-    #[error("preprocessor: {msg}")]
+    /// The preprocessor failed: its first error line (gcc's form, `file:line:col: error: …`).
+    #[error("{msg}")]
     Preprocess { msg: String },
     /// Neither `gcc` nor `cpp` is installed.
     #[error("no C preprocessor found: bitmc needs `gcc` (or `cpp`) to preprocess C files")]
@@ -172,7 +176,7 @@ impl FrontendError {
 
 /// Preprocesses, parses and lowers a C file (`.c` or `.i`).
 pub fn lower_file(path: &Path, opts: &FrontendOptions) -> Result<Lowered, FrontendError> {
-    let text = parse::preprocess(path, opts.data_model)?;
+    let text = parse::preprocess_with(path, opts.data_model, &opts.cpp_args)?;
     let name = path.display().to_string();
     lower_preprocessed(text, &name, opts)
 }
@@ -183,7 +187,7 @@ pub fn lower_source(
     file_name: &str,
     opts: &FrontendOptions,
 ) -> Result<Lowered, FrontendError> {
-    let pre = parse::preprocess_text(text, file_name, opts.data_model)?;
+    let pre = parse::preprocess_text(text, file_name, opts.data_model, &opts.cpp_args)?;
     lower(pre, file_name, Some(text.to_string()), opts)
 }
 

@@ -266,6 +266,15 @@ pub const FLOAT128_PRELUDE: &str = "typedef int __bitmc_float128;\n";
 
 /// Runs the preprocessor on a file.
 pub fn preprocess(path: &Path, dm: DataModel) -> Result<String, FrontendError> {
+    preprocess_with(path, dm, &[])
+}
+
+/// [`preprocess`] with more options for the preprocessor (`-IDIR`, `-DNAME=VALUE`, `-UNAME`).
+pub fn preprocess_with(
+    path: &Path,
+    dm: DataModel,
+    extra: &[String],
+) -> Result<String, FrontendError> {
     let file = path.display().to_string();
     if !path.exists() {
         return Err(FrontendError::Input {
@@ -273,7 +282,7 @@ pub fn preprocess(path: &Path, dm: DataModel) -> Result<String, FrontendError> {
             msg: "no such file".into(),
         });
     }
-    run_cpp(&file, dm, |cmd| {
+    run_cpp(&file, dm, extra, |cmd| {
         cmd.arg(path);
         cmd.output()
     })
@@ -284,8 +293,9 @@ pub fn preprocess_text(
     text: &str,
     file_name: &str,
     dm: DataModel,
+    extra: &[String],
 ) -> Result<String, FrontendError> {
-    run_cpp(file_name, dm, |cmd| {
+    run_cpp(file_name, dm, extra, |cmd| {
         cmd.arg("-");
         output_with_stdin(cmd, text.as_bytes())
     })
@@ -294,6 +304,7 @@ pub fn preprocess_text(
 fn run_cpp(
     file: &str,
     dm: DataModel,
+    extra: &[String],
     go: impl FnOnce(&mut Command) -> std::io::Result<std::process::Output>,
 ) -> Result<String, FrontendError> {
     let cpp = preprocessor()?;
@@ -306,6 +317,7 @@ fn run_cpp(
     if cpp == "gcc" && dm == DataModel::Ilp32 && m32_works(cpp) {
         cmd.arg("-m32");
     }
+    cmd.args(extra);
     let out = go(&mut cmd).map_err(|e| FrontendError::Input {
         file: file.clone(),
         msg: e.to_string(),
@@ -316,8 +328,8 @@ fn run_cpp(
             .lines()
             .find(|l| l.contains("error"))
             .or_else(|| err.lines().next())
-            .unwrap_or("preprocessing failed")
-            .to_string();
+            .map(str::to_string)
+            .unwrap_or_else(|| "error: the preprocessor failed".to_string());
         return Err(FrontendError::Preprocess { msg: first });
     }
     let text = String::from_utf8(out.stdout).map_err(|_| FrontendError::Input {
