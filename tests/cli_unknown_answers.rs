@@ -248,10 +248,28 @@ fn undefined_pointer_uses_are_unknown() {
              if (p == a || p == a + 1 || p == a + 2) return 0; reach_error(); return 0; }",
             "pointer arithmetic outside the object",
         ),
+        (
+            "overlap.c",
+            "int main(void) { int a[4] = {1, 2, 3, 4}; memcpy(a + 1, a, 8); \
+             if (a[2] == 2) reach_error(); return 0; }",
+            "memcpy between overlapping bytes",
+        ),
+        (
+            "misaligned.c",
+            "int main(void) { int a[2] = {1, 2}; char *c = (char *)a; int *p = (int *)(c + 2); \
+             if (*p == 3) reach_error(); return 0; }",
+            "no live object of its type",
+        ),
+        (
+            "padding.c",
+            "struct S { char c; int i; }; int main(void) { struct S s = {1, 2}; \
+             unsigned char *b = (unsigned char *)&s; if (b[1] == 0) reach_error(); return 0; }",
+            "read of a padding byte",
+        ),
     ];
     for (name, body, why) in cases {
         let src = format!(
-            "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n{body}\n"
+            "#include <string.h>\nextern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n{body}\n"
         );
         let p = write(name, &src);
         let r = bitmc(&["verify", &p, "--timeout", "60"]);

@@ -32,8 +32,8 @@ fn unsupported_constructs() {
         "bit-fields, array members or function pointers",
     );
     unsupported(
-        "int main(){ int x = 0; long long *p = 0; p = (long long *)&x; return *p == 0; }",
-        "long",
+        "struct t { int a; }; int main(){ char b[4] = {0}; struct t *p = 0; p = (struct t *)b; return p->a; }",
+        "to a pointer to `struct t`",
     );
     unsupported(
         "union u { int a; }; int main(){ union u v; return 0; }",

@@ -246,6 +246,20 @@ fn pointer_walk_programs_checked_against_gcc_and_across_engines() {
     random_programs("random-walks", random::walks::generate, 30);
 }
 
+/// Programs with byte views and `memset`/`memcpy`/`memmove` (`random::bytes`), checked the
+/// same way.
+#[test]
+fn byte_view_programs_checked_against_gcc_and_across_engines() {
+    random_programs("random-bytes", random::bytes::generate, 30);
+}
+
+/// The long run of the programs of `random::bytes`: 3,000 programs.
+#[test]
+#[ignore]
+fn byte_view_programs_long() {
+    random_programs("random-bytes", random::bytes::generate, 3_000);
+}
+
 /// The long run of the programs of `random::walks`: 3,000 programs.
 #[test]
 #[ignore]

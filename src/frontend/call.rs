@@ -213,6 +213,10 @@ impl<'a> Lower<'a> {
                 }
                 CType::Array(pointee, _) | CType::Pointer(pointee) => {
                     let v = lw.expr(a)?;
+                    let v = match &**pointee {
+                        CType::Int(to) => lw.view_as(&v, *to, a.span)?.unwrap_or(v),
+                        _ => v,
+                    };
                     if let Val::Ref(r, _) = v {
                         let r = if later_effects { lw.materialize(r) } else { r };
                         return Ok((Val::Ref(r, (**pointee).clone()), vec![r.t]));

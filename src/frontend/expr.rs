@@ -331,6 +331,10 @@ impl<'a> Lower<'a> {
                 "a function pointer assigned to a pointer to an object",
             );
         }
+        let x = match &q {
+            CType::Int(to) => self.view_as(&x, *to, r.span)?.unwrap_or(x),
+            _ => x,
+        };
         let v = self.general_pointer(x, r.span)?;
         self.store(&lv, v);
         Ok(Val::Ref(self.read(&lv), q))
@@ -440,6 +444,11 @@ impl<'a> Lower<'a> {
                         if let (Val::Func(..), _) | (_, CType::Function(..)) = (&v, &*pointee) {
                             let r = self.function_number(v, &pointee, c.span)?;
                             return Ok(Val::Func(r, (*pointee).clone()));
+                        }
+                        if let CType::Int(to) = &*pointee {
+                            if let Some(view) = self.view_as(&v, *to, c.span)? {
+                                return Ok(view);
+                            }
                         }
                         if let Val::Ref(r, _) = v {
                             return Ok(Val::Ref(r, *pointee));
@@ -742,43 +751,7 @@ impl<'a> Lower<'a> {
                 Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, c)))
             }
             BinaryOperator::Index => {
-                // `a[i]`, or `i[a]`.
-                let (base, i) = match self.expr(l)? {
-                    Val::Int(mut i) => {
-                        if has_side_effects(&r.node) {
-                            i = self.materialize(i);
-                        }
-                        (self.expr(r)?, i)
-                    }
-                    v => (v, self.rval(r)?),
-                };
-                let p = match base {
-                    Val::Array(view) => Pointer {
-                        target: Place::Array(view),
-                        void: false,
-                    },
-                    Val::Structs(sa) => Pointer {
-                        target: Place::Structs(sa),
-                        void: false,
-                    },
-                    Val::Ptr(p) => p,
-                    Val::Ref(r, q) => {
-                        let place = self.at_op(b.span, |lw| {
-                            let step = lw.step_or_err(&q, b.span)?;
-                            let t = lw.ref_add(r.t, i, step, false);
-                            lw.ref_place(t, &q, b.span)
-                        })?;
-                        return Ok(self.place_value(place));
-                    }
-                    Val::Addr(_) => {
-                        return self.unsupported(
-                            b.span,
-                            "subscript of a pointer that is not bound to an object",
-                        )
-                    }
-                    _ => return self.error(b.span, "subscript of a value that is not an array"),
-                };
-                let place = self.at_op(b.span, |lw| lw.subscript_place(&p, i, b.span))?;
+                let place = self.subscript(l, r, b.span)?;
                 Ok(self.place_value(place))
             }
             BinaryOperator::Assign => {
@@ -801,7 +774,7 @@ impl<'a> Lower<'a> {
                 };
                 let v = self.rval(r)?;
                 self.store(&lv, v);
-                Ok(Val::Int(self.read(&lv)))
+                Ok(Val::Int(self.stored_value(&lv, v)))
             }
             _ => {
                 let Some(bop) = binary_assign_op(op) else {
@@ -831,9 +804,54 @@ impl<'a> Lower<'a> {
                 let y = self.rval(r)?;
                 let res = self.at_op(b.span, |lw| lw.apply(bop, old, y));
                 self.store(&lv, res);
-                Ok(Val::Int(self.read(&lv)))
+                Ok(Val::Int(self.stored_value(&lv, res)))
             }
         }
+    }
+
+    /// The place `l[r]` designates (`a[i]`, or `i[a]`), with the checks of the access; nothing
+    /// is read.
+    pub fn subscript(
+        &mut self,
+        l: &Node<Expression>,
+        r: &Node<Expression>,
+        span: Span,
+    ) -> Result<Place, FrontendError> {
+        let (base, i) = match self.expr(l)? {
+            Val::Int(mut i) => {
+                if has_side_effects(&r.node) {
+                    i = self.materialize(i);
+                }
+                (self.expr(r)?, i)
+            }
+            v => (v, self.rval(r)?),
+        };
+        let p = match base {
+            Val::Array(view) => Pointer {
+                target: Place::Array(view),
+                void: false,
+            },
+            Val::Structs(sa) => Pointer {
+                target: Place::Structs(sa),
+                void: false,
+            },
+            Val::Ptr(p) => p,
+            Val::Ref(r, q) => {
+                return self.at_op(span, |lw| {
+                    let step = lw.step_or_err(&q, span)?;
+                    let t = lw.ref_add(r.t, i, step, false);
+                    lw.ref_place(t, &q, span)
+                });
+            }
+            Val::Addr(_) => {
+                return self.unsupported(
+                    span,
+                    "subscript of a pointer that is not bound to an object",
+                )
+            }
+            _ => return self.error(span, "subscript of a value that is not an array"),
+        };
+        self.at_op(span, |lw| lw.subscript_place(&p, i, span))
     }
 
     fn cond_of_binary(

@@ -17,6 +17,8 @@
 //!   `isalpha('a')` is 1024) for arguments in `[-128, 255]` (outside, glibc reads beyond its
 //!   table: undefined behaviour), `toupper`/`tolower` for every `int` (as glibc: `-128 … -2` map
 //!   to `128 … 254`, other values outside the letters to themselves), `toascii`;
+//! - `memset`, `memcpy`, `memmove` of a constant size: byte by byte through general pointers
+//!   (see `memory::copy`);
 //! - `rand()`: a value in `[0, RAND_MAX]` that the program does not state (like the result of a
 //!   function without a definition, a counterexample that depends on it is UNKNOWN unless
 //!   `--undefined-calls nondet`); `srand` has no effect on the program's objects.
@@ -142,6 +144,7 @@ impl<'a> Lower<'a> {
                     | "ffsl"
                     | "ffsll"
             ) || ctype_mask(b).is_some()
+                || Lower::is_mem_function(b)
         };
         let known = match name.strip_prefix("__builtin_") {
             Some(b) => {
@@ -218,6 +221,9 @@ impl<'a> Lower<'a> {
         if let Some((op, fixed, pred)) = self.overflow_op(b) {
             arity(3, self)?;
             return self.overflow_builtin(op, fixed, pred, args, c);
+        }
+        if Lower::is_mem_function(b) {
+            return self.mem_function(b, args, c.span);
         }
         match b {
             "abs" | "labs" | "llabs" => {

@@ -86,16 +86,9 @@ impl<'a> Lower<'a> {
                 }
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                self.last_elem = None;
-                match self.expr(e)? {
-                    Val::Int(_) => self.last_lval(e.span).map(Place::Scalar),
-                    Val::Ref(_, q) if self.last_elem.is_some() => {
-                        Ok(Place::Ptr(self.last_lval(e.span)?, q))
-                    }
-                    Val::Array(view) => Ok(Place::Array(view)),
-                    Val::Struct(v) => Ok(Place::Struct(v)),
-                    Val::Structs(sa) => Ok(Place::Structs(sa)),
-                    _ => self.error(e.span, "expression is not assignable"),
+                match self.subscript(&b.node.lhs, &b.node.rhs, b.span)? {
+                    Place::Addr(_) => self.error(e.span, "expression is not assignable"),
+                    place => Ok(place),
                 }
             }
             Expression::Member(m) => self.member_expr(m),
@@ -219,6 +212,20 @@ impl<'a> Lower<'a> {
                 t: self.mem_read(*ptr, *ty),
                 ty: *ty,
             },
+        }
+    }
+
+    /// The value of an assignment of `v` to `lv` (after [`Lower::store`]): the place read back
+    /// (a bit-field keeps its low bits), except through a general pointer, where it is `v`
+    /// converted to the access type (reading the place back would check the access again, and
+    /// a byte written to padding reads back as nothing).
+    pub fn stored_value(&mut self, lv: &Lval, v: RVal) -> RVal {
+        match lv {
+            Lval::Mem { ty, .. } => RVal {
+                t: self.convert(v, *ty),
+                ty: *ty,
+            },
+            _ => self.read(lv),
         }
     }
 

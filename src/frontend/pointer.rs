@@ -344,6 +344,10 @@ impl<'a> Lower<'a> {
     ) -> Result<Binding, FrontendError> {
         let pos = self.span_pos(span);
         let key = super::memory::declaration_key(name, Some(&pos));
+        let v = match pointee {
+            CType::Int(to) => self.view_as(&v, *to, span)?.unwrap_or(v),
+            _ => v,
+        };
         if self.mem.plan.general.contains(&key) || matches!(v, Val::Ref(..)) {
             let r = self.general_pointer(v, span)?;
             let pv = self.new_var(name, CInt::PTR, kind, Some(pos));

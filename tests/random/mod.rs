@@ -9,10 +9,13 @@
 //!   arguments have side effects;
 //! - [`walks`]: programs with general pointers (assigned, moved, compared, subtracted,
 //!   walked over arrays, pointers to pointers);
+//! - [`bytes`]: programs that view objects as bytes and words, with `memset`, `memcpy` and
+//!   `memmove`;
 //! - [`oracle`]: gcc with the fixtures' harness;
 //! - [`check`]: each program against gcc, and every engine against gcc and each other.
 #![allow(dead_code)]
 
+pub mod bytes;
 pub mod check;
 pub mod expr;
 pub mod gnu;

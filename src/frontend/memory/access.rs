@@ -3,7 +3,7 @@
 
 use super::{Cell, OBJ_BITS};
 use crate::bv::TermId;
-use crate::cfa::PVar;
+use crate::cfa::{DataModel, PVar};
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::lval::Lval;
 use crate::frontend::pointer::{Place, ADDRESS};
@@ -83,9 +83,12 @@ impl<'a> Lower<'a> {
         })
     }
 
-    /// The cells a pointer to `ty` may designate: those of the numbered objects whose type has
-    /// `ty`'s width (neither or both `_Bool`; a general pointer only as a general pointer).
-    pub(super) fn candidates(&self, ty: CInt) -> Vec<(u32, Cell, Option<PVar>)> {
+    /// The places a pointer to `ty` may designate: the cells of the numbered objects whose type
+    /// has `ty`'s width (neither or both `_Bool`; a general pointer only as a general pointer),
+    /// and, once the program views bytes (see [`MemPlan::bytes`](super::MemPlan)), the
+    /// aligned runs of bytes of integer cells of other widths, and for one-byte accesses the
+    /// padding bytes of structures.
+    pub(super) fn candidates(&self, ty: CInt) -> Vec<Cand> {
         let dm = self.dm();
         let fits = |c: CInt| {
             if ty.kind == IntKind::Ptr || c.kind == IntKind::Ptr {
@@ -96,13 +99,91 @@ impl<'a> Lower<'a> {
                     && c.kind != IntKind::Bool
                     && ty.kind != IntKind::Bool)
         };
+        let bytes = self.mem.plan.bytes && !matches!(ty.kind, IntKind::Ptr | IntKind::Bool);
         let mut out = Vec::new();
         for (i, o) in self.mem.objects.iter().enumerate() {
+            let obj = i as u32 + 1;
             for c in o.cells.iter().filter(|c| fits(c.ty)) {
-                out.push((i as u32 + 1, c.clone(), o.alive));
+                out.push(Cand {
+                    obj,
+                    offset: c.offset,
+                    alive: o.alive,
+                    target: Target::Cell(c.clone()),
+                });
+            }
+            if bytes {
+                self.byte_candidates(obj, o, ty, &fits, &mut out);
             }
         }
         out
+    }
+
+    /// The byte-view places of object `obj` for an access of `ty`: every run of `ty`'s size at
+    /// an offset aligned for `ty` whose bytes all belong to integer cells (`_Bool` and pointer
+    /// cells have no byte view) and that is not one cell `fits` accepts (that one is a
+    /// [`Target::Cell`]); for a one-byte access, also every byte of no cell.
+    fn byte_candidates(
+        &self,
+        obj: u32,
+        o: &super::MemObj,
+        ty: CInt,
+        fits: &dyn Fn(CInt) -> bool,
+        out: &mut Vec<Cand>,
+    ) {
+        let dm = self.dm();
+        // Each byte's cell and its index in the cell; `Err(())` for a byte of a cell without a
+        // byte view, `Ok(None)` for a byte of no cell.
+        let mut owner: Vec<Result<Option<(usize, u32)>, ()>> = vec![Ok(None); o.size as usize];
+        for (k, c) in o.cells.iter().enumerate() {
+            let n = self.cell_size(c.ty);
+            for b in 0..n {
+                if let Some(slot) = owner.get_mut((c.offset + b) as usize) {
+                    *slot = if matches!(c.ty.kind, IntKind::Ptr | IntKind::Bool) {
+                        Err(())
+                    } else {
+                        Ok(Some((k, b as u32)))
+                    };
+                }
+            }
+        }
+        let size = ty.size(dm);
+        let align = match (size, dm) {
+            (8, DataModel::Ilp32) => 4,
+            (n, _) => n,
+        };
+        let mut off = 0;
+        while off + size <= o.size {
+            let run = &owner[off as usize..(off + size) as usize];
+            let whole = |r: &Result<Option<(usize, u32)>, ()>| matches!(r, Ok(Some(_)));
+            if run.iter().all(whole) {
+                let cells: Vec<(Cell, u32)> = run
+                    .iter()
+                    .filter_map(|r| r.ok().flatten())
+                    .map(|(k, b)| (o.cells[k].clone(), b))
+                    .collect();
+                let one = &cells[0].0;
+                let exact = cells[0].1 == 0
+                    && cells.iter().all(|(c, _)| c.var == one.var)
+                    && self.cell_size(one.ty) == size
+                    && fits(one.ty);
+                if !exact {
+                    out.push(Cand {
+                        obj,
+                        offset: off,
+                        alive: o.alive,
+                        target: Target::Bytes(cells),
+                    });
+                }
+            } else if size == 1 && matches!(run[0], Ok(None)) {
+                out.push(Cand {
+                    obj,
+                    offset: off,
+                    alive: o.alive,
+                    target: Target::Padding,
+                });
+            }
+            off += align;
+        }
     }
 
     /// The condition "`p` designates this cell (of a live object)".
@@ -164,7 +245,7 @@ impl<'a> Lower<'a> {
         self.ub_check(
             None,
             bad,
-            "dereference of a pointer to no live object of its type (outside its object, dangling, or a byte view)",
+            "dereference of a pointer to no live object of its type (outside its object, dangling, misaligned, or of another type)",
         );
         let lv = Lval::Mem { ptr: p, ty };
         Ok(match q {
@@ -176,27 +257,74 @@ impl<'a> Lower<'a> {
     /// The condition "`p` designates a live cell accessed as `ty`".
     fn live_cell(&mut self, p: TermId, ty: CInt) -> TermId {
         let mut any = Vec::new();
-        for (k, c, alive) in self.candidates(ty) {
-            any.push(self.at_cell(p, k, c.offset, alive));
+        for c in self.candidates(ty) {
+            any.push(self.at_cell(p, c.obj, c.offset, c.alive));
         }
         self.cfa.tm.or_all(any)
     }
 
-    /// Reads the cell a general pointer designates (checked by [`Lower::ref_place`]).
+    /// Reads the place a general pointer designates (checked by [`Lower::ref_place`]); a
+    /// padding byte read is an UNKNOWN sink (its value is not modelled).
     pub fn mem_read(&mut self, p: TermId, ty: CInt) -> TermId {
+        let (v, padding) = self.mem_read_parts(p, ty);
+        self.sink_if(
+            padding,
+            "read of a padding byte (its value is not modelled)",
+        );
+        v
+    }
+
+    /// The value at the place a general pointer designates, and the condition that it is a
+    /// padding byte (whose value is not modelled; the value is then 0).
+    pub(super) fn mem_read_parts(&mut self, p: TermId, ty: CInt) -> (TermId, TermId) {
         let cands = self.candidates(ty);
         let w = ty.width(self.dm());
         let mut acc = self.cfa.tm.bv_const(0, w);
-        for (k, c, _) in cands.iter().rev() {
-            let here = self.at_cell(p, *k, c.offset, None);
-            let v = self.var_term(c.var);
-            let v = self.cfa.tm.resize(v, w, c.ty.signed);
+        let mut padding = Vec::new();
+        for c in cands.iter().rev() {
+            let here = self.at_cell(p, c.obj, c.offset, None);
+            let v = match &c.target {
+                Target::Cell(cell) => {
+                    let v = self.var_term(cell.var);
+                    self.cfa.tm.resize(v, w, cell.ty.signed)
+                }
+                Target::Bytes(bytes) => self.read_bytes(bytes),
+                Target::Padding => {
+                    padding.push(here);
+                    continue;
+                }
+            };
             acc = self.cfa.tm.ite(here, v, acc);
         }
-        acc
+        (acc, self.cfa.tm.or_all(padding))
     }
 
-    /// Writes `t` (of `ty`'s width) to the cell a general pointer designates.
+    /// The condition that a general pointer designates a padding byte.
+    pub(super) fn at_padding(&mut self, p: TermId) -> TermId {
+        let mut any = Vec::new();
+        for c in self.candidates(CInt::CHAR) {
+            if matches!(c.target, Target::Padding) {
+                any.push(self.at_cell(p, c.obj, c.offset, None));
+            }
+        }
+        self.cfa.tm.or_all(any)
+    }
+
+    /// The value of a run of bytes (little-endian: the first byte is the lowest).
+    fn read_bytes(&mut self, bytes: &[(Cell, u32)]) -> TermId {
+        let mut acc: Option<TermId> = None;
+        for (c, b) in bytes {
+            let v = self.var_term(c.var);
+            let byte = self.cfa.tm.extract(v, 8 * b + 7, 8 * b);
+            acc = Some(match acc {
+                None => byte,
+                Some(lo) => self.cfa.tm.concat(byte, lo),
+            });
+        }
+        acc.expect("a run of at least one byte")
+    }
+
+    /// Writes `t` (of `ty`'s width) to the place a general pointer designates.
     pub fn mem_write(&mut self, p: TermId, ty: CInt, t: TermId) {
         let p = self
             .materialize(RVal {
@@ -206,27 +334,110 @@ impl<'a> Lower<'a> {
             .t;
         let t = self.materialize(RVal { t, ty }).t;
         let cands = self.candidates(ty);
-        let mut literal = Vec::new();
-        let read_only: Vec<(u32, u64)> = cands
+        let read_only = |c: &Cand, ro: &std::collections::HashSet<PVar>| match &c.target {
+            Target::Cell(cell) => ro.contains(&cell.var),
+            Target::Bytes(bytes) => bytes.iter().any(|(cell, _)| ro.contains(&cell.var)),
+            Target::Padding => false,
+        };
+        let fixed: Vec<(u32, u64)> = cands
             .iter()
-            .filter(|c| self.mem.read_only.contains(&c.1.var))
-            .map(|c| (c.0, c.1.offset))
+            .filter(|c| read_only(c, &self.mem.read_only))
+            .map(|c| (c.obj, c.offset))
             .collect();
-        for (k, off) in read_only {
-            literal.push(self.at_cell(p, k, off, None));
+        let mut literal = Vec::new();
+        for (obj, off) in fixed {
+            literal.push(self.at_cell(p, obj, off, None));
         }
         let literal = self.cfa.tm.or_all(literal);
         self.ub_check(None, literal, "write to a string literal");
-        for (k, c, _) in cands {
-            if self.mem.read_only.contains(&c.var) {
+        // Each cell's new value: its old value, or, where `p` designates it (or bytes of it),
+        // the value written.
+        let mut cells: Vec<(PVar, TermId)> = Vec::new();
+        for c in cands {
+            if read_only(&c, &self.mem.read_only) {
                 continue;
             }
-            let here = self.at_cell(p, k, c.offset, None);
-            let old = self.var_term(c.var);
-            let w = self.cfa.var(c.var).ty.width;
-            let v = self.cfa.tm.resize(t, w, ty.signed);
-            let new = self.cfa.tm.ite(here, v, old);
-            self.assign(c.var, new);
+            let here = self.at_cell(p, c.obj, c.offset, None);
+            match c.target {
+                Target::Cell(cell) => {
+                    let w = self.cfa.var(cell.var).ty.width;
+                    let v = self.cfa.tm.resize(t, w, ty.signed);
+                    update(self, &mut cells, cell.var, here, |_, _| v);
+                }
+                Target::Bytes(bytes) => {
+                    for (i, (cell, b)) in bytes.iter().enumerate() {
+                        let i = i as u32;
+                        let byte = self.cfa.tm.extract(t, 8 * i + 7, 8 * i);
+                        update(self, &mut cells, cell.var, here, |lw, old| {
+                            lw.with_byte(old, *b, byte)
+                        });
+                    }
+                }
+                Target::Padding => {}
+            }
+        }
+        for (v, new) in cells {
+            self.assign(v, new);
         }
     }
+
+    /// `old` with its byte `b` replaced by `byte`.
+    fn with_byte(&mut self, old: TermId, b: u32, byte: TermId) -> TermId {
+        let w = self.cfa.tm.width(old);
+        let mut v = byte;
+        if b > 0 {
+            let lo = self.cfa.tm.extract(old, 8 * b - 1, 0);
+            v = self.cfa.tm.concat(v, lo);
+        }
+        if 8 * b + 8 < w {
+            let hi = self.cfa.tm.extract(old, w - 1, 8 * b + 8);
+            v = self.cfa.tm.concat(hi, v);
+        }
+        v
+    }
+}
+
+/// Where an access may land (see [`Lower::candidates`]).
+#[derive(Clone, Debug)]
+pub(super) enum Target {
+    /// A cell of the access type's width.
+    Cell(Cell),
+    /// Bytes of cells of other widths, the access's lowest byte first: each with its index in
+    /// its cell.
+    Bytes(Vec<(Cell, u32)>),
+    /// A byte of no cell (a structure's padding): a write changes nothing, a read is not
+    /// modelled.
+    Padding,
+}
+
+/// A place an access may designate: the object's number, the offset, the object's lifetime
+/// flag and what is there.
+#[derive(Clone, Debug)]
+pub(super) struct Cand {
+    obj: u32,
+    offset: u64,
+    alive: Option<PVar>,
+    target: Target,
+}
+
+/// Record that cell `v` becomes `value(lw, current)` where `here` holds and stays `current`
+/// otherwise, `current` being its value after the updates recorded so far.
+fn update(
+    lw: &mut Lower,
+    cells: &mut Vec<(PVar, TermId)>,
+    v: PVar,
+    here: TermId,
+    value: impl FnOnce(&mut Lower, TermId) -> TermId,
+) {
+    let i = match cells.iter().position(|(u, _)| *u == v) {
+        Some(i) => i,
+        None => {
+            let t = lw.var_term(v);
+            cells.push((v, t));
+            cells.len() - 1
+        }
+    };
+    let old = cells[i].1;
+    let new = value(lw, old);
+    cells[i].1 = lw.cfa.tm.ite(here, new, old);
 }

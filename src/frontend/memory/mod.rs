@@ -25,10 +25,16 @@
 //! lifetime ended (each local that may be pointed to has a flag set at its declaration and
 //! cleared when its block ends, by falling off its end or by `return`, `break`, `continue`),
 //! arithmetic leaving the object (one past the end is allowed), relational comparison and
-//! difference of pointers into different objects. An access through a pointer to a type of
-//! another width (a byte view) is an UNKNOWN sink too (not undefined: not modelled). An
-//! object's address converted to an integer is an UNKNOWN sink (its value would be the
-//! compiler's layout).
+//! difference of pointers into different objects. An object's address converted to an integer
+//! is an UNKNOWN sink (its value would be the compiler's layout).
+//!
+//! Byte views: once the program converts a pointer to a pointer to an integer type of another
+//! width ([`MemPlan::bytes`]), an access may also land on a run of bytes of cells of other
+//! widths, at an offset aligned for the access type (a misaligned access is undefined): the
+//! read assembles the bytes, little-endian as on x86, and the write replaces them in their
+//! cells. `_Bool` and pointer cells have no byte view (their bytes are the compiler's
+//! representation); a one-byte write to a structure's padding changes nothing, and a read of
+//! padding is an UNKNOWN sink.
 
 /// The bits of a general pointer that number its object.
 pub const OBJ_BITS: u32 = crate::cfa::POINTER_OBJECT_BITS;
@@ -47,6 +53,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 mod access;
+mod copy;
 mod value;
 
 pub fn ptr_width(dm: DataModel) -> u32 {
@@ -54,23 +61,31 @@ pub fn ptr_width(dm: DataModel) -> u32 {
 }
 
 /// What an earlier lowering of the unit learnt: the pointer declarations that must be general
-/// and the objects whose address becomes a general pointer (both by [`Lower::decl_key`]).
+/// and the objects whose address becomes a general pointer (both by [`Lower::decl_key`]), and
+/// whether the program views objects' bytes through pointers of other widths.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemPlan {
     pub general: HashSet<String>,
     pub exposed: HashSet<String>,
+    /// A pointer is converted to a pointer to an integer type of another width than what it
+    /// pointed to (`(unsigned char *)&x`, `(int *)buf`, from `void *`): every access through a
+    /// general pointer may then also land on bytes of cells of other widths.
+    pub bytes: bool,
 }
 
 impl MemPlan {
     /// Whether `other` adds nothing to `self`.
     pub fn covers(&self, other: &MemPlan) -> bool {
-        other.general.is_subset(&self.general) && other.exposed.is_subset(&self.exposed)
+        other.general.is_subset(&self.general)
+            && other.exposed.is_subset(&self.exposed)
+            && (self.bytes || !other.bytes)
     }
 
     /// Adds what `other` knows.
     pub fn merge(&mut self, other: &MemPlan) {
         self.general.extend(other.general.iter().cloned());
         self.exposed.extend(other.exposed.iter().cloned());
+        self.bytes |= other.bytes;
     }
 }
 

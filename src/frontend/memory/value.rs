@@ -10,7 +10,7 @@ use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::expr::Val;
 use crate::frontend::lval::Lval;
 use crate::frontend::pointer::{Place, ADDRESS};
-use crate::frontend::types::{CInt, CType};
+use crate::frontend::types::{CInt, CType, IntKind};
 use crate::frontend::FrontendError;
 use lang_c::span::Span;
 use std::rc::Rc;
@@ -32,6 +32,51 @@ impl<'a> Lower<'a> {
     pub fn ptr_off(&mut self, p: TermId) -> TermId {
         let aw = ADDRESS.width(self.dm());
         self.cfa.tm.extract(p, aw - 1, 0)
+    }
+
+    /// The value of `v` converted to a pointer to `to` when that conversion needs a general
+    /// pointer: `v` points to an integer object of another width (a byte view), to a
+    /// structure, or into an array of several dimensions, or is a general pointer to `void`,
+    /// to a structure or array, or to an integer of another width. A byte view is recorded in
+    /// the plan ([`super::MemPlan::bytes`]). `None`: the conversion keeps `v`'s encoding.
+    pub fn view_as(&mut self, v: &Val, to: CInt, span: Span) -> Result<Option<Val>, FrontendError> {
+        if matches!(to.kind, IntKind::Bool | IntKind::Ptr) {
+            return Ok(None);
+        }
+        let dm = self.dm();
+        let other = |t: CInt| {
+            t.width(dm) != to.width(dm) && !matches!(t.kind, IntKind::Bool | IntKind::Ptr)
+        };
+        let (general, bytes) = match v {
+            Val::Ptr(p) => match &p.target {
+                Place::Scalar(lv) => (other(lv.ty()), other(lv.ty())),
+                Place::Array(view) => (
+                    view.dims.len() > 1 || other(view.access),
+                    other(view.access),
+                ),
+                Place::Struct(_) | Place::Structs(_) => (true, true),
+                Place::Addr(_) | Place::Ptr(..) => (false, false),
+            },
+            Val::Array(view) => (
+                view.dims.len() > 1 || other(view.access),
+                other(view.access),
+            ),
+            Val::Structs(_) => (true, true),
+            Val::Ref(_, old) => match old {
+                CType::Int(t) => (true, other(*t)),
+                CType::Void | CType::Struct(_) | CType::Array(..) => (true, true),
+                _ => (true, false),
+            },
+            _ => (false, false),
+        };
+        if !general {
+            return Ok(None);
+        }
+        if bytes {
+            self.mem.learnt.bytes = true;
+        }
+        let r = self.general_pointer(v.clone(), span)?;
+        Ok(Some(Val::Ref(r, CType::Int(to))))
     }
 
     /// The general pointer for a pointer value `v` (converted to a pointer type).

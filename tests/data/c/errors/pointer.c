@@ -1,3 +1,4 @@
 // expect: error=unsupported
-// error-contains: through a pointer to `unsigned char`
-int main(void) { int x = 1; unsigned char *p; p = (unsigned char *)&x; return *p; }
+// error-contains: to a pointer to `struct T`
+struct T { int a; int b; };
+int main(void) { unsigned char buf[8] = {0}; struct T *t = (struct T *)buf; return t->a; }

@@ -1,0 +1,190 @@
+//! `memset`, `memcpy` and `memmove` (and their `__builtin_` forms): byte accesses through
+//! general pointers, one per byte of a size the front end knows (a constant of at most
+//! [`MAX_BYTES`]). Every byte access is checked as `*p` is (null, outside the object, dangling,
+//! a misaligned or untyped byte), `memcpy` between overlapping bytes of one object is undefined,
+//! and a copy reads every source byte before it writes the first (so `memmove` is exact). A
+//! padding byte may be copied into padding (a structure copied whole); copied into a value it
+//! is an UNKNOWN sink.
+
+use super::OBJ_BITS;
+use crate::bv::TermId;
+use crate::frontend::builder::{Lower, RVal};
+use crate::frontend::expr::{has_side_effects, Val};
+use crate::frontend::pointer::Place;
+use crate::frontend::types::{size_t, CInt, CType, IntKind};
+use crate::frontend::FrontendError;
+use lang_c::ast::Expression;
+use lang_c::span::{Node, Span};
+
+/// The most bytes one call sets or copies.
+pub const MAX_BYTES: u128 = 4096;
+
+/// `unsigned char`, the type of the bytes.
+const BYTE: CInt = CInt {
+    kind: IntKind::Char,
+    signed: false,
+};
+
+impl<'a> Lower<'a> {
+    /// Whether `b` (a name without `__builtin_`) is a function of this module.
+    pub fn is_mem_function(b: &str) -> bool {
+        matches!(b, "memset" | "memcpy" | "memmove")
+    }
+
+    /// A call of `memset`, `memcpy` or `memmove` (`b`, without `__builtin_`) with `args`: the
+    /// destination pointer is the value (a `void *`).
+    pub fn mem_function(
+        &mut self,
+        b: &str,
+        args: &[Node<Expression>],
+        span: Span,
+    ) -> Result<Val, FrontendError> {
+        if args.len() != 3 {
+            return self.error(span, format!("`{b}` takes 3 arguments"));
+        }
+        // Arguments right to left, as gcc evaluates them.
+        let n = self.rval(&args[2])?;
+        let n = self.convert(n, size_t(self.dm()));
+        let n = if has_side_effects(&args[1].node) || has_side_effects(&args[0].node) {
+            self.materialize(RVal {
+                t: n,
+                ty: size_t(self.dm()),
+            })
+            .t
+        } else {
+            n
+        };
+        let second = self.expr(&args[1])?;
+        let second = if b == "memset" {
+            // Kept in a temporary: the bytes written may be what the value is computed from.
+            let v = self.int_of(second, true, args[1].span)?;
+            let v = RVal {
+                t: self.convert(v, BYTE),
+                ty: BYTE,
+            };
+            Val::Int(self.materialize(v))
+        } else {
+            Val::Ref(self.general_pointer(second, args[1].span)?, CType::Void)
+        };
+        let second = self.freeze_val(second, &args[0].node);
+        let dest = self.expr(&args[0])?;
+        let d = self.general_pointer(dest, args[0].span)?;
+        let d = self.materialize(d);
+        let Some(count) = self.cfa.tm.const_value(n).filter(|&k| k <= MAX_BYTES) else {
+            return self.unsupported(
+                span,
+                format!("`{b}` of a size that is not a constant of at most {MAX_BYTES} bytes"),
+            );
+        };
+        self.mem.learnt.bytes = true;
+        let count = count as i128;
+        match second {
+            Val::Int(c) => {
+                for i in 0..count {
+                    self.store_byte(d.t, i, c.t, span)?;
+                }
+            }
+            Val::Ref(s, _) => {
+                if b == "memcpy" && count > 0 {
+                    self.overlap_check(d.t, s.t, count);
+                }
+                let mut bytes = Vec::new();
+                for i in 0..count {
+                    bytes.push(self.load_byte(s.t, i, span)?);
+                }
+                for (i, (byte, padding)) in bytes.into_iter().enumerate() {
+                    // A padding byte may be copied into padding, not into a value.
+                    let q = self.ptr_at(d.t, i as i128);
+                    let into = self.at_padding(q);
+                    let into = self.cfa.tm.not(into);
+                    let bad = self.cfa.tm.and(padding, into);
+                    self.sink_if(
+                        bad,
+                        "copy of a padding byte into a value (its value is not modelled)",
+                    );
+                    self.store_byte(d.t, i as i128, byte, span)?;
+                }
+            }
+            _ => {
+                return Err(FrontendError::Internal(
+                    "the second argument of a memory function".into(),
+                ))
+            }
+        }
+        Ok(Val::Ref(d, CType::Void))
+    }
+
+    /// `v` kept from the side effects of `later` (evaluated after it).
+    fn freeze_val(&mut self, v: Val, later: &Expression) -> Val {
+        if !has_side_effects(later) {
+            return v;
+        }
+        match v {
+            Val::Int(r) => Val::Int(self.materialize(r)),
+            Val::Ref(r, q) => Val::Ref(self.materialize(r), q),
+            v => v,
+        }
+    }
+
+    /// The checked place of byte `i` after `p`.
+    fn byte_place(
+        &mut self,
+        p: TermId,
+        i: i128,
+        span: Span,
+    ) -> Result<crate::frontend::lval::Lval, FrontendError> {
+        let q = self.ptr_at(p, i);
+        match self.ref_place(q, &CType::Int(BYTE), span)? {
+            Place::Scalar(lv) => Ok(lv),
+            _ => Err(FrontendError::Internal("the place of a byte".into())),
+        }
+    }
+
+    /// Byte `i` after `p` (checked), materialised, and the condition that it is padding.
+    fn load_byte(
+        &mut self,
+        p: TermId,
+        i: i128,
+        span: Span,
+    ) -> Result<(TermId, TermId), FrontendError> {
+        let lv = self.byte_place(p, i, span)?;
+        let crate::frontend::lval::Lval::Mem { ptr, ty } = lv else {
+            return Err(FrontendError::Internal("the place of a byte".into()));
+        };
+        let (v, padding) = self.mem_read_parts(ptr, ty);
+        let v = self.materialize(RVal { t: v, ty }).t;
+        Ok((v, padding))
+    }
+
+    fn store_byte(
+        &mut self,
+        p: TermId,
+        i: i128,
+        byte: TermId,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let lv = self.byte_place(p, i, span)?;
+        self.store(&lv, RVal { t: byte, ty: BYTE });
+        Ok(())
+    }
+
+    /// `memcpy` of `n` bytes from `s` to `d` in one object whose ranges overlap: undefined.
+    fn overlap_check(&mut self, d: TermId, s: TermId, n: i128) {
+        let (od, os) = (self.ptr_obj(d), self.ptr_obj(s));
+        let same = self.cfa.tm.eq(od, os);
+        let zero = self.cfa.tm.bv_const(0, OBJ_BITS);
+        let object = self.cfa.tm.eq(od, zero);
+        let object = self.cfa.tm.not(object);
+        let (fd, fs) = (self.ptr_off(d), self.ptr_off(s));
+        let w = self.cfa.tm.width(fd);
+        let nc = self.cfa.tm.bv_const(n as u128, w);
+        let ds = self.cfa.tm.sub(fd, fs);
+        let sd = self.cfa.tm.sub(fs, fd);
+        let a = self.cfa.tm.ult(ds, nc);
+        let b = self.cfa.tm.ult(sd, nc);
+        let close = self.cfa.tm.or(a, b);
+        let both = self.cfa.tm.and(same, object);
+        let bad = self.cfa.tm.and(both, close);
+        self.ub_check(None, bad, "memcpy between overlapping bytes");
+    }
+}

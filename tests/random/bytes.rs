@@ -1,0 +1,232 @@
+//! Random C programs that view objects as bytes: a scalar, an array and a structure read and
+//! written through `unsigned char *` and `signed char *`, an array of bytes read and written as
+//! `unsigned short`, `unsigned int` and `unsigned long long` words, and `memset`, `memcpy` and
+//! `memmove` over scalars, arrays and structures (a structure's padding set and copied too).
+//!
+//! No undefined behaviour under `-fwrapv`: every byte index is inside its object, the arrays are
+//! aligned for the widest view (`_Alignas(8)`), word views stay inside the byte array, no byte
+//! of a structure is read through a byte pointer (its padding has no value), and `memcpy` never
+//! copies between overlapping bytes.
+
+use super::expr::Gen;
+use super::program::Program;
+use super::scope::{nondet_declarations, Scope, Ty};
+use bitmc::cfa::DataModel;
+use std::fmt::Write;
+
+/// The program of `seed` for data model `dm`.
+pub fn generate(seed: u64, dm: DataModel) -> Program {
+    let mut g = Gen::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, dm);
+    Program {
+        src: program(&mut g, dm),
+        dm,
+    }
+}
+
+/// Any integer type but `_Bool` (whose bytes have no view).
+fn int_ty(g: &mut Gen) -> Ty {
+    loop {
+        let t = g.ty();
+        if t.c() != "_Bool" {
+            return t;
+        }
+    }
+}
+
+/// What the statements may touch.
+struct Objects {
+    /// The scalar `x` and its size in bytes.
+    x: (Ty, u64),
+    /// The array `A`: its element type and length.
+    a: (Ty, u64),
+    /// The byte array `C` and its length (a multiple of 8).
+    c: u64,
+    /// The structure `s`'s members (`s2` has the same type).
+    members: [Ty; 3],
+}
+
+fn program(g: &mut Gen, dm: DataModel) -> String {
+    let size = |t: Ty| u64::from(t.width(dm) / 8);
+    let objs = Objects {
+        x: {
+            let t = int_ty(g);
+            (t, size(t))
+        },
+        a: (int_ty(g), g.range(2, 5)),
+        c: 8 * g.range(1, 2),
+        members: [int_ty(g), int_ty(g), int_ty(g)],
+    };
+    let mut sc = Scope::default();
+    let mut out = format!(
+        "#include <string.h>\nextern void reach_error(void);\n{}",
+        nondet_declarations()
+    );
+    let [m0, m1, m2] = objs.members;
+    let _ = writeln!(
+        out,
+        "struct B {{ {} a; {} b; {} c; }};",
+        m0.c(),
+        m1.c(),
+        m2.c()
+    );
+    let items: Vec<String> = (0..objs.a.1).map(|_| g.small()).collect();
+    let _ = writeln!(
+        out,
+        "_Alignas(8) {} A[{}] = {{{}}};",
+        objs.a.0.c(),
+        objs.a.1,
+        items.join(", ")
+    );
+    sc.add_array("A".into(), objs.a.0, vec![objs.a.1]);
+    let bytes: Vec<String> = (0..objs.c).map(|_| g.rng.below(256).to_string()).collect();
+    let _ = writeln!(
+        out,
+        "_Alignas(8) unsigned char C[{}] = {{{}}};",
+        objs.c,
+        bytes.join(", ")
+    );
+    sc.add_array("C".into(), Ty(3), vec![objs.c]);
+    out.push_str("int main(void) {\n");
+    let (xt, _) = objs.x;
+    let _ = writeln!(out, "  {} x = __VERIFIER_nondet_{}();", xt.c(), xt.nondet());
+    sc.add_var("x".into(), xt);
+    let _ = writeln!(
+        out,
+        "  struct B s = {{__VERIFIER_nondet_{}(), __VERIFIER_nondet_{}(), {}}};",
+        m0.nondet(),
+        m1.nondet(),
+        g.small()
+    );
+    out.push_str("  struct B s2 = {0, 0, 0};\n");
+    for (m, t) in ["a", "b", "c"].iter().zip(objs.members) {
+        sc.add_var(format!("s.{m}"), t);
+        sc.add_var(format!("s2.{m}"), t);
+    }
+    let mut results = 0;
+    for _ in 0..g.range(3, 8) {
+        stmt(g, &objs, &mut sc, &mut out, &mut results, dm);
+    }
+    for _ in 0..g.range(1, 2) {
+        let c = g.cond(&sc);
+        let _ = writeln!(out, "  if ({c})\n    reach_error();");
+    }
+    out.push_str("  return 0;\n}\n");
+    out
+}
+
+/// A byte object a statement may view: its C expression as a pointer and its size.
+fn byte_object(g: &mut Gen, o: &Objects, dm: DataModel) -> (String, u64) {
+    let a = u64::from(o.a.0.width(dm) / 8) * o.a.1;
+    match g.rng.below(3) {
+        0 => ("&x".into(), o.x.1),
+        1 => ("A".into(), a),
+        _ => ("C".into(), o.c),
+    }
+}
+
+fn stmt(
+    g: &mut Gen,
+    o: &Objects,
+    sc: &mut Scope,
+    out: &mut String,
+    results: &mut usize,
+    dm: DataModel,
+) {
+    let e = g.expr(sc, 1);
+    match g.rng.below(8) {
+        // A byte written through a byte pointer.
+        0 | 1 => {
+            let (p, n) = byte_object(g, o, dm);
+            let k = g.rng.below(n);
+            let _ = writeln!(out, "  ((unsigned char *){p})[{k}] = (unsigned char)({e});");
+        }
+        // A byte read, as unsigned or signed.
+        2 => {
+            let (p, n) = byte_object(g, o, dm);
+            let k = g.rng.below(n);
+            let view = if g.one_in(2) {
+                "signed char"
+            } else {
+                "unsigned char"
+            };
+            let r = format!("r{}", *results);
+            *results += 1;
+            let _ = writeln!(out, "  int {r} = ((const {view} *){p})[{k}] + (int)({e});");
+            sc.add_var(r, Ty(6));
+        }
+        // A word of the byte array, written or read.
+        3 => {
+            let (ty, size) = *g.pick(&[
+                ("unsigned short", 2),
+                ("unsigned int", 4),
+                ("unsigned long long", 8),
+            ]);
+            let j = g.rng.below(o.c / size);
+            if g.one_in(2) {
+                let _ = writeln!(out, "  (({ty} *)C)[{j}] = ({ty})({e});");
+            } else {
+                let r = format!("r{}", *results);
+                *results += 1;
+                let _ = writeln!(out, "  {ty} {r} = (({ty} *)C)[{j}] ^ ({ty})({e});");
+                let t = match size {
+                    2 => Ty(5),
+                    4 => Ty(7),
+                    _ => Ty(11),
+                };
+                sc.add_var(r, t);
+            }
+        }
+        // memset of an object, part of the array, or the structure (its padding too).
+        4 => {
+            let n = o.a.1;
+            let target = match g.rng.below(4) {
+                0 => "&x, {e}, sizeof x".to_string(),
+                1 => {
+                    let i = g.rng.below(n);
+                    let k = g.rng.below(n - i + 1);
+                    format!("A + {i}, {{e}}, {k} * sizeof(A[0])")
+                }
+                2 => "&s, {e}, sizeof s".to_string(),
+                _ => "C, {e}, sizeof C".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "  memset({});",
+                target.replace("{e}", &format!("(int)({e})"))
+            );
+        }
+        // A structure copied whole, bytes copied between the arrays, the array moved by one.
+        5 => match g.rng.below(3) {
+            0 => out.push_str("  memcpy(&s2, &s, sizeof s);\n"),
+            1 => {
+                let a = u64::from(o.a.0.width(dm) / 8) * o.a.1;
+                let k = g.rng.below(a.min(o.c) + 1);
+                let (d, s) = if g.one_in(2) { ("A", "C") } else { ("C", "A") };
+                let _ = writeln!(out, "  memcpy({d}, {s}, {k});");
+            }
+            _ => {
+                let k = o.a.1 - 1;
+                let (d, s) = if g.one_in(2) {
+                    ("A + 1", "A")
+                } else {
+                    ("A", "A + 1")
+                };
+                let _ = writeln!(out, "  memmove({d}, {s}, {k} * sizeof(A[0]));");
+            }
+        },
+        // A member or the scalar assigned, so that later views see new values.
+        6 => {
+            let m = *g.pick(&["s.a", "s.b", "s.c", "x"]);
+            let _ = writeln!(out, "  {m} = {e};");
+        }
+        // The scalar's bytes copied into the array or back.
+        _ => {
+            let k = o.x.1.min(o.c);
+            if g.one_in(2) {
+                let _ = writeln!(out, "  memcpy(C, &x, {k});");
+            } else {
+                let _ = writeln!(out, "  memcpy(&x, C, {k});");
+            }
+        }
+    }
+}
