@@ -266,6 +266,18 @@ fn undefined_pointer_uses_are_unknown() {
              unsigned char *b = (unsigned char *)&s; if (b[1] == 0) reach_error(); return 0; }",
             "read of a padding byte",
         ),
+        (
+            "member_uninitialised.c",
+            "int inc(int x) { return x + 1; } struct O { int (*f)(int); }; \
+             int main(void) { int (*g)(int) = inc; struct O o; if (o.f(1) == 2) reach_error(); return g(0); }",
+            "call through a null or invalid function pointer",
+        ),
+        (
+            "function_pointer_bytes.c",
+            "int inc(int x) { return x + 1; } struct O { int (*f)(int); int k; }; \
+             int main(void) { struct O o = {inc, 1}, p; memcpy(&p, &o, sizeof o); if (p.k == 1) reach_error(); return 0; }",
+            "access to the bytes of a pointer, function pointer",
+        ),
     ];
     for (name, body, why) in cases {
         let src = format!(

@@ -14,6 +14,7 @@ use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
 use super::init::InitPart;
 use super::lval::Lval;
+use super::pointer::ADDRESS;
 use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
@@ -27,8 +28,9 @@ use std::rc::Rc;
 pub struct ArrayObj {
     pub elems: Vec<PVar>,
     pub elem: CInt,
-    /// For an array of pointers (elements of [`CInt::PTR`], general pointers): the type the
-    /// elements point to.
+    /// For an array of pointers: the type the elements point to — an object type (elements
+    /// of [`CInt::PTR`], general pointers) or a function type (elements hold function numbers,
+    /// see [`super::fnptr`]).
     pub pointee: Option<CType>,
 }
 
@@ -91,6 +93,7 @@ impl<'a> Lower<'a> {
     ) -> Result<Binding, FrontendError> {
         let (elem, pointee, dims) = match (ty.array_shape(), pointer_array_shape(ty)) {
             (Some((elem, dims)), _) => (elem, None, dims),
+            (None, Some((q, dims))) if matches!(q, CType::Function(..)) => (ADDRESS, Some(q), dims),
             (None, Some((q, dims))) => (CInt::PTR, Some(q), dims),
             (None, None) => {
                 return self.unsupported(
@@ -233,11 +236,16 @@ impl<'a> Lower<'a> {
         for part in plan.parts {
             match part {
                 InitPart::Scalar { offset, expr } => {
-                    let v = if view.arr.pointee.is_some() {
-                        let x = self.expr(expr)?;
-                        self.general_pointer(x, expr.span)?
-                    } else {
-                        self.rval(expr)?
+                    let v = match &view.arr.pointee {
+                        Some(f @ CType::Function(..)) => {
+                            let x = self.expr(expr)?;
+                            self.function_number(x, f, expr.span)?
+                        }
+                        Some(_) => {
+                            let x = self.expr(expr)?;
+                            self.general_pointer(x, expr.span)?
+                        }
+                        None => self.rval(expr)?,
                     };
                     let t = self.convert(v, view.arr.elem);
                     if let Some(&x) = view.arr.elems.get(offset as usize) {
@@ -304,6 +312,7 @@ impl<'a> Lower<'a> {
             let v = self.read(&lv);
             self.last_elem = Some(lv);
             Ok(match &view.arr.pointee {
+                Some(f @ CType::Function(..)) => Val::Func(v, f.clone()),
                 Some(q) => Val::Ref(v, q.clone()),
                 None => Val::Int(v),
             })
@@ -409,12 +418,11 @@ fn elem_desc(ty: &CType) -> String {
     ty.array_dims().0.describe()
 }
 
-/// The pointee and dimensions of an array of pointers to objects (`int *a[3]`).
+/// The pointee and dimensions of an array of pointers to objects or functions (`int *a[3]`,
+/// `int (*f[2])(int)`).
 pub fn pointer_array_shape(ty: &CType) -> Option<(CType, Vec<Option<u64>>)> {
     match ty.array_dims() {
-        (CType::Pointer(q), dims) if !dims.is_empty() && !matches!(**q, CType::Function(..)) => {
-            Some(((**q).clone(), dims))
-        }
+        (CType::Pointer(q), dims) if !dims.is_empty() => Some(((**q).clone(), dims)),
         _ => None,
     }
 }

@@ -629,6 +629,7 @@ impl<'a> Lower<'a> {
                 for v in self.object_vars(&b) {
                     self.havoc(v, HavocKind::Uninitialized);
                 }
+                self.no_function_members(&b);
                 self.bind(name, b);
             }
         }

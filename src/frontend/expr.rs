@@ -295,7 +295,7 @@ impl<'a> Lower<'a> {
                 Place::Struct(v) => CType::Struct(v.def.clone()),
                 Place::Structs(sa) => sa.row_type(),
                 Place::Ptr(_, q) => CType::Pointer(Box::new(q.clone())),
-                Place::Addr(_) => CType::Pointer(Box::new(CType::Void)),
+                Place::Addr(..) => CType::Pointer(Box::new(CType::Void)),
             },
             _ => CType::Void,
         }
@@ -665,7 +665,7 @@ impl<'a> Lower<'a> {
                         Place::Structs(sa)
                     }
                     Place::Struct(v) => Place::Struct(v),
-                    Place::Addr(_) => {
+                    Place::Addr(..) => {
                         return self.unsupported(
                             u.span,
                             "pointers to pointers (the address of a pointer member)",
@@ -762,7 +762,7 @@ impl<'a> Lower<'a> {
                     Place::Scalar(lv) => lv,
                     Place::Ptr(lv, q) => return self.assign_ref(lv, q, r),
                     Place::Struct(dst) => return self.assign_struct(dst, r),
-                    Place::Addr(lv) => return self.assign_pointer_member(lv, r),
+                    Place::Addr(lv, f) => return self.assign_pointer_member(lv, f, r),
                     Place::Array(_) | Place::Structs(_) => {
                         return self.error(l.span, "assignment to an array")
                     }
@@ -882,16 +882,18 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// `s.p = e` for a pointer member `s.p`: an address-only pointer (as a pointer variable).
+    /// `s.f = e` for a function pointer member `s.f` of function type `f`: the function's
+    /// number.
     fn assign_pointer_member(
         &mut self,
         lv: super::lval::Lval,
+        f: CType,
         r: &Node<Expression>,
     ) -> Result<Val, FrontendError> {
         let x = self.expr(r)?;
-        let v = self.address_value(x, r.span, "a pointer member")?;
+        let v = self.function_number(x, &f, r.span)?;
         self.store(&lv, v);
-        Ok(Val::Addr(self.read(&lv)))
+        Ok(Val::Func(self.read(&lv), f))
     }
 
     /// The value of `e` when it is a function pointer or a function designator (for `*e`),

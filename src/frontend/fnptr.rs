@@ -13,7 +13,9 @@
 //! any other value is undefined behaviour and ends the run in an UNKNOWN sink. An
 //! address-taken function without a definition, when the pointer holds it, is an UNKNOWN sink
 //! too. A function pointer declared without an initialiser holds no function until assigned
-//! (its calls are the sink), rather than an arbitrary one.
+//! (its calls are the sink), rather than an arbitrary one. Function pointer members of
+//! structures hold the same numbers: initialised, assigned, copied with their structure,
+//! compared and called as `s.f(…)` or `p->f(…)`.
 
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
@@ -144,6 +146,41 @@ impl<'a> Lower<'a> {
             .bv_const(u128::from(init), ADDRESS.width(self.dm()));
         self.assign(v, t);
         Binding::FnPtr(v, fnty.clone())
+    }
+
+    /// The function pointer members of a structure (or array of structures) and the elements of
+    /// an array of function pointers declared without an initialiser hold no function, as a
+    /// function pointer variable does.
+    pub fn no_function_members(&mut self, b: &Binding) {
+        let mut slots = Vec::new();
+        match b {
+            Binding::Struct(v) => self.slots(v, &mut slots),
+            Binding::Structs(sa) => self.struct_array_slots(sa, &mut slots),
+            Binding::Array(view) if matches!(view.arr.pointee, Some(CType::Function(..))) => {
+                let none = self
+                    .cfa
+                    .tm
+                    .bv_const(u128::from(NO_FUNCTION), ADDRESS.width(self.dm()));
+                for &v in &view.arr.elems {
+                    self.assign(v, none);
+                }
+                return;
+            }
+            _ => return,
+        }
+        let none = self
+            .cfa
+            .tm
+            .bv_const(u128::from(NO_FUNCTION), ADDRESS.width(self.dm()));
+        for slot in slots.iter().filter(|s| s.func.is_some()) {
+            self.store(
+                &slot.lv,
+                RVal {
+                    t: none,
+                    ty: ADDRESS,
+                },
+            );
+        }
     }
 
     /// A call through a function pointer whose number is `f` and whose type is `fnty`.

@@ -86,10 +86,7 @@ impl<'a> Lower<'a> {
                 }
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                match self.subscript(&b.node.lhs, &b.node.rhs, b.span)? {
-                    Place::Addr(_) => self.error(e.span, "expression is not assignable"),
-                    place => Ok(place),
-                }
+                self.subscript(&b.node.lhs, &b.node.rhs, b.span)
             }
             Expression::Member(m) => self.member_expr(m),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
@@ -132,7 +129,7 @@ impl<'a> Lower<'a> {
         match place {
             Place::Scalar(lv) => Ok(lv),
             Place::Array(_) | Place::Structs(_) => self.error(span, "assignment to an array"),
-            Place::Addr(_) => self.unsupported(span, "pointer arithmetic on a pointer member"),
+            Place::Addr(..) => self.unsupported(span, "pointer arithmetic on a pointer member"),
             Place::Ptr(..) => self.error(span, "invalid operand of a pointer operation"),
             Place::Struct(_) => self.error(span, "arithmetic on a structure"),
         }
@@ -160,6 +157,7 @@ impl<'a> Lower<'a> {
         match r? {
             Val::Int(_) => self.last_lval(span).map(Place::Scalar),
             Val::Ref(_, q) => Ok(Place::Ptr(self.last_lval(span)?, q)),
+            Val::Func(_, f) => Ok(Place::Addr(self.last_lval(span)?, f)),
             Val::Array(v) => Ok(Place::Array(v)),
             _ => Err(FrontendError::Internal("subscript value".into())),
         }

@@ -38,9 +38,10 @@ pub enum Place {
     Scalar(Lval),
     /// A position in an array, accessed as the view's `access` type.
     Array(ArrayView),
-    /// A pointer member of a structure: an address-only pointer (only as an lvalue; a pointer
-    /// to it would be a pointer to a pointer).
-    Addr(Lval),
+    /// A function pointer member of a structure and the function type: the function's number
+    /// (see [`super::fnptr`]; only as an lvalue, a pointer to it would be a pointer to a
+    /// pointer).
+    Addr(Lval, CType),
     /// A general pointer variable or cell (see [`super::memory`]) and the type it points to.
     Ptr(Lval, CType),
     /// A structure.
@@ -55,7 +56,7 @@ impl Place {
         match self {
             Place::Scalar(lv) => lv.ty().name().to_string(),
             Place::Array(view) => view.row_type().describe(),
-            Place::Addr(_) => "pointer".to_string(),
+            Place::Addr(..) => "pointer".to_string(),
             Place::Ptr(_, q) => CType::Pointer(Box::new(q.clone())).describe(),
             Place::Struct(v) => CType::Struct(v.def.clone()).describe(),
             Place::Structs(sa) => sa.row_type().describe(),
@@ -259,7 +260,7 @@ impl<'a> Lower<'a> {
                 let zero = self.int_const(0, CInt::INT);
                 self.struct_index(sa, zero, span)
             }
-            Place::Addr(_) => Err(FrontendError::Internal(
+            Place::Addr(..) => Err(FrontendError::Internal(
                 "pointer to a pointer member".into(),
             )),
         }
@@ -287,7 +288,7 @@ impl<'a> Lower<'a> {
             }
             Place::Array(view) => self.index_place(view, i, span),
             Place::Structs(sa) => self.struct_index(sa, i, span),
-            Place::Addr(_) => Err(FrontendError::Internal(
+            Place::Addr(..) => Err(FrontendError::Internal(
                 "pointer to a pointer member".into(),
             )),
         }
@@ -302,7 +303,7 @@ impl<'a> Lower<'a> {
                 Val::Int(v)
             }
             Place::Array(view) => Val::Array(view),
-            Place::Addr(lv) => Val::Addr(self.read(&lv)),
+            Place::Addr(lv, f) => Val::Func(self.read(&lv), f),
             Place::Ptr(lv, q) => {
                 let v = self.read(&lv);
                 self.last_elem = Some(lv);
@@ -327,7 +328,7 @@ impl<'a> Lower<'a> {
                 Place::Array(view)
             }
             // A structure's place is fixed when it is made (see `struct_index`).
-            t @ (Place::Addr(_) | Place::Struct(_) | Place::Structs(_)) => t,
+            t @ (Place::Addr(..) | Place::Struct(_) | Place::Structs(_)) => t,
         };
         Pointer { target, ..p }
     }

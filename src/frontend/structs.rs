@@ -50,8 +50,9 @@ use std::rc::Rc;
 pub enum Part {
     /// An integer member.
     Scalar(Lval),
-    /// A pointer to a function: an address-only pointer of the data model's pointer width.
-    Addr(Lval),
+    /// A pointer to a function of the type (see [`super::fnptr`]): the function's number,
+    /// of the data model's pointer width.
+    Addr(Lval, CType),
     /// A pointer to an object: a general pointer (see [`super::memory`]) to the type.
     Ptr(Lval, CType),
     /// An array of integers.
@@ -78,11 +79,13 @@ pub struct StructArray {
     pub leaves: Vec<ArrayView>,
 }
 
-/// One scalar of an object, with whether it is a pointer (address-only).
+/// One scalar of an object, with whether it is a pointer, and the function type of a
+/// function pointer.
 #[derive(Clone, Debug)]
 pub struct Slot {
     pub lv: Lval,
     pub pointer: bool,
+    pub func: Option<CType>,
 }
 
 /// How the front end keeps a member of a given type.
@@ -90,8 +93,8 @@ enum Kind {
     Int(CInt),
     /// A bit-field of the declared type and width.
     Bits(CInt, u32),
-    /// A pointer member: to an object (its type) or to a function (`None`).
-    Pointer(Option<CType>),
+    /// A pointer member: the type it points to (an object's or a function's).
+    Pointer(CType),
     IntArray(CInt, Vec<u64>),
     Struct(StructRef),
     StructArray(StructRef, Vec<u64>),
@@ -101,9 +104,7 @@ enum Kind {
 fn kind(ty: &CType) -> Result<Kind, String> {
     match ty {
         CType::Int(i) => Ok(Kind::Int(*i)),
-        CType::Pointer(q) => Ok(Kind::Pointer(
-            (!matches!(**q, CType::Function(..))).then(|| (**q).clone()),
-        )),
+        CType::Pointer(q) => Ok(Kind::Pointer((**q).clone())),
         CType::Struct(s) => Ok(Kind::Struct(s.clone())),
         CType::Array(..) => {
             let mut dims = Vec::new();
@@ -153,7 +154,11 @@ fn leaves(def: &StructDef) -> Vec<Leaf> {
             }),
             Ok(Kind::Pointer(q)) => out.push(Leaf {
                 path: vec![seg(Vec::new())],
-                ty: if q.is_some() { CInt::PTR } else { ADDRESS },
+                ty: if matches!(q, CType::Function(..)) {
+                    ADDRESS
+                } else {
+                    CInt::PTR
+                },
             }),
             Ok(Kind::IntArray(i, ds)) => out.push(Leaf {
                 path: vec![seg(ds)],
@@ -430,17 +435,17 @@ impl<'a> Lower<'a> {
                     inner: Box::new(Lval::Var(self.new_var(&mname, i, kind_, pos.clone()), i)),
                     width,
                 }),
-                Ok(Kind::Pointer(Some(q))) => Part::Ptr(
+                Ok(Kind::Pointer(q)) if matches!(q, CType::Function(..)) => Part::Addr(
+                    Lval::Var(self.new_var(&mname, ADDRESS, kind_, pos.clone()), ADDRESS),
+                    q,
+                ),
+                Ok(Kind::Pointer(q)) => Part::Ptr(
                     Lval::Var(
                         self.new_var(&mname, CInt::PTR, kind_, pos.clone()),
                         CInt::PTR,
                     ),
                     q,
                 ),
-                Ok(Kind::Pointer(None)) => Part::Addr(Lval::Var(
-                    self.new_var(&mname, ADDRESS, kind_, pos.clone()),
-                    ADDRESS,
-                )),
                 Ok(Kind::IntArray(i, ds)) => {
                     let leaf = Leaf {
                         path: vec![(None, ds)],
@@ -560,8 +565,8 @@ impl<'a> Lower<'a> {
                         ty: l.access,
                     };
                     match k {
-                        Kind::Pointer(Some(q)) => Part::Ptr(lv, q),
-                        Kind::Pointer(None) => Part::Addr(lv),
+                        Kind::Pointer(q) if matches!(q, CType::Function(..)) => Part::Addr(lv, q),
+                        Kind::Pointer(q) => Part::Ptr(lv, q),
                         Kind::Bits(_, width) => Part::Scalar(Lval::Bits {
                             inner: Box::new(lv),
                             width,
@@ -657,7 +662,7 @@ impl<'a> Lower<'a> {
     ) -> Result<Place, FrontendError> {
         match s.member(name) {
             Some(Part::Scalar(lv)) => Ok(Place::Scalar(lv)),
-            Some(Part::Addr(lv)) => Ok(Place::Addr(lv)),
+            Some(Part::Addr(lv, f)) => Ok(Place::Addr(lv, f)),
             Some(Part::Ptr(lv, q)) => Ok(Place::Ptr(lv, q)),
             Some(Part::Array(v)) => Ok(Place::Array(v)),
             Some(Part::Struct(v)) => Ok(Place::Struct(v)),
@@ -679,10 +684,17 @@ impl<'a> Lower<'a> {
                 Part::Scalar(lv) => out.push(Slot {
                     lv: lv.clone(),
                     pointer: false,
+                    func: None,
                 }),
-                Part::Addr(lv) | Part::Ptr(lv, _) => out.push(Slot {
+                Part::Addr(lv, f) => out.push(Slot {
                     lv: lv.clone(),
                     pointer: true,
+                    func: Some(f.clone()),
+                }),
+                Part::Ptr(lv, _) => out.push(Slot {
+                    lv: lv.clone(),
+                    pointer: true,
+                    func: None,
                 }),
                 Part::Array(v) => self.array_slots(v, out),
                 Part::Struct(v) => self.slots(v, out),
@@ -704,6 +716,7 @@ impl<'a> Lower<'a> {
                     ty: v.access,
                 },
                 pointer: false,
+                func: None,
             });
         }
     }
@@ -814,10 +827,10 @@ impl<'a> Lower<'a> {
             return Ok(());
         }
         let x = self.expr(e)?;
-        let v = if slot.lv.ty().kind == IntKind::Ptr {
-            self.general_pointer(x, e.span)?
-        } else {
-            self.address_value(x, e.span, "a pointer member")?
+        let v = match &slot.func {
+            Some(f) => self.function_number(x, f, e.span)?,
+            None if slot.lv.ty().kind == IntKind::Ptr => self.general_pointer(x, e.span)?,
+            None => self.address_value(x, e.span, "a pointer member")?,
         };
         self.store(&slot.lv, v);
         Ok(())
@@ -901,16 +914,16 @@ impl<'a> Lower<'a> {
         for p in parts {
             match p {
                 Part::Scalar(Lval::Var(v, _))
-                | Part::Addr(Lval::Var(v, _))
+                | Part::Addr(Lval::Var(v, _), _)
                 | Part::Ptr(Lval::Var(v, _), _) => out.push(*v),
                 Part::Scalar(Lval::Elem { arr, .. })
-                | Part::Addr(Lval::Elem { arr, .. })
+                | Part::Addr(Lval::Elem { arr, .. }, _)
                 | Part::Ptr(Lval::Elem { arr, .. }, _) => out.extend(arr.elems.iter().copied()),
                 Part::Scalar(Lval::Mem { .. })
-                | Part::Addr(Lval::Mem { .. })
+                | Part::Addr(Lval::Mem { .. }, _)
                 | Part::Ptr(Lval::Mem { .. }, _) => {}
                 Part::Scalar(Lval::Bits { inner, .. })
-                | Part::Addr(Lval::Bits { inner, .. })
+                | Part::Addr(Lval::Bits { inner, .. }, _)
                 | Part::Ptr(Lval::Bits { inner, .. }, _) => {
                     Self::struct_vars(&[Part::Scalar((**inner).clone())], out)
                 }

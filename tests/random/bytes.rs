@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 /// The program of `seed` for data model `dm`.
 pub fn generate(seed: u64, dm: DataModel) -> Program {
-    let mut g = Gen::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, dm);
+    let mut g = Gen::new(seed.wrapping_mul(0xA24B_AED4_963E_E407) | 1, dm);
     Program {
         src: program(&mut g, dm),
         dm,

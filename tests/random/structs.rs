@@ -4,7 +4,8 @@
 //! and symbolic indices; whole-structure copies by assignment, by argument and by return
 //! value; pointers to structures passed to functions that write through them; `sizeof` and
 //! `_Alignof` of structure types (their layout differs between ILP32 and LP64); a function
-//! pointer given one of two functions and called through a callback; bit-fields,
+//! pointer given one of two functions and called through a callback; function pointers in a
+//! structure, in an array of structures and in an array, assigned, copied and called; bit-fields,
 //! signed and unsigned, of every width, named and unnamed (their stores truncate, their reads
 //! sign-extend, and they shape the layout).
 //!
@@ -234,6 +235,16 @@ fn program(g: &mut Gen) -> String {
     // Two functions of one type for a function pointer.
     out.push_str("int fa(int x) { return x * 3 + 1; }\nint fb(int x) { return x ^ 0x55; }\n");
     out.push_str("int apply(int (*f)(int), int x) { return f(f(x)); }\n");
+    // Function pointers in a structure type, in an array of such structures and in an array.
+    out.push_str("struct Cb { int (*f)(int); int k; };\n");
+    let _ = writeln!(
+        out,
+        "struct Cb cbs[2] = {{{{{}, 1}}, {{{}, 2}}}};\nint (*tab[2])(int) = {{{}, {}}};",
+        g.pick(&["fa", "fb"]),
+        g.pick(&["fa", "&fb"]),
+        g.pick(&["fa", "fb"]),
+        g.pick(&["&fa", "fb"])
+    );
     out.push_str("int main(void) {\n");
     let mut sc = globals.clone();
     for _ in 0..g.range(2, 3) {
@@ -314,6 +325,23 @@ fn program(g: &mut Gen) -> String {
                 let name = g.fresh("r");
                 let _ = writeln!(out, "  if ({c})\n    {fp} = {f};");
                 let _ = writeln!(out, "  int {name} = {fp} ? apply({fp}, (int)({e})) : -1;");
+                results.push(name);
+            }
+            // Calls through the function pointers of `cbs` and `tab`, after one of them is
+            // given another function or copied with its structure.
+            5 => {
+                let (i, j) = (g.index(&sc, 2), g.index(&sc, 2));
+                let _ = match g.rng.below(3) {
+                    0 => writeln!(out, "  cbs[{i}].f = tab[{j}];"),
+                    1 => writeln!(out, "  tab[{j}] = {};", g.pick(&["fa", "fb"])),
+                    _ => writeln!(out, "  cbs[{i}] = cbs[{j}];"),
+                };
+                let (i, j) = (g.index(&sc, 2), g.index(&sc, 2));
+                let name = g.fresh("r");
+                let _ = writeln!(
+                    out,
+                    "  struct Cb {name}c = cbs[{i}];\n  int {name} = {name}c.f((int)({e})) + tab[{j}]({name}c.k) + (cbs[0].f == tab[1]);"
+                );
                 results.push(name);
             }
             // A result read from the members.

@@ -103,7 +103,7 @@ impl<'a> Lower<'a> {
         let mut out = Vec::new();
         for (i, o) in self.mem.objects.iter().enumerate() {
             let obj = i as u32 + 1;
-            for c in o.cells.iter().filter(|c| fits(c.ty)) {
+            for c in o.cells.iter().filter(|c| !c.opaque && fits(c.ty)) {
                 out.push(Cand {
                     obj,
                     offset: c.offset,
@@ -119,9 +119,10 @@ impl<'a> Lower<'a> {
     }
 
     /// The byte-view places of object `obj` for an access of `ty`: every run of `ty`'s size at
-    /// an offset aligned for `ty` whose bytes all belong to integer cells (`_Bool` and pointer
-    /// cells have no byte view) and that is not one cell `fits` accepts (that one is a
-    /// [`Target::Cell`]); for a one-byte access, also every byte of no cell.
+    /// an offset aligned for `ty` whose bytes all belong to integer cells and that is not one
+    /// cell `fits` accepts (that one is a [`Target::Cell`]); a run with a byte of a cell
+    /// without a byte view (`_Bool`, pointer, opaque) is a [`Target::Opaque`]; for a one-byte
+    /// access, also every byte of no cell.
     fn byte_candidates(
         &self,
         obj: u32,
@@ -138,7 +139,7 @@ impl<'a> Lower<'a> {
             let n = self.cell_size(c.ty);
             for b in 0..n {
                 if let Some(slot) = owner.get_mut((c.offset + b) as usize) {
-                    *slot = if matches!(c.ty.kind, IntKind::Ptr | IntKind::Bool) {
+                    *slot = if c.opaque || matches!(c.ty.kind, IntKind::Ptr | IntKind::Bool) {
                         Err(())
                     } else {
                         Ok(Some((k, b as u32)))
@@ -155,7 +156,14 @@ impl<'a> Lower<'a> {
         while off + size <= o.size {
             let run = &owner[off as usize..(off + size) as usize];
             let whole = |r: &Result<Option<(usize, u32)>, ()>| matches!(r, Ok(Some(_)));
-            if run.iter().all(whole) {
+            if run.iter().any(|r| r.is_err()) {
+                out.push(Cand {
+                    obj,
+                    offset: off,
+                    alive: o.alive,
+                    target: Target::Opaque,
+                });
+            } else if run.iter().all(whole) {
                 let cells: Vec<(Cell, u32)> = run
                     .iter()
                     .filter_map(|r| r.ok().flatten())
@@ -240,6 +248,17 @@ impl<'a> Lower<'a> {
             CType::Int(t) => (*t, None),
             _ => return Err(FrontendError::Internal("pointee of a dereference".into())),
         };
+        let mut opaque = Vec::new();
+        for c in self.candidates(ty) {
+            if matches!(c.target, Target::Opaque) {
+                opaque.push(self.at_cell(p, c.obj, c.offset, c.alive));
+            }
+        }
+        let opaque = self.cfa.tm.or_all(opaque);
+        self.sink_if(
+            opaque,
+            "access to the bytes of a pointer, function pointer, `_Bool` or bit-field through a pointer of another type (not modelled)",
+        );
         let ok = self.live_cell(p, ty);
         let bad = self.cfa.tm.not(ok);
         self.ub_check(
@@ -258,7 +277,9 @@ impl<'a> Lower<'a> {
     fn live_cell(&mut self, p: TermId, ty: CInt) -> TermId {
         let mut any = Vec::new();
         for c in self.candidates(ty) {
-            any.push(self.at_cell(p, c.obj, c.offset, c.alive));
+            if !matches!(c.target, Target::Opaque) {
+                any.push(self.at_cell(p, c.obj, c.offset, c.alive));
+            }
         }
         self.cfa.tm.or_all(any)
     }
@@ -293,6 +314,7 @@ impl<'a> Lower<'a> {
                     padding.push(here);
                     continue;
                 }
+                Target::Opaque => continue,
             };
             acc = self.cfa.tm.ite(here, v, acc);
         }
@@ -337,7 +359,7 @@ impl<'a> Lower<'a> {
         let read_only = |c: &Cand, ro: &std::collections::HashSet<PVar>| match &c.target {
             Target::Cell(cell) => ro.contains(&cell.var),
             Target::Bytes(bytes) => bytes.iter().any(|(cell, _)| ro.contains(&cell.var)),
-            Target::Padding => false,
+            Target::Padding | Target::Opaque => false,
         };
         let fixed: Vec<(u32, u64)> = cands
             .iter()
@@ -373,7 +395,7 @@ impl<'a> Lower<'a> {
                         });
                     }
                 }
-                Target::Padding => {}
+                Target::Padding | Target::Opaque => {}
             }
         }
         for (v, new) in cells {
@@ -408,6 +430,9 @@ pub(super) enum Target {
     /// A byte of no cell (a structure's padding): a write changes nothing, a read is not
     /// modelled.
     Padding,
+    /// Bytes of a cell without a byte view (a pointer, a `_Bool`, a function pointer, a
+    /// bit-field): not modelled, an UNKNOWN sink.
+    Opaque,
 }
 
 /// A place an access may designate: the object's number, the offset, the object's lifetime

@@ -115,12 +115,15 @@ pub fn declaration_key(name: &str, pos: Option<&crate::cfa::SrcPos>) -> String {
     }
 }
 
-/// A scalar of a numbered object.
+/// A scalar of a numbered object. An *opaque* cell (a function pointer's number, a
+/// bit-field's storage) is no place an access may land on: it only keeps its bytes from being
+/// taken for padding by a byte view.
 #[derive(Clone, Debug)]
 struct Cell {
     offset: u64,
     var: PVar,
     ty: CInt,
+    opaque: bool,
 }
 
 /// A numbered object: its cells, its size and the flag of its lifetime (locals only).
@@ -241,7 +244,15 @@ impl<'a> Lower<'a> {
         match root {
             Root::Scalar(var, ty) => {
                 let size = self.cell_size(ty);
-                self.number(vec![Cell { offset: 0, var, ty }], size)
+                self.number(
+                    vec![Cell {
+                        offset: 0,
+                        var,
+                        ty,
+                        opaque: false,
+                    }],
+                    size,
+                )
             }
             Root::Array(arr) => {
                 let mut cells = Vec::new();
@@ -256,12 +267,17 @@ impl<'a> Lower<'a> {
     /// `base`.
     fn array_cells(&self, arr: &ArrayObj, first: u64, n: u64, base: u64, out: &mut Vec<Cell>) {
         let es = self.cell_size(arr.elem);
+        let opaque = matches!(
+            arr.pointee,
+            Some(crate::frontend::types::CType::Function(..))
+        );
         for i in 0..n {
             if let Some(&var) = arr.elems.get((first + i) as usize) {
                 out.push(Cell {
                     offset: base + i * es,
                     var,
                     ty: arr.elem,
+                    opaque,
                 });
             }
         }
@@ -297,8 +313,9 @@ impl<'a> Lower<'a> {
     }
 
     /// The cells of a structure object (or of one of its elements) at byte offset `base`:
-    /// its scalar members, pointer members and the elements of its array members (bit-fields
-    /// and function pointers are no cells: no pointer designates them).
+    /// its scalar members, pointer members and the elements of its array members; bit-fields
+    /// (their storage unit) and function pointers are opaque cells (no pointer designates
+    /// them).
     fn struct_cells(
         &mut self,
         view: &StructView,
@@ -309,12 +326,17 @@ impl<'a> Lower<'a> {
         for (m, p) in view.def.0.members.iter().zip(&view.parts) {
             let at = base + m.offset;
             match p {
-                Part::Scalar(lv) | Part::Ptr(lv, _) if m.bits.is_none() => {
-                    if let Some(var) = lval_var(lv, &self.cfa.tm) {
+                Part::Scalar(lv) | Part::Ptr(lv, _) | Part::Addr(lv, _) => {
+                    let inner = match lv {
+                        Lval::Bits { inner, .. } => inner,
+                        lv => lv,
+                    };
+                    if let Some(var) = lval_var(inner, &self.cfa.tm) {
                         out.push(Cell {
                             offset: at,
                             var,
-                            ty: lv.ty(),
+                            ty: inner.ty(),
+                            opaque: m.bits.is_some() || matches!(p, Part::Addr(..)),
                         });
                     }
                 }
@@ -326,7 +348,6 @@ impl<'a> Lower<'a> {
                 }
                 Part::Struct(v) => self.struct_cells(v, at, out, span)?,
                 Part::Structs(sa) => self.structs_cells(sa, at, out, span)?,
-                _ => {}
             }
         }
         Ok(())

@@ -55,7 +55,7 @@ impl<'a> Lower<'a> {
                     other(view.access),
                 ),
                 Place::Struct(_) | Place::Structs(_) => (true, true),
-                Place::Addr(_) | Place::Ptr(..) => (false, false),
+                Place::Addr(..) | Place::Ptr(..) => (false, false),
             },
             Val::Array(view) => (
                 view.dims.len() > 1 || other(view.access),
@@ -183,7 +183,7 @@ impl<'a> Lower<'a> {
             Place::Ptr(Lval::Bits { .. }, _) => {
                 Err(FrontendError::Internal("pointer bit-field".into()))
             }
-            Place::Addr(_) => self.unsupported(
+            Place::Addr(..) => self.unsupported(
                 span,
                 "pointers to pointers (the address of a pointer member)",
             ),
