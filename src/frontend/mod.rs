@@ -42,8 +42,11 @@
 //!   returns or points to, and every pointer member of a structure, is a general pointer, an
 //!   object number and a byte offset (see the `memory` module), whose dereference is a choice
 //!   over the cells of the numbered objects (integers, pointers, structures through `->`) and
-//!   whose undefined uses (outside its object, dangling, null) are UNKNOWN sinks; `sizeof` of
-//!   a pointer or array parameter is the data model's pointer size;
+//!   whose undefined uses (outside its object, dangling, null, misaligned) are UNKNOWN sinks;
+//!   a pointer converted to an integer type of another width views the bytes of the objects'
+//!   integer cells, little-endian (`memory::access`), and `memset`, `memcpy`, `memmove` of
+//!   constant sizes work byte by byte (`memory::copy`); `sizeof` of a pointer or array
+//!   parameter is the data model's pointer size;
 //! - string literals are arrays of `char` with static storage (see the `strings` module);
 //!   writing one is an UNKNOWN sink;
 //! - structures (see the `structs` module) with gcc's layout: each scalar member is a variable
@@ -51,17 +54,17 @@
 //!   `.` and `->`, whole-structure copies (assignment, initialisation, arguments, return
 //!   values), initialisers with member designators, pointers bound to a structure or an
 //!   element of an array of structures;
-//! - function pointers (see the `fnptr` module): variables and parameters holding a function
-//!   or null, compared, passed as callbacks; a call through one is a choice over the
-//!   address-taken functions of its type, null or anything else an UNKNOWN sink.
+//! - function pointers (see the `fnptr` module): variables, parameters, structure members and
+//!   array elements holding a function or null, compared, passed as callbacks; a call through
+//!   one is a choice over the address-taken functions of its type, null or anything else an
+//!   UNKNOWN sink.
 //!
-//! Unsupported constructs give `file:line:col: unsupported: <what>`: general pointers to
-//! structures with bit-fields, array members or function pointers, arrays of pointers, accesses
-//! through a pointer to a type of another width (byte views) or another array shape, function
-//! pointers in arrays and structures or converted to integers, wide string literals,
-//! heap functions, unions, bit-fields, flexible array members, floating point, threads,
-//! variable-length
-//! arrays, inline assembly, `_Atomic`, arrays of more than
+//! Unsupported constructs give `file:line:col: error: unsupported: <what>`: general pointers to
+//! structures with bit-fields, array members or function pointers, a pointer to an integer
+//! converted to a pointer to a structure or another array shape, function pointers converted to
+//! integers, `memset`/`memcpy`/`memmove` of sizes that are not constants, wide string literals,
+//! heap functions, unions, `long` bit-fields, flexible array members, floating point, threads,
+//! variable-length arrays, inline assembly, `_Atomic`, arrays of more than
 //! [`FrontendOptions::max_array_elements`] elements.
 //! Declarations of unsupported types that are never used (e.g. from system headers) are
 //! accepted. Nothing is silently dropped. The library never prints: warnings are returned in
