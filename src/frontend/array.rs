@@ -178,6 +178,9 @@ impl<'a> Lower<'a> {
             Binding::Struct(s) => {
                 let mut out = Vec::new();
                 Self::struct_vars(&s.parts, &mut out);
+                // The members of a union share its bytes: each once.
+                let mut seen = std::collections::HashSet::new();
+                out.retain(|v| seen.insert(*v));
                 out
             }
             Binding::Structs(sa) => sa

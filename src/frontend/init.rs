@@ -297,6 +297,12 @@ impl<'a> Lower<'a> {
             }
             pos += 1;
             reached = reached.max(pos);
+            if let CType::Struct(u) = ty {
+                if u.0.union {
+                    // A union takes one initialiser; only a designator names another member.
+                    pos = u.0.members.len() as u64;
+                }
+            }
         }
         Ok(reached)
     }

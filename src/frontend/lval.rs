@@ -37,6 +37,12 @@ pub enum Lval {
         inner: Box<Lval>,
         width: u32,
     },
+    /// A member of a union: bytes of the union (variables of 8 bits, lowest first), read and
+    /// written as `ty` of their width, little-endian (see [`super::structs`]).
+    Bytes {
+        bytes: Rc<[PVar]>,
+        ty: CInt,
+    },
 }
 
 impl Lval {
@@ -44,7 +50,10 @@ impl Lval {
     /// the bit-field fits, else its declared type).
     pub fn ty(&self) -> CInt {
         match self {
-            Lval::Var(_, t) | Lval::Elem { ty: t, .. } | Lval::Mem { ty: t, .. } => *t,
+            Lval::Var(_, t)
+            | Lval::Elem { ty: t, .. }
+            | Lval::Mem { ty: t, .. }
+            | Lval::Bytes { ty: t, .. } => *t,
             Lval::Bits { inner, width } => {
                 let t = inner.ty();
                 if t.kind == IntKind::Int && !t.signed && *width < 32 {
@@ -60,7 +69,10 @@ impl Lval {
     /// be taken).
     pub fn set_ty(&mut self, t: CInt) {
         match self {
-            Lval::Var(_, ty) | Lval::Elem { ty, .. } | Lval::Mem { ty, .. } => *ty = t,
+            Lval::Var(_, ty)
+            | Lval::Elem { ty, .. }
+            | Lval::Mem { ty, .. }
+            | Lval::Bytes { ty, .. } => *ty = t,
             Lval::Bits { .. } => {}
         }
     }
@@ -210,6 +222,14 @@ impl<'a> Lower<'a> {
                 t: self.mem_read(*ptr, *ty),
                 ty: *ty,
             },
+            Lval::Bytes { bytes, ty } => {
+                let mut acc = self.var_term(bytes[0]);
+                for &b in &bytes[1..] {
+                    let hi = self.var_term(b);
+                    acc = self.cfa.tm.concat(hi, acc);
+                }
+                RVal { t: acc, ty: *ty }
+            }
         }
     }
 
@@ -258,6 +278,15 @@ impl<'a> Lower<'a> {
             }
             Lval::Elem { arr, flat, .. } => self.write_elem(arr, *flat, t),
             Lval::Mem { ptr, ty } => self.mem_write(*ptr, *ty, t),
+            Lval::Bytes { bytes, ty } => {
+                // The value may read the bytes it is written to: kept first.
+                let t = self.materialize(RVal { t, ty: *ty }).t;
+                for (i, &b) in bytes.iter().enumerate() {
+                    let i = i as u32;
+                    let byte = self.cfa.tm.extract(t, 8 * i + 7, 8 * i);
+                    self.assign(b, byte);
+                }
+            }
             Lval::Bits { .. } => {}
         }
     }

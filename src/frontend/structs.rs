@@ -37,7 +37,7 @@ use super::lval::Lval;
 use super::pointer::{Place, ADDRESS};
 use super::types::{CInt, CType, IntKind, Member, StructDef, StructRef};
 use super::FrontendError;
-use crate::cfa::{PVar, SrcPos, VarKind};
+use crate::cfa::{DataModel, PVar, SrcPos, VarKind};
 use lang_c::ast::{
     Expression, Initializer, OffsetMember, OffsetOfExpression, SpecifierQualifier,
     StructDeclaration, StructKind, StructType,
@@ -87,6 +87,12 @@ pub struct Slot {
     pub pointer: bool,
     pub func: Option<CType>,
 }
+
+/// `unsigned char`, the type of a union's bytes.
+const BYTE: CInt = CInt {
+    kind: IntKind::Char,
+    signed: false,
+};
 
 /// How the front end keeps a member of a given type.
 enum Kind {
@@ -236,28 +242,86 @@ impl StructArray {
     }
 }
 
+/// The layout of a union with `members` (laid out as a structure's): every member at offset
+/// 0, the size the largest member's rounded up to the largest alignment; or why the union is
+/// not supported. A union is kept as its bytes, so its members must have a byte view: integers
+/// other than `_Bool`, arrays of `char`, and structures and unions of those.
+#[allow(clippy::type_complexity)]
+fn union_layout(
+    name: &str,
+    mut members: Vec<Member>,
+    align: u64,
+    dm: DataModel,
+) -> Result<(Vec<Member>, u64, u64), String> {
+    let mut size = 0;
+    for m in &mut members {
+        let what = m.name.as_deref().unwrap_or("<anonymous>");
+        if m.bits.is_some() || !has_bytes(&m.ty) {
+            return Err(format!(
+                "union {name} with the member `{what}` of type {} (union members are integers other than `_Bool`, arrays of `char`, and structures and unions of those)",
+                m.ty.describe()
+            ));
+        }
+        m.offset = 0;
+        size = size.max(m.ty.size(dm).unwrap_or(0));
+    }
+    Ok((members, size.div_ceil(align) * align, align))
+}
+
+/// Whether an object of type `ty` can live in a union's bytes (see [`union_layout`]).
+fn has_bytes(ty: &CType) -> bool {
+    match ty {
+        CType::Int(i) => i.kind != IntKind::Bool,
+        CType::Array(e, Some(_)) => match &**e {
+            CType::Int(i) => i.kind == IntKind::Char,
+            e @ CType::Array(..) => has_bytes(e),
+            _ => false,
+        },
+        CType::Struct(s) => {
+            s.0.members
+                .iter()
+                .all(|m| m.bits.is_none() && has_bytes(&m.ty))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a structure type has a union inside (an array of it would put the union's members
+/// in separate arrays, see [`StructArray`]).
+fn has_union(s: &StructRef) -> bool {
+    s.0.union
+        || s.0.members.iter().any(|m| match m.ty.array_dims().0 {
+            CType::Struct(i) => has_union(i),
+            _ => false,
+        })
+}
+
 impl<'a> Lower<'a> {
     /// The type of a `struct` or `union` specifier: a definition (its tag bound in the current
     /// scope), or a reference to a tag.
     pub fn struct_type(&mut self, s: &Node<StructType>) -> Result<CType, FrontendError> {
-        if s.node.kind.node == StructKind::Union {
-            return Ok(CType::Unsupported("union types".into()));
-        }
+        let union = s.node.kind.node == StructKind::Union;
+        let kw = if union { "union" } else { "struct" };
         let tag = s.node.identifier.as_ref().map(|i| i.node.name.clone());
-        let key = tag.as_ref().map(|t| format!("struct {t}"));
+        let key = tag.as_ref().map(|t| format!("{kw} {t}"));
         let Some(decls) = &s.node.declarations else {
             return Ok(match key.as_deref().and_then(|k| self.lookup(k)) {
                 Some(Binding::Typedef(t)) => t.clone(),
                 _ => CType::Unsupported(format!(
-                    "incomplete type `struct {}`",
+                    "incomplete type `{kw} {}`",
                     tag.as_deref().unwrap_or("")
                 )),
             });
         };
         let name = tag.as_deref().unwrap_or("<anonymous>").to_string();
-        let ty = match self.struct_layout(&name, decls)? {
+        let layout = match self.struct_layout(&name, decls)? {
+            Ok((members, _, align)) if union => union_layout(&name, members, align, self.dm()),
+            other => other,
+        };
+        let ty = match layout {
             Ok((members, size, align)) => CType::Struct(StructRef(Rc::new(StructDef {
                 tag,
+                union,
                 members,
                 size,
                 align,
@@ -421,6 +485,13 @@ impl<'a> Lower<'a> {
         kind_: VarKind,
         pos: &Option<SrcPos>,
     ) -> Result<StructView, FrontendError> {
+        if def.0.union {
+            // A union is its bytes; its members are views of them.
+            let bytes: Rc<[PVar]> = (0..def.0.size)
+                .map(|k| self.new_var(&format!("{name}.bytes[{k}]"), BYTE, kind_, pos.clone()))
+                .collect();
+            return Ok(self.byte_view(def, &bytes, 0));
+        }
         let mut parts = Vec::new();
         for m in &def.0.members {
             let mname = match &m.name {
@@ -467,6 +538,47 @@ impl<'a> Lower<'a> {
         })
     }
 
+    /// The structure or union `def` kept in `bytes` from byte `base`: each integer member a
+    /// view of its bytes, each `char` array member an array of them (see [`union_layout`]).
+    fn byte_view(&mut self, def: &StructRef, bytes: &Rc<[PVar]>, base: u64) -> StructView {
+        let dm = self.dm();
+        let mut parts = Vec::new();
+        for m in &def.0.members {
+            let at = (base + m.offset) as usize;
+            let n = m.ty.size(dm).unwrap_or(0) as usize;
+            let part = match &m.ty {
+                CType::Int(i) => Part::Scalar(Lval::Bytes {
+                    bytes: bytes[at..at + n].into(),
+                    ty: *i,
+                }),
+                CType::Struct(s) => Part::Struct(self.byte_view(s, bytes, base + m.offset)),
+                ty => {
+                    let (elem, dims) = ty.array_dims();
+                    let elem = match elem {
+                        CType::Int(i) => *i,
+                        _ => BYTE,
+                    };
+                    let dims: Vec<u64> = dims.into_iter().map(|d| d.unwrap_or(0)).collect();
+                    Part::Array(ArrayView {
+                        arr: Rc::new(super::array::ArrayObj {
+                            elems: bytes[at..at + n].to_vec(),
+                            elem,
+                            pointee: None,
+                        }),
+                        base: self.cfa.tm.bv_const(0, 64),
+                        dims,
+                        access: elem,
+                    })
+                }
+            };
+            parts.push(part);
+        }
+        StructView {
+            def: def.clone(),
+            parts,
+        }
+    }
+
     /// Creates the leaf arrays of an array of structures of dimensions `dims`.
     pub fn new_struct_array(
         &mut self,
@@ -476,6 +588,15 @@ impl<'a> Lower<'a> {
         kind_: VarKind,
         pos: &Option<SrcPos>,
     ) -> Result<StructArray, FrontendError> {
+        if has_union(def) {
+            return Err(FrontendError::Unsupported {
+                pos: pos.clone().unwrap_or_else(|| self.pos.clone()),
+                what: format!(
+                    "array `{name}` of {} (arrays of unions, or of structures with a union)",
+                    CType::Struct(def.clone()).describe()
+                ),
+            });
+        }
         let mut out = Vec::new();
         for leaf in leaves(&def.0) {
             out.push(self.leaf_array(name, &dims, &leaf, kind_, pos)?);
@@ -922,6 +1043,9 @@ impl<'a> Lower<'a> {
                 Part::Scalar(Lval::Mem { .. })
                 | Part::Addr(Lval::Mem { .. }, _)
                 | Part::Ptr(Lval::Mem { .. }, _) => {}
+                Part::Scalar(Lval::Bytes { bytes, .. })
+                | Part::Addr(Lval::Bytes { bytes, .. }, _)
+                | Part::Ptr(Lval::Bytes { bytes, .. }, _) => out.extend(bytes.iter().copied()),
                 Part::Scalar(Lval::Bits { inner, .. })
                 | Part::Addr(Lval::Bits { inner, .. }, _)
                 | Part::Ptr(Lval::Bits { inner, .. }, _) => {

@@ -183,6 +183,8 @@ pub fn usual_arithmetic(a: CInt, b: CInt, dm: DataModel) -> CInt {
 #[derive(Debug)]
 pub struct StructDef {
     pub tag: Option<String>,
+    /// A union: every member at offset 0 (see [`super::structs`]).
+    pub union: bool,
     pub members: Vec<Member>,
     /// `sizeof`: the end of the last member rounded up to the alignment.
     pub size: u64,
@@ -297,10 +299,13 @@ impl CType {
             CType::Array(e, None) => format!("{}[]", e.describe()),
             CType::Pointer(e) => format!("{}*", e.describe()),
             CType::Function(r, _) => format!("function returning {}", r.describe()),
-            CType::Struct(s) => match &s.0.tag {
-                Some(t) => format!("struct {t}"),
-                None => "struct <anonymous>".into(),
-            },
+            CType::Struct(s) => {
+                let kw = if s.0.union { "union" } else { "struct" };
+                match &s.0.tag {
+                    Some(t) => format!("{kw} {t}"),
+                    None => format!("{kw} <anonymous>"),
+                }
+            }
             CType::Unsupported(w) => w.clone(),
         }
     }

@@ -1,12 +1,15 @@
 //! Random C programs that view objects as bytes: a scalar, an array and a structure read and
 //! written through `unsigned char *` and `signed char *`, an array of bytes read and written as
 //! `unsigned short`, `unsigned int` and `unsigned long long` words, and `memset`, `memcpy` and
-//! `memmove` over scalars, arrays and structures (a structure's padding set and copied too).
+//! `memmove` over scalars, arrays and structures (a structure's padding set and copied too); a
+//! union of bytes, an integer and a structure, its members written and read in any order,
+//! copied, set by `memset` and written through a pointer to a member.
 //!
 //! No undefined behaviour under `-fwrapv`: every byte index is inside its object, the arrays are
 //! aligned for the widest view (`_Alignas(8)`), word views stay inside the byte array, no byte
-//! of a structure is read through a byte pointer (its padding has no value), and `memcpy` never
-//! copies between overlapping bytes.
+//! of a structure is read through a byte pointer (its padding has no value), `memcpy` never
+//! copies between overlapping bytes, and every byte of the union is initialised (its first
+//! member is an array of all its bytes).
 
 use super::expr::Gen;
 use super::program::Program;
@@ -33,6 +36,16 @@ fn int_ty(g: &mut Gen) -> Ty {
     }
 }
 
+/// An integer type of at most four bytes in `dm`, not `_Bool`.
+fn small_ty(g: &mut Gen, dm: DataModel) -> Ty {
+    loop {
+        let t = int_ty(g);
+        if t.width(dm) <= 32 {
+            return t;
+        }
+    }
+}
+
 /// What the statements may touch.
 struct Objects {
     /// The scalar `x` and its size in bytes.
@@ -43,6 +56,8 @@ struct Objects {
     c: u64,
     /// The structure `s`'s members (`s2` has the same type).
     members: [Ty; 3],
+    /// The union `uu`'s integer member, its structure's two members, and its size.
+    union: (Ty, [Ty; 2], u64),
 }
 
 fn program(g: &mut Gen, dm: DataModel) -> String {
@@ -55,6 +70,8 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
         a: (int_ty(g), g.range(2, 5)),
         c: 8 * g.range(1, 2),
         members: [int_ty(g), int_ty(g), int_ty(g)],
+        // Eight bytes cover an integer and a structure of two integers of at most four bytes.
+        union: (int_ty(g), [small_ty(g, dm), small_ty(g, dm)], 8),
     };
     let mut sc = Scope::default();
     let mut out = format!(
@@ -86,7 +103,22 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
         bytes.join(", ")
     );
     sc.add_array("C".into(), Ty(3), vec![objs.c]);
+    let (uw, [ux, uy], un) = objs.union;
+    let _ = writeln!(
+        out,
+        "union U {{ unsigned char b[{un}]; {} w; struct {{ {} x; {} y; }} s; }};",
+        uw.c(),
+        ux.c(),
+        uy.c()
+    );
     out.push_str("int main(void) {\n");
+    out.push_str("  union U uu = {0};\n  union U uu2 = {0};\n");
+    for u in ["uu", "uu2"] {
+        sc.add_array(format!("{u}.b"), Ty(3), vec![un]);
+        sc.add_var(format!("{u}.w"), uw);
+        sc.add_var(format!("{u}.s.x"), ux);
+        sc.add_var(format!("{u}.s.y"), uy);
+    }
     let (xt, _) = objs.x;
     let _ = writeln!(out, "  {} x = __VERIFIER_nondet_{}();", xt.c(), xt.nondet());
     sc.add_var("x".into(), xt);
@@ -105,6 +137,17 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
     let mut results = 0;
     for _ in 0..g.range(3, 8) {
         stmt(g, &objs, &mut sc, &mut out, &mut results, dm);
+    }
+    if g.one_in(3) {
+        // A value of the union's bytes as a counterexample must state it: replayed on gcc, it
+        // reaches the error only if bitmc's byte order and layout are gcc's.
+        let (m, t) = *g.pick(&[("w", uw), ("s.x", ux), ("s.y", uy)]);
+        let _ = writeln!(
+            out,
+            "  if (uu.{m} == ({0})__VERIFIER_nondet_{1}())\n    reach_error();",
+            t.c(),
+            t.nondet()
+        );
     }
     for _ in 0..g.range(1, 2) {
         let c = g.cond(&sc);
@@ -133,7 +176,25 @@ fn stmt(
     dm: DataModel,
 ) {
     let e = g.expr(sc, 1);
-    match g.rng.below(8) {
+    match g.rng.below(10) {
+        // A member of the union written, directly or through a pointer to it.
+        8 => {
+            let (uw, [ux, uy], _) = o.union;
+            let (m, t) = *g.pick(&[("w", uw), ("s.x", ux), ("s.y", uy)]);
+            if g.one_in(2) {
+                let _ = writeln!(out, "  uu.{m} = {e};");
+            } else {
+                let _ = writeln!(out, "  *&uu.{m} = ({})({e});", t.c());
+            }
+        }
+        // The union copied, or set by memset.
+        9 => {
+            if g.one_in(2) {
+                out.push_str("  uu2 = uu;\n");
+            } else {
+                let _ = writeln!(out, "  memset(&uu, (int)({e}), sizeof uu);");
+            }
+        }
         // A byte written through a byte pointer.
         0 | 1 => {
             let (p, n) = byte_object(g, o, dm);

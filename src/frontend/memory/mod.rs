@@ -36,6 +36,12 @@
 //! representation); a one-byte write to a structure's padding changes nothing, and a read of
 //! padding is an UNKNOWN sink.
 
+/// `unsigned char`, the type of a union's bytes.
+const BYTE: CInt = CInt {
+    kind: IntKind::Char,
+    signed: false,
+};
+
 /// The bits of a general pointer that number its object.
 pub const OBJ_BITS: u32 = crate::cfa::POINTER_OBJECT_BITS;
 
@@ -326,6 +332,17 @@ impl<'a> Lower<'a> {
         for (m, p) in view.def.0.members.iter().zip(&view.parts) {
             let at = base + m.offset;
             match p {
+                // A union's member: its bytes.
+                Part::Scalar(Lval::Bytes { bytes, .. }) => {
+                    for (i, &var) in bytes.iter().enumerate() {
+                        out.push(Cell {
+                            offset: at + i as u64,
+                            var,
+                            ty: BYTE,
+                            opaque: false,
+                        });
+                    }
+                }
                 Part::Scalar(lv) | Part::Ptr(lv, _) | Part::Addr(lv, _) => {
                     let inner = match lv {
                         Lval::Bits { inner, .. } => inner,
@@ -399,6 +416,15 @@ impl<'a> Lower<'a> {
             }
             _ => return Ok(()),
         };
+        // The members of a union share its bytes: each once. Accesses to a union through
+        // a pointer are byte views.
+        let mut seen = HashSet::new();
+        cells.retain(|c| seen.insert(c.var));
+        if let Place::Struct(v) = whole {
+            if v.def.0.union {
+                self.mem.learnt.bytes = true;
+            }
+        }
         let Some(first) = cells.first().map(|c| c.var) else {
             return Ok(());
         };

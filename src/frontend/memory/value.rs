@@ -180,6 +180,17 @@ impl<'a> Lower<'a> {
                 self.place_ref(&Place::Scalar(lv), span)
             }
             Place::Scalar(Lval::Bits { .. }) => self.error(span, "address of a bit-field"),
+            // A member of a union: its first byte (numbered with its union, see
+            // `declare_struct_object`).
+            Place::Scalar(Lval::Bytes { bytes, .. }) | Place::Ptr(Lval::Bytes { bytes, .. }, _) => {
+                let byte = CInt {
+                    kind: crate::frontend::types::IntKind::Char,
+                    signed: false,
+                };
+                let (obj, off) = self.home_of(Root::Scalar(bytes[0], byte), span)?;
+                let o = self.cfa.tm.bv_const(u128::from(off), aw);
+                Ok(self.make_ptr(obj, o))
+            }
             Place::Ptr(Lval::Bits { .. }, _) => {
                 Err(FrontendError::Internal("pointer bit-field".into()))
             }
