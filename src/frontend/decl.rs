@@ -626,10 +626,14 @@ impl<'a> Lower<'a> {
             // A function pointer holds no function until it is assigned (see `fnptr`).
             None if matches!(b, Binding::FnPtr(..)) => self.bind(name, b),
             None => {
+                // Function pointers hold no function until assigned; the rest is arbitrary.
+                let functions = self.function_pointer_vars(&b);
                 for v in self.object_vars(&b) {
-                    self.havoc(v, HavocKind::Uninitialized);
+                    if !functions.contains(&v) {
+                        self.havoc(v, HavocKind::Uninitialized);
+                    }
                 }
-                self.no_function_members(&b);
+                self.hold_no_function(&functions);
                 self.bind(name, b);
             }
         }

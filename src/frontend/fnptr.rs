@@ -148,38 +148,42 @@ impl<'a> Lower<'a> {
         Binding::FnPtr(v, fnty.clone())
     }
 
-    /// The function pointer members of a structure (or array of structures) and the elements of
-    /// an array of function pointers declared without an initialiser hold no function, as a
-    /// function pointer variable does.
-    pub fn no_function_members(&mut self, b: &Binding) {
+    /// The variables of the function pointers in an object: the function pointer members of a
+    /// structure (or array of structures) and the elements of an array of function pointers.
+    pub fn function_pointer_vars(&mut self, b: &Binding) -> Vec<crate::cfa::PVar> {
         let mut slots = Vec::new();
         match b {
             Binding::Struct(v) => self.slots(v, &mut slots),
             Binding::Structs(sa) => self.struct_array_slots(sa, &mut slots),
             Binding::Array(view) if matches!(view.arr.pointee, Some(CType::Function(..))) => {
-                let none = self
-                    .cfa
-                    .tm
-                    .bv_const(u128::from(NO_FUNCTION), ADDRESS.width(self.dm()));
-                for &v in &view.arr.elems {
-                    self.assign(v, none);
-                }
-                return;
+                return view.arr.elems.clone();
             }
-            _ => return,
+            _ => return Vec::new(),
         }
+        let mut out = Vec::new();
+        for slot in slots.iter().filter(|s| s.func.is_some()) {
+            match &slot.lv {
+                super::lval::Lval::Var(v, _) => out.push(*v),
+                super::lval::Lval::Elem { arr, flat, .. } => {
+                    if let Some(k) = self.cfa.tm.const_value(*flat) {
+                        out.extend(arr.elems.get(k as usize).copied());
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Gives `vars` (function pointers declared without an initialiser) no function, as a
+    /// function pointer variable declared without one holds.
+    pub fn hold_no_function(&mut self, vars: &[crate::cfa::PVar]) {
         let none = self
             .cfa
             .tm
             .bv_const(u128::from(NO_FUNCTION), ADDRESS.width(self.dm()));
-        for slot in slots.iter().filter(|s| s.func.is_some()) {
-            self.store(
-                &slot.lv,
-                RVal {
-                    t: none,
-                    ty: ADDRESS,
-                },
-            );
+        for &v in vars {
+            self.assign(v, none);
         }
     }
 
@@ -265,11 +269,13 @@ impl<'a> Lower<'a> {
             self.goto_loc(join);
             self.cur = other;
         }
+        // Any other value: the sink, and nothing after it (no path joins the others, so the
+        // result is written on every path that reads it).
         let t = self.cfa.tm.tru();
         self.at_op(c.span, |lw| {
             lw.ub_check(None, t, "call through a null or invalid function pointer")
         });
-        self.goto_loc(join);
+        self.cur = join;
         Ok(match result {
             Some((r, ty)) => Val::Int(RVal {
                 t: self.var_term(r),
