@@ -32,6 +32,10 @@ pub struct ArrayObj {
     /// of [`CInt::PTR`], general pointers) or a function type (elements hold function numbers,
     /// see [`super::fnptr`]).
     pub pointee: Option<CType>,
+    /// For an array member of a structure reached through a general pointer: the general
+    /// pointer to its first element (`elems` is then empty, and an element is the place a
+    /// general pointer designates, see [`super::memory`]).
+    pub at: Option<TermId>,
 }
 
 /// An array object seen from a flat base offset with the remaining dimensions.
@@ -159,6 +163,7 @@ impl<'a> Lower<'a> {
             elems,
             elem,
             pointee,
+            at: None,
         });
         let base = self.cfa.tm.bv_const(0, FLAT_WIDTH);
         Ok(Binding::Array(ArrayView {
@@ -307,10 +312,13 @@ impl<'a> Lower<'a> {
         let off = tm.mul(i64t, stride);
         let flat = tm.add(view.base, off);
         if view.dims.len() == 1 {
-            let lv = Lval::Elem {
-                arr: view.arr.clone(),
-                flat,
-                ty: view.access,
+            let lv = match view.arr.at {
+                Some(at) => self.mem_elem(at, view.arr.elem, flat, view.access),
+                None => Lval::Elem {
+                    arr: view.arr.clone(),
+                    flat,
+                    ty: view.access,
+                },
             };
             let v = self.read(&lv);
             self.last_elem = Some(lv);

@@ -48,6 +48,7 @@ impl<'a> Lower<'a> {
             elems,
             elem: CInt::CHAR,
             pointee: None,
+            at: None,
         });
         self.mem.read_only.extend(arr.elems.iter().copied());
         self.declare_object(super::memory::Root::Array(&arr));

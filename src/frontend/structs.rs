@@ -564,6 +564,7 @@ impl<'a> Lower<'a> {
                             elems: bytes[at..at + n].to_vec(),
                             elem,
                             pointee: None,
+                            at: None,
                         }),
                         base: self.cfa.tm.bv_const(0, 64),
                         dims,
@@ -659,6 +660,7 @@ impl<'a> Lower<'a> {
                 elems,
                 elem: leaf.ty,
                 pointee: None,
+                at: None,
             }),
             base,
             dims,
@@ -830,12 +832,17 @@ impl<'a> Lower<'a> {
         for k in 0..n {
             let kc = self.cfa.tm.bv_const(u128::from(k), 64);
             let flat = self.cfa.tm.add(v.base, kc);
-            out.push(Slot {
-                lv: Lval::Elem {
+            let lv = match v.arr.at {
+                // An array member through a general pointer: each element checked.
+                Some(at) => self.mem_elem(at, v.arr.elem, flat, v.access),
+                None => Lval::Elem {
                     arr: v.arr.clone(),
                     flat,
                     ty: v.access,
                 },
+            };
+            out.push(Slot {
+                lv,
                 pointer: false,
                 func: None,
             });

@@ -3,8 +3,8 @@
 //! function's result, a `?:` between pointers), moved with `++`, `--` and `+=`, compared with
 //! `==` and `<`, subtracted, walked over an array by a loop and by a function, written and read
 //! through (also through a pointer to a pointer and through a pointer to the type of the other
-//! signedness), and null; an array of pointers and a structure with a pointer member, reached
-//! directly and through a pointer to the structure.
+//! signedness), and null; an array of pointers and a structure with a pointer member and an
+//! array member, reached directly and through a general pointer to the structure.
 //!
 //! No undefined behaviour under `-fwrapv`: the generator knows where each pointer points and
 //! only moves it within its object (one past the end included), dereferences it only when it
@@ -86,7 +86,7 @@ fn program(g: &mut Gen) -> String {
         out,
         "{tc} sum({tc} *p, {tc} *e) {{ {tc} s = 0; while (p < e) {{ s += *p; p++; }} return s; }}"
     );
-    let _ = writeln!(out, "struct W {{ {tc} v; {tc} *p; }};");
+    let _ = writeln!(out, "struct W {{ {tc} v; {tc} *p; {tc} a[3]; }};");
     let mut w = Walk {
         g,
         objs: Vec::new(),
@@ -125,8 +125,10 @@ fn program(g: &mut Gen) -> String {
         }
     }
     let _ = writeln!(w.out, "{tc} *tab[{n}] = {{{}}};", items.join(", "));
-    let _ = writeln!(w.out, "struct W w = {{1, 0}};");
+    let items: Vec<String> = (0..3).map(|_| w.g.small()).collect();
+    let _ = writeln!(w.out, "struct W w = {{1, 0, {{{}}}}};", items.join(", "));
     w.sc.add_var("w.v".to_string(), t);
+    w.sc.add_array("w.a".to_string(), t, vec![3]);
     w.out.push_str("int main(void) {\n");
     w.array("L", true);
     let x = w.g.fresh("x");
@@ -389,8 +391,15 @@ impl Walk<'_> {
                 self.member = at;
             }
             3 => {
+                // A pointer assigned after its declaration: a general pointer to `w`, whose
+                // array member is reached through it.
                 let pw = self.g.fresh("pw");
-                let _ = writeln!(self.out, "  struct W *{pw} = &w;\n  {pw}->v = {e};");
+                let (i, k) = (self.g.index(&self.sc, 3), self.g.index(&self.sc, 3));
+                let r = self.result();
+                let _ = writeln!(
+                    self.out,
+                    "  struct W *{pw} = 0;\n  {pw} = &w;\n  {pw}->v = {e};\n  {pw}->a[{i}] = {pw}->v;\n  int {r} = (int){pw}->a[{k}];"
+                );
                 if self.member.element {
                     let r = self.result();
                     let _ = writeln!(self.out, "  int {r} = (int)*{pw}->p;\n  *{pw}->p += 1;");

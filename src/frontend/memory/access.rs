@@ -4,6 +4,7 @@
 use super::{Cell, OBJ_BITS};
 use crate::bv::TermId;
 use crate::cfa::{DataModel, PVar};
+use crate::frontend::array::{ArrayObj, ArrayView};
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::lval::Lval;
 use crate::frontend::pointer::{Place, ADDRESS};
@@ -65,11 +66,40 @@ impl<'a> Lower<'a> {
                     Part::Ptr(cell(self, CInt::PTR), (**q).clone())
                 }
                 (CType::Struct(inner), None) => Part::Struct(self.mem_struct_at(p, inner, at, checks, span)?),
+                // An array of integers: each element checked where it is accessed.
+                (ty @ CType::Array(..), None) if matches!(ty.array_dims().0, CType::Int(_)) => {
+                    let (CType::Int(e), dims) = ty.array_dims() else {
+                        unreachable!("an array of integers")
+                    };
+                    let e = *e;
+                    let dims: Option<Vec<u64>> = dims.into_iter().collect();
+                    let Some(dims) = dims else {
+                        return self.unsupported(span, "a flexible array member through a pointer");
+                    };
+                    let first = self.ptr_at(p, at as i128);
+                    let first = self
+                        .materialize(RVal {
+                            t: first,
+                            ty: CInt::PTR,
+                        })
+                        .t;
+                    Part::Array(ArrayView {
+                        arr: std::rc::Rc::new(ArrayObj {
+                            elems: Vec::new(),
+                            elem: e,
+                            pointee: None,
+                            at: Some(first),
+                        }),
+                        base: self.cfa.tm.bv_const(0, 64),
+                        dims,
+                        access: e,
+                    })
+                }
                 _ => {
                     return self.unsupported(
                         span,
                         format!(
-                            "a general pointer to {} (its bit-fields, array members or function pointers)",
+                            "a general pointer to {} (its bit-fields, arrays of structures or pointers, or function pointers)",
                             CType::Struct(def.clone()).describe()
                         ),
                     )
@@ -228,6 +258,24 @@ impl<'a> Lower<'a> {
                 return self.unsupported(span, format!("a general pointer to {}", other.describe()))
             }
         }
+        let p = self.non_null(p);
+        let (ty, q) = match pointee {
+            CType::Struct(def) => return Ok(Place::Struct(self.mem_struct(p, def, span)?)),
+            CType::Pointer(q) => (CInt::PTR, Some((**q).clone())),
+            CType::Int(t) => (*t, None),
+            _ => return Err(FrontendError::Internal("pointee of a dereference".into())),
+        };
+        self.cell_checks(p, ty);
+        let lv = Lval::Mem { ptr: p, ty };
+        Ok(match q {
+            Some(q) => Place::Ptr(lv, q),
+            None => Place::Scalar(lv),
+        })
+    }
+
+    /// `p` kept in a temporary, after the check that it points to an object (null or an
+    /// integer converted to a pointer is an UNKNOWN sink).
+    fn non_null(&mut self, p: TermId) -> TermId {
         let p = self
             .materialize(RVal {
                 t: p,
@@ -242,12 +290,12 @@ impl<'a> Lower<'a> {
             null,
             "dereference of a null pointer or an integer converted to a pointer",
         );
-        let (ty, q) = match pointee {
-            CType::Struct(def) => return Ok(Place::Struct(self.mem_struct(p, def, span)?)),
-            CType::Pointer(q) => (CInt::PTR, Some((**q).clone())),
-            CType::Int(t) => (*t, None),
-            _ => return Err(FrontendError::Internal("pointee of a dereference".into())),
-        };
+        p
+    }
+
+    /// The checks that `p` designates a live cell accessed as `ty` (bytes without a byte view
+    /// and no live cell are UNKNOWN sinks).
+    fn cell_checks(&mut self, p: TermId, ty: CInt) {
         let mut opaque = Vec::new();
         for c in self.candidates(ty) {
             if matches!(c.target, Target::Opaque) {
@@ -266,11 +314,30 @@ impl<'a> Lower<'a> {
             bad,
             "dereference of a pointer to no live object of its type (outside its object, dangling, misaligned, or of another type)",
         );
-        let lv = Lval::Mem { ptr: p, ty };
-        Ok(match q {
-            Some(q) => Place::Ptr(lv, q),
-            None => Place::Scalar(lv),
-        })
+    }
+
+    /// The general pointer to element `flat` of an array member whose first element (of type
+    /// `elem`) is at general pointer `at`.
+    pub fn mem_elem_ptr(&mut self, at: TermId, elem: CInt, flat: TermId) -> TermId {
+        let aw = ADDRESS.width(self.dm());
+        let es = self.cell_size(elem);
+        let f = self.cfa.tm.resize(flat, aw, false);
+        let esc = self.cfa.tm.bv_const(u128::from(es), aw);
+        let k = self.cfa.tm.mul(f, esc);
+        let obj = self.ptr_obj(at);
+        let off = self.ptr_off(at);
+        let moved = self.cfa.tm.add(off, k);
+        self.cfa.tm.concat(obj, moved)
+    }
+
+    /// Element `flat` of an array member reached through a general pointer (see
+    /// [`crate::frontend::array::ArrayObj::at`]), accessed as `ty`, with the checks of a
+    /// dereference.
+    pub fn mem_elem(&mut self, at: TermId, elem: CInt, flat: TermId, ty: CInt) -> Lval {
+        let p = self.mem_elem_ptr(at, elem, flat);
+        let p = self.non_null(p);
+        self.cell_checks(p, ty);
+        Lval::Mem { ptr: p, ty }
     }
 
     /// The condition "`p` designates a live cell accessed as `ty`".

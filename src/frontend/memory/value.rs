@@ -137,6 +137,13 @@ impl<'a> Lower<'a> {
                 Ok(self.make_ptr(obj, o))
             }
             Place::Scalar(Lval::Elem { arr, flat, .. })
+            | Place::Ptr(Lval::Elem { arr, flat, .. }, _)
+                if arr.at.is_some() =>
+            {
+                let at = arr.at.expect("checked");
+                Ok(self.mem_elem_ptr(at, arr.elem, *flat))
+            }
+            Place::Scalar(Lval::Elem { arr, flat, .. })
             | Place::Ptr(Lval::Elem { arr, flat, .. }, _) => {
                 let (obj, base) = self.home_of(Root::Array(arr), span)?;
                 let es = self.cell_size(arr.elem);
