@@ -60,11 +60,12 @@
 //!   UNKNOWN sink.
 //!
 //! Unsupported constructs give `file:line:col: error: unsupported: <what>`: general pointers to
-//! structures with bit-fields, array members or function pointers, a pointer to an integer
-//! converted to a pointer to a structure or another array shape, function pointers converted to
-//! integers, `memset`/`memcpy`/`memmove` of sizes that are not constants, wide string literals,
-//! heap functions, unions, `long` bit-fields, flexible array members, floating point, threads,
-//! variable-length arrays, inline assembly, `_Atomic`, arrays of more than
+//! structures with bit-fields, arrays of structures or of pointers, or function pointers; a
+//! pointer to an integer converted to a pointer to a structure or another array shape;
+//! function pointers converted to integers; `memset`/`memcpy`/`memmove` of sizes that are not
+//! constants; unions with pointer, `_Bool` or bit-field members, and arrays of unions; wide
+//! string literals, heap functions, `long` bit-fields, flexible array members, floating point,
+//! threads, variable-length arrays, inline assembly, `_Atomic`, arrays of more than
 //! [`FrontendOptions::max_array_elements`] elements.
 //! Declarations of unsupported types that are never used (e.g. from system headers) are
 //! accepted. Nothing is silently dropped. The library never prints: warnings are returned in

@@ -8,21 +8,30 @@
 //! `int f; int g[2];` has the arrays `a[·].f` of 3 elements and `a[·].g[·]` of 3 × 2, so that
 //! `a[i]` is the same subscript applied to every leaf — with the bounds check of `i` made once
 //! — and `a[i].g[j]` is an element of a leaf. The variables are named as C designates them
-//! (`a[1].g[0]`). Pointer members are address-only pointers ([`super::pointer`]).
+//! (`a[1].g[0]`). Pointer members are general pointers ([`super::memory`]), function pointer
+//! members hold function numbers ([`super::fnptr`]).
 //!
-//! This split is exact because the front end has no byte-level view of an object: nothing
-//! reads a structure's bytes through another type (pointers to another type of another width
-//! are unsupported), so padding is never read, and only `sizeof`, `_Alignof` and the member
-//! offsets depend on the layout, computed as gcc does for i386 (ILP32) and x86-64 (LP64):
+//! This split is exact because a member's value has no other representation a program can
+//! read except through its bytes, and the byte views of [`super::memory`] read and write the
+//! members' variables (padding read through them is an UNKNOWN sink); the layout — `sizeof`,
+//! `_Alignof`, member offsets — is computed as gcc does for i386 (ILP32) and x86-64 (LP64):
 //! each member at the next multiple of its alignment, the size rounded up to the largest
 //! alignment; bit-fields go at the next bit unless they would cross a boundary of their
 //! type's alignment. A bit-field is a variable of its declared type whose value always lies in
 //! the range of its width: a store converts to the declared type and then keeps the low bits,
 //! sign- or zero-extended ([`Lval::Bits`]); a read of an `unsigned int` bit-field narrower than
-//! `int` has type `int`, as its promotion in gcc. Unions, `long` and `long long` bit-fields
-//! (gcc computes with them in the bit-field's own width), flexible array members,
+//! `int` has type `int`, as its promotion in gcc. `long` and `long long` bit-fields (gcc
+//! computes with them in the bit-field's own width), flexible array members,
 //! `packed`/`aligned` members and members of unsupported types make the structure type
 //! unsupported (an error where it is used).
+//!
+//! A union is kept as its bytes (`u.bytes[k]`, 8-bit variables): an integer member is a
+//! little-endian view of its bytes ([`Lval::Bytes`]), a `char` array member an array over
+//! them, a structure member a view of its members at their offsets; so writing one member and
+//! reading another reads the bytes gcc would. Members without a byte representation in the
+//! model (pointers, `_Bool`, bit-fields) make the union unsupported, and so do arrays of
+//! unions (an array of structures keeps each member in an array of its own, which would
+//! separate a union's members).
 //!
 //! Assignment, initialisation by an expression, arguments and return values copy every
 //! scalar of the source to the destination (the source values are read before the first
