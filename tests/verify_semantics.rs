@@ -147,16 +147,46 @@ fn pointer_views_get_gcc_verdicts() {
     );
 }
 
+/// Views of another width are the objects' bytes, little-endian (gcc's answers); reading past
+/// the object is undefined.
 #[test]
-fn pointer_views_of_another_width_are_rejected() {
+fn pointer_views_of_another_width_are_bytes() {
+    all_engines_say(
+        "int main(){ int x = 0x100; void *v = &x; unsigned char *p = v; *p = 1; if (x == 0x101) reach_error(); return 0; }",
+        Some(false),
+        "",
+    );
+    all_engines_say(
+        "int main(){ int x = 0x1234; void *v = &x; unsigned char *p = v; if (*p != 0x34) reach_error(); return 0; }",
+        Some(true),
+        "",
+    );
+    all_engines_say(
+        "int main(){ int m[2][3] = {{1, 2, 3}, {4, 5, 6}}; int *p = (int *)m; if (p[4] == 5) reach_error(); return 0; }",
+        Some(false),
+        "",
+    );
+    all_engines_say(
+        "int main(){ char c = 50; void *v = &c; unsigned int *p = v; if (*p != 50) reach_error(); return 0; }",
+        None,
+        "undefined behaviour",
+    );
+}
+
+/// A byte view of a `_Bool` (no byte representation in the model), a pointer bound to nothing
+/// and arithmetic on `void *` are rejected by name.
+#[test]
+fn views_without_bytes_are_rejected() {
     for (body, what) in [
-        ("int main(){ char c = 50; void *v = &c; unsigned int *p = v; if (*p != 50) reach_error(); return 0; }", "through a pointer to `unsigned int`"),
-        ("int main(){ int x = 0x100; void *v = &x; unsigned char *p = v; *p = 1; if (x == 0x101) reach_error(); return 0; }", "through a pointer to `unsigned char`"),
-        ("int main(){ int x = 0x1234; void *v = &x; unsigned char *p = v; if (*p != 0x34) reach_error(); return 0; }", "through a pointer to `unsigned char`"),
-        ("int main(){ _Bool b = 1; unsigned char *p = (unsigned char *)&b; return *p; }", "pointer to `unsigned char`"),
-        ("int main(){ int m[2][3]; int *p = (int *)m; return p[4]; }", "conversion of a pointer"),
+        (
+            "int main(){ _Bool b = 1; unsigned char *p = (unsigned char *)&b; return *p; }",
+            "pointer to `unsigned char`",
+        ),
         ("int main(){ int *p; return *p; }", "not bound to an object"),
-        ("int main(){ void *p = 0; p = p + 1; return 0; }", "pointer arithmetic"),
+        (
+            "int main(){ void *p = 0; p = p + 1; return 0; }",
+            "pointer arithmetic",
+        ),
     ] {
         match lower(body) {
             Err(e @ FrontendError::Unsupported { .. }) => {
