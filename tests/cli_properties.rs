@@ -44,6 +44,24 @@ fn results(r: &Run) -> Vec<String> {
         .collect()
 }
 
+/// Asserts the exit code, the verdict line and the first entries of the result list.
+#[track_caller]
+fn expect(r: &Run, code: i32, verdict: &str, listed: &[&str]) {
+    assert_eq!(
+        (r.code, r.last_line()),
+        (code, verdict),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    let got = results(r);
+    assert!(
+        got.len() >= listed.len() && got[..listed.len()] == *listed,
+        "result list {got:?}, expected {listed:?} first\n{}",
+        r.stdout
+    );
+}
+
 /// `x + 1` overflows at INT_MAX; the error needs x < -3 on the path where y is 2.
 const BOTH_FAIL: &str = "int main(void) {\n\
                          int x = __VERIFIER_nondet_int();\n\
@@ -68,24 +86,18 @@ const BOTH_HOLD: &str = "int main(void) {\n\
 fn every_property_of_a_task_is_checked() {
     let t = task("both", BOTH_FAIL, &["no-overflow", "unreach-call"]);
     let r = verify(&t, &[]);
-    assert_eq!(
-        (r.code, r.last_line()),
-        (10, "FALSE(unreach-call)"),
-        "{}\n{}",
-        r.stdout,
-        r.stderr
-    );
     // unreach-call first, then the task's order; the skipped property named.
-    assert_eq!(
-        results(&r),
-        [
+    expect(
+        &r,
+        10,
+        "FALSE(unreach-call)",
+        &[
             "unreach-call: FALSE(unreach-call)",
             "no-overflow: FALSE(no-overflow)",
-            "termination: skipped (bitmc does not check it)"
+            "termination: skipped (bitmc does not check it)",
         ],
-        "{}",
-        r.stdout
     );
+    assert_eq!(results(&r).len(), 3, "{}", r.stdout);
     // Each violation with its own location.
     assert!(
         r.stdout
@@ -105,30 +117,18 @@ fn every_property_of_a_task_is_checked() {
 fn the_verdict_is_the_first_violated_property() {
     let t = task("overflow", OVERFLOW_ONLY, &["unreach-call", "no-overflow"]);
     let r = verify(&t, &[]);
-    assert_eq!(
-        (r.code, r.last_line()),
-        (10, "FALSE(no-overflow)"),
-        "{}",
-        r.stdout
-    );
-    assert_eq!(
-        results(&r)[..2],
-        ["unreach-call: TRUE", "no-overflow: FALSE(no-overflow)"],
-        "{}",
-        r.stdout
+    expect(
+        &r,
+        10,
+        "FALSE(no-overflow)",
+        &["unreach-call: TRUE", "no-overflow: FALSE(no-overflow)"],
     );
     let t = task("hold", BOTH_HOLD, &["unreach-call", "no-overflow"]);
     let r = verify(&t, &[]);
-    assert_eq!((r.code, r.last_line()), (0, "TRUE"), "{}", r.stdout);
-    assert_eq!(
-        results(&r)[..2],
-        ["unreach-call: TRUE", "no-overflow: TRUE"],
-        "{}",
-        r.stdout
-    );
+    expect(&r, 0, "TRUE", &["unreach-call: TRUE", "no-overflow: TRUE"]);
     // An undecided property makes the run UNKNOWN unless another is violated.
     let r = verify(&t, &["--engine", "bmc", "--max-depth", "2"]);
-    assert_eq!((r.code, r.last_line()), (20, "UNKNOWN"), "{}", r.stdout);
+    expect(&r, 20, "UNKNOWN", &[]);
 }
 
 #[test]
@@ -137,18 +137,13 @@ fn property_lists_on_the_command_line() {
     let f = dir.join("p.c");
     std::fs::write(&f, format!("{HEADER}{OVERFLOW_ONLY}")).unwrap();
     let r = verify(&f, &["--property", "div-by-zero,no-overflow,div-by-zero"]);
-    assert_eq!(
-        (r.code, r.last_line()),
-        (10, "FALSE(no-overflow)"),
-        "{}",
-        r.stdout
+    expect(
+        &r,
+        10,
+        "FALSE(no-overflow)",
+        &["div-by-zero: TRUE", "no-overflow: FALSE(no-overflow)"],
     );
-    assert_eq!(
-        results(&r),
-        ["div-by-zero: TRUE", "no-overflow: FALSE(no-overflow)"],
-        "{}",
-        r.stdout
-    );
+    assert_eq!(results(&r).len(), 2, "{}", r.stdout);
     // One property: no result list, as before.
     let r = verify(&f, &["--property", "no-overflow"]);
     assert!(!r.stdout.contains("results:"), "{}", r.stdout);
@@ -162,7 +157,7 @@ fn property_lists_on_the_command_line() {
     // A command-line property replaces the task's: nothing is listed as skipped.
     let t = task("named", OVERFLOW_ONLY, &["unreach-call", "no-overflow"]);
     let r = verify(&t, &["--property", "unreach-call"]);
-    assert_eq!((r.code, r.last_line()), (0, "TRUE"), "{}", r.stdout);
+    expect(&r, 0, "TRUE", &[]);
     assert!(!r.stdout.contains("results:"), "{}", r.stdout);
 }
 
@@ -180,12 +175,11 @@ fn each_property_gets_its_share_of_the_time() {
     let started = std::time::Instant::now();
     let r = verify(&t, &["--timeout", "6"]);
     let secs = started.elapsed().as_secs_f64();
-    assert_eq!((r.code, r.last_line()), (20, "UNKNOWN"), "{}", r.stdout);
-    assert_eq!(
-        results(&r)[..2],
-        ["unreach-call: UNKNOWN", "no-overflow: TRUE"],
-        "{}",
-        r.stdout
+    expect(
+        &r,
+        20,
+        "UNKNOWN",
+        &["unreach-call: UNKNOWN", "no-overflow: TRUE"],
     );
     assert!(
         r.stdout.contains("this property's share of the time limit"),

@@ -299,6 +299,19 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// Element `flat` of `arr` accessed as `ty`: a cell of the array, or, for an array member
+    /// reached through a general pointer, the checked place at its address.
+    pub fn elem_lval(&mut self, arr: &Rc<ArrayObj>, flat: TermId, ty: CInt) -> Lval {
+        match arr.at {
+            Some(at) => self.mem_elem(at, arr.elem, flat, ty),
+            None => Lval::Elem {
+                arr: arr.clone(),
+                flat,
+                ty,
+            },
+        }
+    }
+
     /// `view[idx]`: an element (recorded in `last_elem` for assignments) or a sub-array.
     pub fn index_value(&mut self, view: &ArrayView, idx: RVal) -> Result<Val, FrontendError> {
         let Some(&n) = view.dims.first() else {
@@ -312,14 +325,7 @@ impl<'a> Lower<'a> {
         let off = tm.mul(i64t, stride);
         let flat = tm.add(view.base, off);
         if view.dims.len() == 1 {
-            let lv = match view.arr.at {
-                Some(at) => self.mem_elem(at, view.arr.elem, flat, view.access),
-                None => Lval::Elem {
-                    arr: view.arr.clone(),
-                    flat,
-                    ty: view.access,
-                },
-            };
+            let lv = self.elem_lval(&view.arr, flat, view.access);
             let v = self.read(&lv);
             self.last_elem = Some(lv);
             Ok(match &view.arr.pointee {

@@ -826,30 +826,22 @@ impl<'a> Lower<'a> {
             }
             v => (v, self.rval(r)?),
         };
-        let p = match base {
-            Val::Array(view) => Pointer {
-                target: Place::Array(view),
-                void: false,
-            },
-            Val::Structs(sa) => Pointer {
-                target: Place::Structs(sa),
-                void: false,
-            },
-            Val::Ptr(p) => p,
-            Val::Ref(r, q) => {
+        let p = match Pointer::of_value(base) {
+            Ok(p) => p,
+            Err(Val::Ref(r, q)) => {
                 return self.at_op(span, |lw| {
                     let step = lw.step_or_err(&q, span)?;
                     let t = lw.ref_add(r.t, i, step, false);
                     lw.ref_place(t, &q, span)
                 });
             }
-            Val::Addr(_) => {
+            Err(Val::Addr(_)) => {
                 return self.unsupported(
                     span,
                     "subscript of a pointer that is not bound to an object",
                 )
             }
-            _ => return self.error(span, "subscript of a value that is not an array"),
+            Err(_) => return self.error(span, "subscript of a value that is not an array"),
         };
         self.at_op(span, |lw| lw.subscript_place(&p, i, span))
     }

@@ -226,30 +226,6 @@ impl<'a> Lower<'a> {
             return self.mem_function(b, args, c.span);
         }
         match b {
-            "abs" | "labs" | "llabs" => {
-                arity(1, self)?;
-                let kind = match b {
-                    "abs" => IntKind::Int,
-                    "labs" => IntKind::Long,
-                    _ => IntKind::LongLong,
-                };
-                let ty = CInt::new(kind, true);
-                let x = self.arg(&args[0], ty)?;
-                let w = ty.width(dm);
-                let tm = &mut self.cfa.tm;
-                let min = tm.bv_const(1u128 << (w - 1), w);
-                let is_min = tm.eq(x, min);
-                let zero = tm.bv_const(0, w);
-                let neg = tm.slt(x, zero);
-                let minus = tm.neg(x);
-                let r = tm.ite(neg, minus, x);
-                self.check(
-                    Property::NoOverflow,
-                    is_min,
-                    &format!("signed overflow in {name}"),
-                );
-                Ok(Val::Int(RVal { t: r, ty }))
-            }
             "unreachable" => {
                 arity(0, self)?;
                 let t = self.cfa.tm.tru();
@@ -284,14 +260,62 @@ impl<'a> Lower<'a> {
                 self.effect(&args[0])?;
                 Ok(Val::Void)
             }
+            _ => {
+                if args.len() != 1 {
+                    return self.error(c.span, format!("`{name}` takes 1 argument(s)"));
+                }
+                let a = &args[0];
+                if let Some(v) = self.int_model(b, name, a)? {
+                    return Ok(v);
+                }
+                match self.char_model(b, name, a)? {
+                    Some(v) => Ok(v),
+                    None => Err(FrontendError::Internal(format!("no model of `{name}`"))),
+                }
+            }
+        }
+    }
+
+    /// The integer functions of one argument `a`: `abs` and its kin, byte swaps, `ffs`;
+    /// `None` for another function.
+    fn int_model(
+        &mut self,
+        b: &str,
+        name: &str,
+        a: &Node<Expression>,
+    ) -> Result<Option<Val>, FrontendError> {
+        let dm = self.dm();
+        match b {
+            "abs" | "labs" | "llabs" => {
+                let kind = match b {
+                    "abs" => IntKind::Int,
+                    "labs" => IntKind::Long,
+                    _ => IntKind::LongLong,
+                };
+                let ty = CInt::new(kind, true);
+                let x = self.arg(a, ty)?;
+                let w = ty.width(dm);
+                let tm = &mut self.cfa.tm;
+                let min = tm.bv_const(1u128 << (w - 1), w);
+                let is_min = tm.eq(x, min);
+                let zero = tm.bv_const(0, w);
+                let neg = tm.slt(x, zero);
+                let minus = tm.neg(x);
+                let r = tm.ite(neg, minus, x);
+                self.check(
+                    Property::NoOverflow,
+                    is_min,
+                    &format!("signed overflow in {name}"),
+                );
+                Ok(Some(Val::Int(RVal { t: r, ty })))
+            }
             "bswap16" | "bswap32" | "bswap64" => {
-                arity(1, self)?;
                 let ty = match b {
                     "bswap16" => CInt::new(IntKind::Short, false),
                     "bswap32" => CInt::UINT,
                     _ => CInt::new(IntKind::LongLong, false),
                 };
-                let x = self.arg(&args[0], ty)?;
+                let x = self.arg(a, ty)?;
                 let w = ty.width(dm);
                 let tm = &mut self.cfa.tm;
                 let mut r = tm.extract(x, 7, 0);
@@ -299,17 +323,28 @@ impl<'a> Lower<'a> {
                     let byte = tm.extract(x, 8 * k + 7, 8 * k);
                     r = tm.concat(r, byte);
                 }
-                Ok(Val::Int(RVal { t: r, ty }))
+                Ok(Some(Val::Int(RVal { t: r, ty })))
             }
             "ffs" | "ffsl" | "ffsll" => {
-                arity(1, self)?;
                 let ty = suffix_type(&b[3..], true).unwrap_or(CInt::INT);
-                let x = self.arg(&args[0], ty)?;
-                Ok(Val::Int(self.bit_count(BitOp::Ffs, x, ty.width(dm))))
+                let x = self.arg(a, ty)?;
+                Ok(Some(Val::Int(self.bit_count(BitOp::Ffs, x, ty.width(dm)))))
             }
+            _ => Ok(None),
+        }
+    }
+
+    /// The character functions of `<ctype.h>` (of one argument `a`); `None` for another
+    /// function.
+    fn char_model(
+        &mut self,
+        b: &str,
+        name: &str,
+        a: &Node<Expression>,
+    ) -> Result<Option<Val>, FrontendError> {
+        match b {
             "toupper" | "tolower" => {
-                arity(1, self)?;
-                let x = self.arg(&args[0], CInt::INT)?;
+                let x = self.arg(a, CInt::INT)?;
                 let (lo, hi, delta) = if b == "toupper" {
                     (b'a', b'z', -32i128)
                 } else {
@@ -334,14 +369,13 @@ impl<'a> Lower<'a> {
                 let up = tm.add(x, k256);
                 let r = tm.ite(negc, up, x);
                 let r = tm.ite(inr, moved, r);
-                Ok(Val::Int(RVal {
+                Ok(Some(Val::Int(RVal {
                     t: r,
                     ty: CInt::INT,
-                }))
+                })))
             }
             "toascii" | "isascii" => {
-                arity(1, self)?;
-                let x = self.arg(&args[0], CInt::INT)?;
+                let x = self.arg(a, CInt::INT)?;
                 let tm = &mut self.cfa.tm;
                 let m = tm.bv_const(0x7f, 32);
                 let low = tm.and(x, m);
@@ -352,14 +386,13 @@ impl<'a> Lower<'a> {
                     tm.bool_to_bv(same)
                 };
                 let r = self.cfa.tm.resize(r, 32, false);
-                Ok(Val::Int(RVal {
+                Ok(Some(Val::Int(RVal {
                     t: r,
                     ty: CInt::INT,
-                }))
+                })))
             }
             "isdigit" => {
-                arity(1, self)?;
-                let x = self.arg(&args[0], CInt::INT)?;
+                let x = self.arg(a, CInt::INT)?;
                 let tm = &mut self.cfa.tm;
                 let zero = tm.bv_const(u128::from(b'0'), 32);
                 let d = tm.sub(x, zero);
@@ -367,18 +400,17 @@ impl<'a> Lower<'a> {
                 let le = tm.ule(d, nine);
                 let r = tm.bool_to_bv(le);
                 let r = tm.resize(r, 32, false);
-                Ok(Val::Int(RVal {
+                Ok(Some(Val::Int(RVal {
                     t: r,
                     ty: CInt::INT,
-                }))
+                })))
             }
             _ => match ctype_mask(b) {
                 Some(mask) => {
-                    arity(1, self)?;
-                    let x = self.arg(&args[0], CInt::INT)?;
-                    self.ctype_class(b, mask, x, name)
+                    let x = self.arg(a, CInt::INT)?;
+                    self.ctype_class(b, mask, x, name).map(Some)
                 }
-                None => Err(FrontendError::Internal(format!("no model of `{name}`"))),
+                None => Ok(None),
             },
         }
     }

@@ -72,6 +72,23 @@ pub struct Pointer {
     pub void: bool,
 }
 
+impl Pointer {
+    /// The bound pointer `v` is: a pointer value, or an array (of integers or of structures)
+    /// decayed to its first element; any other value is given back.
+    pub fn of_value(v: Val) -> Result<Pointer, Val> {
+        let target = match v {
+            Val::Ptr(p) => return Ok(p),
+            Val::Array(view) => Place::Array(view),
+            Val::Structs(sa) => Place::Structs(sa),
+            v => return Err(v),
+        };
+        Ok(Pointer {
+            target,
+            void: false,
+        })
+    }
+}
+
 /// The integer type of an address-only pointer: unsigned, of the data model's pointer width
 /// (`unsigned long` in ILP32 and LP64).
 pub const ADDRESS: CInt = CInt {
@@ -88,25 +105,20 @@ impl<'a> Lower<'a> {
         pointee: &CType,
         span: Span,
     ) -> Result<Option<Pointer>, FrontendError> {
-        let p = match v {
-            Val::Ptr(p) => p,
-            Val::Array(view) => Pointer {
-                target: Place::Array(view),
-                void: false,
-            },
-            Val::Structs(sa) => Pointer {
-                target: Place::Structs(sa),
-                void: false,
-            },
-            Val::Int(_) | Val::Addr(_) => return Ok(None),
-            Val::Ref(..) => {
+        let p = match Pointer::of_value(v) {
+            Ok(p) => p,
+            Err(Val::Int(_) | Val::Addr(_)) => return Ok(None),
+            Err(Val::Ptr(_) | Val::Array(_) | Val::Structs(_)) => {
+                return Err(FrontendError::Internal("a pointer not taken as one".into()))
+            }
+            Err(Val::Ref(..)) => {
                 return Err(FrontendError::Internal(
                     "a general pointer where a pointer bound to an object is needed".into(),
                 ))
             }
-            Val::Void => return self.error(span, "void value used as a pointer"),
-            Val::Struct(_) => return self.error(span, "structure used as a pointer"),
-            Val::Func(..) => {
+            Err(Val::Void) => return self.error(span, "void value used as a pointer"),
+            Err(Val::Struct(_)) => return self.error(span, "structure used as a pointer"),
+            Err(Val::Func(..)) => {
                 return self.unsupported(
                     span,
                     "a function pointer converted to a pointer to an object",

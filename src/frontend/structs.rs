@@ -97,12 +97,6 @@ pub struct Slot {
     pub func: Option<CType>,
 }
 
-/// `unsigned char`, the type of a union's bytes.
-const BYTE: CInt = CInt {
-    kind: IntKind::Char,
-    signed: false,
-};
-
 /// How the front end keeps a member of a given type.
 enum Kind {
     Int(CInt),
@@ -497,7 +491,14 @@ impl<'a> Lower<'a> {
         if def.0.union {
             // A union is its bytes; its members are views of them.
             let bytes: Rc<[PVar]> = (0..def.0.size)
-                .map(|k| self.new_var(&format!("{name}.bytes[{k}]"), BYTE, kind_, pos.clone()))
+                .map(|k| {
+                    self.new_var(
+                        &format!("{name}.bytes[{k}]"),
+                        CInt::UCHAR,
+                        kind_,
+                        pos.clone(),
+                    )
+                })
                 .collect();
             return Ok(self.byte_view(def, &bytes, 0));
         }
@@ -565,7 +566,7 @@ impl<'a> Lower<'a> {
                     let (elem, dims) = ty.array_dims();
                     let elem = match elem {
                         CType::Int(i) => *i,
-                        _ => BYTE,
+                        _ => CInt::UCHAR,
                     };
                     let dims: Vec<u64> = dims.into_iter().map(|d| d.unwrap_or(0)).collect();
                     Part::Array(ArrayView {
@@ -841,15 +842,7 @@ impl<'a> Lower<'a> {
         for k in 0..n {
             let kc = self.cfa.tm.bv_const(u128::from(k), 64);
             let flat = self.cfa.tm.add(v.base, kc);
-            let lv = match v.arr.at {
-                // An array member through a general pointer: each element checked.
-                Some(at) => self.mem_elem(at, v.arr.elem, flat, v.access),
-                None => Lval::Elem {
-                    arr: v.arr.clone(),
-                    flat,
-                    ty: v.access,
-                },
-            };
+            let lv = self.elem_lval(&v.arr, flat, v.access);
             out.push(Slot {
                 lv,
                 pointer: false,

@@ -45,6 +45,11 @@ impl CInt {
         kind: IntKind::Char,
         signed: true,
     };
+    /// `unsigned char`, the type of an object's bytes.
+    pub const UCHAR: CInt = CInt {
+        kind: IntKind::Char,
+        signed: false,
+    };
     pub const INT: CInt = CInt {
         kind: IntKind::Int,
         signed: true,

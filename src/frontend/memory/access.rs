@@ -56,22 +56,18 @@ impl<'a> Lower<'a> {
                 ptr: lw.ptr_at(p, at as i128),
                 ty,
             };
-            let part = match (&m.ty, m.bits) {
-                (CType::Int(t), None) => {
+            let part = match (&m.ty, m.bits, m.ty.array_shape()) {
+                (CType::Int(t), None, _) => {
                     checks.push((at, *t));
                     Part::Scalar(cell(self, *t))
                 }
-                (CType::Pointer(q), None) if !matches!(**q, CType::Function(..)) => {
+                (CType::Pointer(q), None, _) if !matches!(**q, CType::Function(..)) => {
                     checks.push((at, CInt::PTR));
                     Part::Ptr(cell(self, CInt::PTR), (**q).clone())
                 }
-                (CType::Struct(inner), None) => Part::Struct(self.mem_struct_at(p, inner, at, checks, span)?),
+                (CType::Struct(inner), None, _) => Part::Struct(self.mem_struct_at(p, inner, at, checks, span)?),
                 // An array of integers: each element checked where it is accessed.
-                (ty @ CType::Array(..), None) if matches!(ty.array_dims().0, CType::Int(_)) => {
-                    let (CType::Int(e), dims) = ty.array_dims() else {
-                        unreachable!("an array of integers")
-                    };
-                    let e = *e;
+                (_, None, Some((e, dims))) => {
                     let dims: Option<Vec<u64>> = dims.into_iter().collect();
                     let Some(dims) = dims else {
                         return self.unsupported(span, "a flexible array member through a pointer");
@@ -113,12 +109,15 @@ impl<'a> Lower<'a> {
         })
     }
 
-    /// The places a pointer to `ty` may designate: the cells of the numbered objects whose type
-    /// has `ty`'s width (neither or both `_Bool`; a general pointer only as a general pointer),
-    /// and, once the program views bytes (see [`MemPlan::bytes`](super::MemPlan)), the
-    /// aligned runs of bytes of integer cells of other widths, and for one-byte accesses the
-    /// padding bytes of structures.
-    pub(super) fn candidates(&self, ty: CInt) -> Vec<Cand> {
+    /// The places a pointer `p` to `ty` may designate: the cells of the numbered objects whose
+    /// type has `ty`'s width (neither or both `_Bool`; a general pointer only as a general
+    /// pointer), and, once the program views bytes (see [`MemPlan::bytes`](super::MemPlan)),
+    /// the aligned runs of bytes of integer cells of other widths, and for one-byte accesses
+    /// the padding bytes of structures. A constant `p` designates at most the places at its
+    /// own object and offset (every other candidate's condition is false), so only those are
+    /// listed: an access at a constant address costs the cells of its object, not of them all.
+    pub(super) fn candidates(&mut self, p: TermId, ty: CInt) -> Vec<Cand> {
+        let at = self.const_target(p);
         let dm = self.dm();
         let fits = |c: CInt| {
             if ty.kind == IntKind::Ptr || c.kind == IntKind::Ptr {
@@ -133,7 +132,15 @@ impl<'a> Lower<'a> {
         let mut out = Vec::new();
         for (i, o) in self.mem.objects.iter().enumerate() {
             let obj = i as u32 + 1;
-            for c in o.cells.iter().filter(|c| !c.opaque && fits(c.ty)) {
+            if at.is_some_and(|(a, _)| a != obj) {
+                continue;
+            }
+            let here = |off: u64| at.is_none_or(|(_, a)| a == off);
+            for c in o
+                .cells
+                .iter()
+                .filter(|c| !c.opaque && here(c.offset) && fits(c.ty))
+            {
                 out.push(Cand {
                     obj,
                     offset: c.offset,
@@ -142,49 +149,65 @@ impl<'a> Lower<'a> {
                 });
             }
             if bytes {
-                self.byte_candidates(obj, o, ty, &fits, &mut out);
+                self.byte_candidates(obj, o, ty, at.map(|(_, off)| off), &fits, &mut out);
             }
         }
         out
     }
 
-    /// The byte-view places of object `obj` for an access of `ty`: every run of `ty`'s size at
-    /// an offset aligned for `ty` whose bytes all belong to integer cells and that is not one
-    /// cell `fits` accepts (that one is a [`Target::Cell`]); a run with a byte of a cell
-    /// without a byte view (`_Bool`, pointer, opaque) is a [`Target::Opaque`]; for a one-byte
-    /// access, also every byte of no cell.
+    /// The object number and offset of a constant general pointer.
+    fn const_target(&mut self, p: TermId) -> Option<(u32, u64)> {
+        let (o, f) = (self.ptr_obj(p), self.ptr_off(p));
+        let obj = u32::try_from(self.cfa.tm.const_value(o)?).ok()?;
+        let off = u64::try_from(self.cfa.tm.const_value(f)?).ok()?;
+        Some((obj, off))
+    }
+
+    /// The byte-view places of object `obj` for an access of `ty` (only the one at offset
+    /// `only`, when given): every run of `ty`'s size at an offset aligned for `ty` whose bytes
+    /// all belong to integer cells and that is not one cell `fits` accepts (that one is a
+    /// [`Target::Cell`]); a run with a byte of a cell without a byte view (`_Bool`, pointer,
+    /// opaque) is a [`Target::Opaque`]; for a one-byte access, also every byte of no cell.
     fn byte_candidates(
         &self,
         obj: u32,
         o: &super::MemObj,
         ty: CInt,
+        only: Option<u64>,
         fits: &dyn Fn(CInt) -> bool,
         out: &mut Vec<Cand>,
     ) {
         let dm = self.dm();
-        // Each byte's cell and its index in the cell; `Err(())` for a byte of a cell without a
-        // byte view, `Ok(None)` for a byte of no cell.
-        let mut owner: Vec<Result<Option<(usize, u32)>, ()>> = vec![Ok(None); o.size as usize];
-        for (k, c) in o.cells.iter().enumerate() {
-            let n = self.cell_size(c.ty);
-            for b in 0..n {
-                if let Some(slot) = owner.get_mut((c.offset + b) as usize) {
-                    *slot = if c.opaque || matches!(c.ty.kind, IntKind::Ptr | IntKind::Bool) {
-                        Err(())
-                    } else {
-                        Ok(Some((k, b as u32)))
-                    };
-                }
-            }
-        }
         let size = ty.size(dm);
         let align = match (size, dm) {
             (8, DataModel::Ilp32) => 4,
             (n, _) => n,
         };
-        let mut off = 0;
-        while off + size <= o.size {
-            let run = &owner[off as usize..(off + size) as usize];
+        // The bytes [lo, hi) the runs cover.
+        let (lo, hi) = match only {
+            Some(off) if off % align == 0 && off.saturating_add(size) <= o.size => {
+                (off, off + size)
+            }
+            Some(_) => return,
+            None => (0, o.size),
+        };
+        // Each byte's cell and its index in the cell; `Err(())` for a byte of a cell without a
+        // byte view, `Ok(None)` for a byte of no cell.
+        let mut owner: Vec<Result<Option<(usize, u32)>, ()>> = vec![Ok(None); (hi - lo) as usize];
+        for (k, c) in o.cells.iter().enumerate() {
+            let n = self.cell_size(c.ty);
+            for b in c.offset.max(lo)..(c.offset + n).min(hi) {
+                owner[(b - lo) as usize] =
+                    if c.opaque || matches!(c.ty.kind, IntKind::Ptr | IntKind::Bool) {
+                        Err(())
+                    } else {
+                        Ok(Some((k, (b - c.offset) as u32)))
+                    };
+            }
+        }
+        let mut off = lo;
+        while off + size <= hi {
+            let run = &owner[(off - lo) as usize..(off - lo + size) as usize];
             let whole = |r: &Result<Option<(usize, u32)>, ()>| matches!(r, Ok(Some(_)));
             if run.iter().any(|r| r.is_err()) {
                 out.push(Cand {
@@ -296,18 +319,11 @@ impl<'a> Lower<'a> {
     /// The checks that `p` designates a live cell accessed as `ty` (bytes without a byte view
     /// and no live cell are UNKNOWN sinks).
     fn cell_checks(&mut self, p: TermId, ty: CInt) {
-        let mut opaque = Vec::new();
-        for c in self.candidates(ty) {
-            if matches!(c.target, Target::Opaque) {
-                opaque.push(self.at_cell(p, c.obj, c.offset, c.alive));
-            }
-        }
-        let opaque = self.cfa.tm.or_all(opaque);
+        let (ok, opaque) = self.cell_conditions(p, ty);
         self.sink_if(
             opaque,
             "access to the bytes of a pointer, function pointer, `_Bool` or bit-field through a pointer of another type (not modelled)",
         );
-        let ok = self.live_cell(p, ty);
         let bad = self.cfa.tm.not(ok);
         self.ub_check(
             None,
@@ -342,13 +358,21 @@ impl<'a> Lower<'a> {
 
     /// The condition "`p` designates a live cell accessed as `ty`".
     fn live_cell(&mut self, p: TermId, ty: CInt) -> TermId {
-        let mut any = Vec::new();
-        for c in self.candidates(ty) {
-            if !matches!(c.target, Target::Opaque) {
-                any.push(self.at_cell(p, c.obj, c.offset, c.alive));
+        self.cell_conditions(p, ty).0
+    }
+
+    /// The conditions that `p` designates a live place of type `ty` that the model holds, and
+    /// that it designates bytes the model does not represent ([`Target::Opaque`]).
+    fn cell_conditions(&mut self, p: TermId, ty: CInt) -> (TermId, TermId) {
+        let (mut live, mut opaque) = (Vec::new(), Vec::new());
+        for c in self.candidates(p, ty) {
+            let here = self.at_cell(p, c.obj, c.offset, c.alive);
+            match c.target {
+                Target::Opaque => opaque.push(here),
+                _ => live.push(here),
             }
         }
-        self.cfa.tm.or_all(any)
+        (self.cfa.tm.or_all(live), self.cfa.tm.or_all(opaque))
     }
 
     /// Reads the place a general pointer designates (checked by [`Lower::ref_place`]); a
@@ -365,7 +389,7 @@ impl<'a> Lower<'a> {
     /// The value at the place a general pointer designates, and the condition that it is a
     /// padding byte (whose value is not modelled; the value is then 0).
     pub(super) fn mem_read_parts(&mut self, p: TermId, ty: CInt) -> (TermId, TermId) {
-        let cands = self.candidates(ty);
+        let cands = self.candidates(p, ty);
         let w = ty.width(self.dm());
         let mut acc = self.cfa.tm.bv_const(0, w);
         let mut padding = Vec::new();
@@ -391,7 +415,7 @@ impl<'a> Lower<'a> {
     /// The condition that a general pointer designates a padding byte.
     pub(super) fn at_padding(&mut self, p: TermId) -> TermId {
         let mut any = Vec::new();
-        for c in self.candidates(CInt::CHAR) {
+        for c in self.candidates(p, CInt::CHAR) {
             if matches!(c.target, Target::Padding) {
                 any.push(self.at_cell(p, c.obj, c.offset, None));
             }
@@ -401,16 +425,19 @@ impl<'a> Lower<'a> {
 
     /// The value of a run of bytes (little-endian: the first byte is the lowest).
     fn read_bytes(&mut self, bytes: &[(Cell, u32)]) -> TermId {
-        let mut acc: Option<TermId> = None;
-        for (c, b) in bytes {
-            let v = self.var_term(c.var);
-            let byte = self.cfa.tm.extract(v, 8 * b + 7, 8 * b);
-            acc = Some(match acc {
-                None => byte,
-                Some(lo) => self.cfa.tm.concat(byte, lo),
-            });
+        let byte = |lw: &mut Self, (c, b): &(Cell, u32)| {
+            let v = lw.var_term(c.var);
+            lw.cfa.tm.extract(v, 8 * b + 7, 8 * b)
+        };
+        let Some((first, rest)) = bytes.split_first() else {
+            return self.cfa.tm.bv_const(0, 8);
+        };
+        let mut acc = byte(self, first);
+        for part in rest {
+            let hi = byte(self, part);
+            acc = self.cfa.tm.concat(hi, acc);
         }
-        acc.expect("a run of at least one byte")
+        acc
     }
 
     /// Writes `t` (of `ty`'s width) to the place a general pointer designates.
@@ -422,7 +449,7 @@ impl<'a> Lower<'a> {
             })
             .t;
         let t = self.materialize(RVal { t, ty }).t;
-        let cands = self.candidates(ty);
+        let cands = self.candidates(p, ty);
         let read_only = |c: &Cand, ro: &std::collections::HashSet<PVar>| match &c.target {
             Target::Cell(cell) => ro.contains(&cell.var),
             Target::Bytes(bytes) => bytes.iter().any(|(cell, _)| ro.contains(&cell.var)),

@@ -11,19 +11,13 @@ use crate::bv::TermId;
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::expr::{has_side_effects, Val};
 use crate::frontend::pointer::Place;
-use crate::frontend::types::{size_t, CInt, CType, IntKind};
+use crate::frontend::types::{size_t, CInt, CType};
 use crate::frontend::FrontendError;
 use lang_c::ast::Expression;
 use lang_c::span::{Node, Span};
 
 /// The most bytes one call sets or copies.
 pub const MAX_BYTES: u128 = 4096;
-
-/// `unsigned char`, the type of the bytes.
-const BYTE: CInt = CInt {
-    kind: IntKind::Char,
-    signed: false,
-};
 
 impl<'a> Lower<'a> {
     /// Whether `b` (a name without `__builtin_`) is a function of this module.
@@ -59,8 +53,8 @@ impl<'a> Lower<'a> {
             // Kept in a temporary: the bytes written may be what the value is computed from.
             let v = self.int_of(second, true, args[1].span)?;
             let v = RVal {
-                t: self.convert(v, BYTE),
-                ty: BYTE,
+                t: self.convert(v, CInt::UCHAR),
+                ty: CInt::UCHAR,
             };
             Val::Int(self.materialize(v))
         } else {
@@ -134,7 +128,7 @@ impl<'a> Lower<'a> {
         span: Span,
     ) -> Result<crate::frontend::lval::Lval, FrontendError> {
         let q = self.ptr_at(p, i);
-        match self.ref_place(q, &CType::Int(BYTE), span)? {
+        match self.ref_place(q, &CType::Int(CInt::UCHAR), span)? {
             Place::Scalar(lv) => Ok(lv),
             _ => Err(FrontendError::Internal("the place of a byte".into())),
         }
@@ -164,7 +158,13 @@ impl<'a> Lower<'a> {
         span: Span,
     ) -> Result<(), FrontendError> {
         let lv = self.byte_place(p, i, span)?;
-        self.store(&lv, RVal { t: byte, ty: BYTE });
+        self.store(
+            &lv,
+            RVal {
+                t: byte,
+                ty: CInt::UCHAR,
+            },
+        );
         Ok(())
     }
 

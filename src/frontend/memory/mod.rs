@@ -36,12 +36,6 @@
 //! representation); a one-byte write to a structure's padding changes nothing, and a read of
 //! padding is an UNKNOWN sink.
 
-/// `unsigned char`, the type of a union's bytes.
-const BYTE: CInt = CInt {
-    kind: IntKind::Char,
-    signed: false,
-};
-
 /// The bits of a general pointer that number its object.
 pub const OBJ_BITS: u32 = crate::cfa::POINTER_OBJECT_BITS;
 
@@ -338,7 +332,7 @@ impl<'a> Lower<'a> {
                         out.push(Cell {
                             offset: at + i as u64,
                             var,
-                            ty: BYTE,
+                            ty: CInt::UCHAR,
                             opaque: false,
                         });
                     }

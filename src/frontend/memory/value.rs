@@ -137,14 +137,10 @@ impl<'a> Lower<'a> {
                 Ok(self.make_ptr(obj, o))
             }
             Place::Scalar(Lval::Elem { arr, flat, .. })
-            | Place::Ptr(Lval::Elem { arr, flat, .. }, _)
-                if arr.at.is_some() =>
-            {
-                let at = arr.at.expect("checked");
-                Ok(self.mem_elem_ptr(at, arr.elem, *flat))
-            }
-            Place::Scalar(Lval::Elem { arr, flat, .. })
             | Place::Ptr(Lval::Elem { arr, flat, .. }, _) => {
+                if let Some(at) = arr.at {
+                    return Ok(self.mem_elem_ptr(at, arr.elem, *flat));
+                }
                 let (obj, base) = self.home_of(Root::Array(arr), span)?;
                 let es = self.cell_size(arr.elem);
                 let f = self.cfa.tm.resize(*flat, aw, false);
@@ -190,11 +186,7 @@ impl<'a> Lower<'a> {
             // A member of a union: its first byte (numbered with its union, see
             // `declare_struct_object`).
             Place::Scalar(Lval::Bytes { bytes, .. }) | Place::Ptr(Lval::Bytes { bytes, .. }, _) => {
-                let byte = CInt {
-                    kind: crate::frontend::types::IntKind::Char,
-                    signed: false,
-                };
-                let (obj, off) = self.home_of(Root::Scalar(bytes[0], byte), span)?;
+                let (obj, off) = self.home_of(Root::Scalar(bytes[0], CInt::UCHAR), span)?;
                 let o = self.cfa.tm.bv_const(u128::from(off), aw);
                 Ok(self.make_ptr(obj, o))
             }
