@@ -267,6 +267,12 @@ fn undefined_pointer_uses_are_unknown() {
             "read of a padding byte",
         ),
         (
+            "compare_padding.c",
+            "struct S { char c; int i; }; int main(void) { struct S s = {1, 2}, t = {1, 2}; \
+             if (memcmp(&s, &t, sizeof s) != 0) reach_error(); return 0; }",
+            "comparison of a padding byte by memcmp",
+        ),
+        (
             "member_uninitialised.c",
             "int inc(int x) { return x + 1; } struct O { int (*f)(int); }; \
              int main(void) { int (*g)(int) = inc; struct O o; if (o.f(1) == 2) reach_error(); return g(0); }",

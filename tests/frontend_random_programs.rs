@@ -246,7 +246,7 @@ fn pointer_walk_programs_checked_against_gcc_and_across_engines() {
     random_programs("random-walks", random::walks::generate, 30);
 }
 
-/// Programs with byte views and `memset`/`memcpy`/`memmove` (`random::bytes`), checked the
+/// Programs with byte views and `memset`/`memcpy`/`memmove`/`memcmp` (`random::bytes`), checked the
 /// same way.
 #[test]
 fn byte_view_programs_checked_against_gcc_and_across_engines() {

@@ -1,7 +1,9 @@
 //! Random C programs that view objects as bytes: a scalar, an array and a structure read and
 //! written through `unsigned char *` and `signed char *`, an array of bytes read and written as
 //! `unsigned short`, `unsigned int` and `unsigned long long` words, and `memset`, `memcpy` and
-//! `memmove` over scalars, arrays and structures (a structure's padding set and copied too); a
+//! `memmove` over scalars, arrays and structures (a structure's padding set and copied too),
+//! `memcmp` of two of them (its sign: glibc's value is the difference of the first differing
+//! bytes, gcc's folding of constants gives -1 or 1, the C standard fixes only the sign); a
 //! union of bytes, an integer and a structure, its members written and read in any order,
 //! copied, set by `memset` and written through a pointer to a member.
 //!
@@ -176,7 +178,7 @@ fn stmt(
     dm: DataModel,
 ) {
     let e = g.expr(sc, 1);
-    match g.rng.below(10) {
+    match g.rng.below(11) {
         // A member of the union written, directly or through a pointer to it.
         8 => {
             let (uw, [ux, uy], _) = o.union;
@@ -279,6 +281,25 @@ fn stmt(
         6 => {
             let m = *g.pick(&["s.a", "s.b", "s.c", "x"]);
             let _ = writeln!(out, "  {m} = {e};");
+        }
+        // Two objects' first bytes compared.
+        10 => {
+            let (p, n) = byte_object(g, o, dm);
+            let (q, m) = loop {
+                let other = byte_object(g, o, dm);
+                if other.0 != p {
+                    break other;
+                }
+            };
+            let k = 1 + g.rng.below(n.min(m));
+            let r = format!("r{}", *results);
+            *results += 1;
+            let _ = writeln!(out, "  int {r} = memcmp({p}, {q}, {k});");
+            let _ = writeln!(out, "  {r} = ({r} > 0) - ({r} < 0);");
+            // The sign stated, so that a counterexample depends on it.
+            let sign = *g.pick(&[-1, 0, 1]);
+            let _ = writeln!(out, "  if ({r} == {sign})\n    reach_error();");
+            sc.add_var(r, Ty(6));
         }
         // The scalar's bytes copied into the array or back.
         _ => {

@@ -1,10 +1,13 @@
-//! `memset`, `memcpy` and `memmove` (and their `__builtin_` forms): byte accesses through
-//! general pointers, one per byte of a size the front end knows (a constant of at most
+//! `memset`, `memcpy`, `memmove` and `memcmp` (and their `__builtin_` forms): byte accesses
+//! through general pointers, one per byte of a size the front end knows (a constant of at most
 //! [`MAX_BYTES`]). Every byte access is checked as `*p` is (null, outside the object, dangling,
 //! a misaligned or untyped byte), `memcpy` between overlapping bytes of one object is undefined,
 //! and a copy reads every source byte before it writes the first (so `memmove` is exact). A
 //! padding byte may be copied into padding (a structure copied whole); copied into a value it
-//! is an UNKNOWN sink.
+//! is an UNKNOWN sink, and so is a padding byte `memcmp` compares. `memcmp` reads all `n`
+//! bytes of both objects (as the C standard's "the first n characters of the object" and
+//! ASan's `strict_memcmp` require) and returns the difference of the first differing bytes as
+//! `unsigned char`s, as glibc and CBMC do (the standard fixes only its sign).
 
 use super::OBJ_BITS;
 use crate::bv::TermId;
@@ -22,11 +25,12 @@ pub const MAX_BYTES: u128 = 4096;
 impl<'a> Lower<'a> {
     /// Whether `b` (a name without `__builtin_`) is a function of this module.
     pub fn is_mem_function(b: &str) -> bool {
-        matches!(b, "memset" | "memcpy" | "memmove")
+        matches!(b, "memset" | "memcpy" | "memmove" | "memcmp")
     }
 
-    /// A call of `memset`, `memcpy` or `memmove` (`b`, without `__builtin_`) with `args`: the
-    /// destination pointer is the value (a `void *`).
+    /// A call of `memset`, `memcpy`, `memmove` or `memcmp` (`b`, without `__builtin_`) with
+    /// `args`: the destination pointer is the value (a `void *`), for `memcmp` the comparison's
+    /// `int`.
     pub fn mem_function(
         &mut self,
         b: &str,
@@ -72,6 +76,9 @@ impl<'a> Lower<'a> {
         };
         self.mem.learnt.bytes = true;
         let count = count as i128;
+        if let ("memcmp", Val::Ref(s, _)) = (b, &second) {
+            return self.compare_bytes(d.t, s.t, count, span);
+        }
         match second {
             Val::Int(c) => {
                 for i in 0..count {
@@ -106,6 +113,43 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(Val::Ref(d, CType::Void))
+    }
+
+    /// `memcmp` of the `n` bytes after `a` and `b`: the difference of the first differing
+    /// bytes (as `unsigned char`s converted to `int`), 0 when all are equal.
+    fn compare_bytes(
+        &mut self,
+        a: TermId,
+        b: TermId,
+        n: i128,
+        span: Span,
+    ) -> Result<Val, FrontendError> {
+        let mut pairs = Vec::new();
+        let mut padding = Vec::new();
+        for i in 0..n {
+            let (x, px) = self.load_byte(a, i, span)?;
+            let (y, py) = self.load_byte(b, i, span)?;
+            pairs.push((x, y));
+            padding.extend([px, py]);
+        }
+        let padding = self.cfa.tm.or_all(padding);
+        self.sink_if(
+            padding,
+            "comparison of a padding byte by memcmp (its value is not modelled)",
+        );
+        let w = CInt::INT.width(self.dm());
+        let tm = &mut self.cfa.tm;
+        let mut r = tm.bv_const(0, w);
+        for (x, y) in pairs.into_iter().rev() {
+            let same = tm.eq(x, y);
+            let (xi, yi) = (tm.resize(x, w, false), tm.resize(y, w, false));
+            let diff = tm.sub(xi, yi);
+            r = tm.ite(same, r, diff);
+        }
+        Ok(Val::Int(RVal {
+            t: r,
+            ty: CInt::INT,
+        }))
     }
 
     /// `v` kept from the side effects of `later` (evaluated after it).
