@@ -239,6 +239,37 @@ fn traces_name_the_statements_that_ran() {
     }
 }
 
+/// Function pointers in a trace are named by the function they hold (not by the number the
+/// encoding gives it), null as `0 (null)`, and one declared without an initialiser as holding
+/// no function.
+#[test]
+fn traces_name_the_functions_pointers_hold() {
+    let src = "int inc(int x) { return x + 1; }\n\
+               int dbl(int x) { return 2 * x; }\n\
+               int main(void) {\n\
+               int (*t[2])(int) = {inc, 0};\n\
+               int (*g)(int);\n\
+               struct { int (*f)(int); } s;\n\
+               s.f = dbl;\n\
+               g = t[0];\n\
+               if (s.f(g(1)) == 4) reach_error();\n\
+               return 0;\n}\n";
+    let f = program("function_names", src);
+    let r = verify(&f, &[]);
+    assert_exit(&r, FALSE, "FALSE(unreach-call)");
+    let t = trace_of(&r, &f);
+    for want in [
+        "  t[0] = inc",
+        "  t[1] = 0 (null)",
+        "  g = no function",
+        "  s.f = no function",
+        "  s.f = dbl",
+        "  g = inc",
+    ] {
+        assert!(t.iter().any(|l| l == want), "{want}\n{}", r.stdout);
+    }
+}
+
 #[test]
 fn unknown_at_a_bound_exits_20() {
     let f = program("safe_loop", SAFE_LOOP);

@@ -108,6 +108,7 @@ pub fn optimize(cfa: &Cfa) -> Cfa {
     let c = cone_of_influence(&c);
     large_block_encoding(&c)
 }
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -468,6 +469,12 @@ pub struct Cfa {
     /// The objects a general pointer can designate, numbered from 1: each one's cells (byte
     /// offset and variable), for printing pointer values (see [`Cfa::pointer_value`]).
     pub objects: Vec<Vec<(u64, PVar)>>,
+    /// The variables that hold function pointers (a function's number, see
+    /// [`Cfa::functions`]), for printing their values by name.
+    pub function_pointers: HashSet<PVar>,
+    /// The functions a function pointer can hold: number `k` is `functions[k - 1]` (0 is
+    /// null).
+    pub functions: Vec<String>,
 }
 
 /// The bits above the address in a general pointer that number its object (the front end's
@@ -501,6 +508,8 @@ impl Cfa {
             property,
             data_model,
             objects: Vec::new(),
+            function_pointers: HashSet::new(),
+            functions: Vec::new(),
         };
         cfa.init = cfa.add_loc(LocKind::Init, None, "init");
         cfa.error = cfa.add_loc(LocKind::Error, None, "error");

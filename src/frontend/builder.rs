@@ -462,6 +462,7 @@ impl<'a> Lower<'a> {
 
     /// Binds an identifier in the innermost scope.
     pub fn bind(&mut self, name: &str, b: Binding) {
+        self.note_function_pointers(&b);
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), b);
         }
@@ -557,7 +558,9 @@ fn new_lower<'a>(
     opts: &'a FrontendOptions,
     plan: &super::memory::MemPlan,
 ) -> Lower<'a> {
-    let cfa = Cfa::new(opts.property, opts.data_model);
+    let mut cfa = Cfa::new(opts.property, opts.data_model);
+    let taken = super::fnptr::address_taken(unit);
+    cfa.functions = taken.clone();
     let init = cfa.init;
     let pos = SrcPos {
         file: src.main_file.clone(),
@@ -589,7 +592,7 @@ fn new_lower<'a>(
         address_of_element: false,
         noreturn: Default::default(),
         runs_code: HashMap::new(),
-        taken: super::fnptr::address_taken(unit),
+        taken,
         mem: super::memory::Memory::new(plan.clone()),
         literals: HashMap::new(),
         elsewhere: Default::default(),

@@ -547,6 +547,7 @@ impl<'a> Lower<'a> {
                     let vars = self.object_vars(&b);
                     self.external_globals.extend(vars);
                 }
+                self.note_function_pointers(&b);
                 self.scopes[0].insert(name.to_string(), b);
             }
         }
@@ -577,6 +578,7 @@ impl<'a> Lower<'a> {
             }
         }
         if global {
+            self.note_function_pointers(&b);
             self.scopes[0].insert(name.to_string(), b);
         } else {
             self.bind(name, b);

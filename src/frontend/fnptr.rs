@@ -175,6 +175,16 @@ impl<'a> Lower<'a> {
         out
     }
 
+    /// Records the function pointers of a binding in the CFA (its traces print their values
+    /// as the functions' names).
+    pub fn note_function_pointers(&mut self, b: &Binding) {
+        let vars = match b {
+            Binding::FnPtr(v, _) => vec![*v],
+            b => self.function_pointer_vars(b),
+        };
+        self.cfa.function_pointers.extend(vars);
+    }
+
     /// Gives `vars` (function pointers declared without an initialiser) no function, as a
     /// function pointer variable declared without one holds.
     pub fn hold_no_function(&mut self, vars: &[crate::cfa::PVar]) {

@@ -352,11 +352,28 @@ pub fn format_value(cfa: &Cfa, v: PVar, value: u128) -> String {
     if let Some((obj, off)) = cfa.pointer_value(v, value) {
         return format_pointer(cfa, obj, off);
     }
+    if cfa.function_pointers.contains(&v) {
+        return format_function(cfa, value);
+    }
     let ty = cfa.var(v).ty;
     if !ty.signed && ty.width > 1 && value > 9 {
         format!("{value} (0x{value:x})")
     } else {
         decimal(value, ty)
+    }
+}
+
+/// A function pointer's value: the function's name, `0 (null)`, or that it holds no function
+/// (declared without an initialiser and not assigned).
+fn format_function(cfa: &Cfa, value: u128) -> String {
+    let named = usize::try_from(value)
+        .ok()
+        .and_then(|k| k.checked_sub(1))
+        .and_then(|k| cfa.functions.get(k));
+    match named {
+        Some(name) => name.clone(),
+        None if value == 0 => "0 (null)".to_string(),
+        None => "no function".to_string(),
     }
 }
 
