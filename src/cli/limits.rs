@@ -43,6 +43,15 @@ static ANSWERED: AtomicBool = AtomicBool::new(false);
 /// What the run calls its engine, for the watchdog's answer line of `verify`.
 static ENGINE: OnceLock<String> = OnceLock::new();
 
+/// For `verify --json`: where the watchdog's answer goes as a document, and what the run
+/// checks (see [`super::json::unanswered`]).
+static JSON: OnceLock<super::json::Pending> = OnceLock::new();
+
+/// Say where `verify --json` writes its document, so that the watchdog writes one too.
+pub fn set_json(pending: super::json::Pending) {
+    let _ = JSON.set(pending);
+}
+
 /// The command whose answer the watchdog may have to give, in that command's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -178,7 +187,20 @@ fn answer(command: Command, secs: f64) -> ! {
     let _ = match command {
         Command::Verify => {
             let engine = ENGINE.get().map_or("bitmc", String::as_str);
-            write!(out, "UNKNOWN ({why}) ({engine}, {secs:.2} s)\nUNKNOWN\n")
+            let to_stdout = match JSON.get() {
+                Some(p) => {
+                    if let Err(e) = super::json::write(&p.path, &p.unanswered(&why, engine, secs)) {
+                        eprintln!("error: {e}");
+                    }
+                    p.path.as_os_str() == "-"
+                }
+                None => false,
+            };
+            if to_stdout {
+                Ok(())
+            } else {
+                write!(out, "UNKNOWN ({why}) ({engine}, {secs:.2} s)\nUNKNOWN\n")
+            }
         }
         Command::Solve => {
             eprintln!("unknown: {why}");

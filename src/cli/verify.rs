@@ -1,6 +1,7 @@
 //! `bitmc verify`: verify a C program or an SV-COMP task.
 
 use super::common::{self, EngineArgs};
+use super::json;
 use super::limits;
 use super::program::{lower_resolved, select, ProgramArgs, Resolved};
 use super::{EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
@@ -55,6 +56,12 @@ pub struct VerifyArgs {
     /// SV-COMP's environment model has it).
     #[arg(long, value_enum, default_value_t = UndefinedCallsArg::Unknown)]
     pub undefined_calls: UndefinedCallsArg,
+    /// Also write the result as JSON to FILE (`-`: to stdout, instead of the text): the
+    /// verdict, each property's verdict, engine, time and statistics, and for a violation
+    /// where it fails, the inputs and the statements executed with the values they assigned
+    /// (the shape is docs/verify-result.schema.json).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
     /// Print statistics and what was checked to stderr.
     #[arg(short, long)]
     pub verbose: bool,
@@ -119,7 +126,7 @@ impl Check {
             ),
             ProgramVerdict::False(p, trace) => (
                 format!("FALSE ({p}) ({engine}, {secs:.2} s)\n")
-                    + &counterexample_text(&self.original, &self.cfa, *p, trace),
+                    + &counterexample_text(&self.original, *p, trace, &self.source_trace()),
                 EXIT_UNSAFE,
                 None,
             ),
@@ -139,6 +146,51 @@ impl Check {
                 )
             }
         }
+    }
+
+    /// A violation's run on the program as written, read as statements (or why it cannot
+    /// be); `None` for another verdict.
+    fn source_trace(&self) -> Result<Trace, String> {
+        match &self.result.verdict {
+            ProgramVerdict::False(_, trace) => trace
+                .source_run(&self.original, &self.cfa, TRACE_STEPS)
+                .and_then(|steps| Trace::of_run(&self.original, &steps).map_err(|e| e.to_string())),
+            _ => Err("no violation".into()),
+        }
+    }
+
+    /// This property's entry of the JSON document (see [`super::json`]).
+    fn json(&self, share: bool) -> serde_json::Value {
+        let (result, reason, counterexample) = match &self.result.verdict {
+            ProgramVerdict::True => ("true", None, serde_json::Value::Null),
+            ProgramVerdict::False(_, trace) => {
+                let cex = match self.source_trace() {
+                    Ok(t) => json::counterexample(&self.original, &t),
+                    Err(why) => json::raw_counterexample(&trace.nondet, &why),
+                };
+                ("false", None, cex)
+            }
+            ProgramVerdict::Unknown(_) => {
+                // The text between `UNKNOWN (` and the engine and time.
+                let (first, _, _) = self.report(share);
+                let line = first.lines().next().unwrap_or_default();
+                let inner = line
+                    .strip_prefix("UNKNOWN (")
+                    .and_then(|r| r.rsplit_once(") ("))
+                    .map(|(why, _)| why.to_string());
+                ("unknown", inner, serde_json::Value::Null)
+            }
+        };
+        serde_json::json!({
+            "property": self.property.name(),
+            "result": result,
+            "verdict": self.verdict_line(),
+            "reason": reason,
+            "engine": self.engine,
+            "time_s": self.secs,
+            "counterexample": counterexample,
+            "statistics": json::statistics(&self.result.stats),
+        })
     }
 
     /// The verdict's last line: `TRUE`, `FALSE(PROPERTY)` or `UNKNOWN`.
@@ -177,6 +229,15 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     }
     let witnesses = super::witness::requested(&args.witness, args.svcomp)?;
     let selection = select(&args.program)?;
+    if let Some(path) = &args.json {
+        limits::set_json(json::Pending {
+            path: path.clone(),
+            input: selection.input.display().to_string(),
+            data_model: selection.data_model.name(),
+            properties: selection.properties.iter().map(|p| p.name()).collect(),
+            skipped: selection.skipped.clone(),
+        });
+    }
     let strategy = args.engine.strategy(true)?;
     limits::set_engine(strategy.name());
     let several = selection.properties.len() > 1;
@@ -266,6 +327,18 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     }
     out += &checks[d].verdict_line();
     out += "\n";
+    let doc = args.json.as_ref().map(|_| {
+        serde_json::json!({
+            "format": json::FORMAT,
+            "input": selection.input.display().to_string(),
+            "data_model": selection.data_model.name(),
+            "verdict": checks[d].verdict_line(),
+            "exit_code": exits[d],
+            "time_s": start.elapsed().as_secs_f64(),
+            "properties": checks.iter().map(|c| c.json(several)).collect::<Vec<_>>(),
+            "skipped": selection.skipped,
+        })
+    });
     limits::claim_or_wait();
     let c = &checks[d];
     if several && !witnesses.is_empty() {
@@ -281,7 +354,15 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     for detail in notes {
         eprintln!("note: {detail}");
     }
-    print!("{out}");
+    match (&args.json, &doc) {
+        (Some(path), Some(doc)) => {
+            json::write(path, doc)?;
+            if path.as_os_str() != "-" {
+                print!("{out}");
+            }
+        }
+        _ => print!("{out}"),
+    }
     Ok(exits[d])
 }
 
@@ -326,25 +407,22 @@ fn no_room(why: &str, start: Instant) -> u8 {
 /// The most steps of a counterexample's run on the program as written that are printed.
 const TRACE_STEPS: usize = 1_000_000;
 
-/// A counterexample: the statements executed on the program as written, its inputs, and where
-/// the property fails (gcc's form), or, when that run cannot be shown, the nondet values as
-/// the engine's CFA took them and why.
+/// A counterexample: the statements executed on the program as written (`run`), its inputs,
+/// and where the property fails (gcc's form), or, when that run cannot be shown, the nondet
+/// values as the engine's CFA took them and why.
 fn counterexample_text(
     original: &bitmc::cfa::Cfa,
-    cfa: &bitmc::cfa::Cfa,
     property: Property,
     trace: &bitmc::verify::ProgramTrace,
+    run: &Result<Trace, String>,
 ) -> String {
-    let run = trace
-        .source_run(original, cfa, TRACE_STEPS)
-        .and_then(|steps| Trace::of_run(original, &steps).map_err(|e| e.to_string()));
     let mut out = String::new();
     match run {
         Ok(t) => {
             let calls: Vec<String> = t.inputs().iter().map(|i| i.value.to_string()).collect();
             out += &format!("nondet values: [{}]\n", calls.join(", "));
-            out += &format_trace(original, &t);
-            let (pos, what) = t.failure.unwrap_or_default();
+            out += &format_trace(original, t);
+            let (pos, what) = t.failure.clone().unwrap_or_default();
             let at = pos.map(|p| format!("{p}: ")).unwrap_or_default();
             out += &format!("{at}error: {what} ({property})\n");
         }

@@ -10,6 +10,10 @@
 //! [`Executed::resumed`]: it is not a new execution of the statement. Commands outside every
 //! function (static initialisation, and the values of variables read before any write) are
 //! kept apart ([`Trace::before_main`]).
+//!
+//! Values are printed as a C programmer reads them ([`format_value`]): integers in decimal
+//! (and hex for wide unsigned ones), general pointers as `&a[1]` or `0 (null)`, function
+//! pointers as the function they hold.
 
 use crate::bv::value::to_signed;
 use crate::cfa::{interp, Cfa, Gcl, HavocKind, IntType, OriginId, PVar, SrcPos, VarKind};
