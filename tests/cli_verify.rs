@@ -571,3 +571,72 @@ fn file_first_and_preprocessor_options() {
     // A misspelt command is still a usage error, not a file.
     assert_eq!(bitmc(&["verfy", p]).code, USAGE_ERROR);
 }
+
+/// `bitmc verify --help`: the options in groups, in a reader's order, every option with its
+/// text, and the exit codes.
+#[test]
+fn help_groups_every_option() {
+    let long = bitmc(&["verify", "--help"]);
+    assert_eq!(long.code, 0, "{}", long.stderr);
+    let headings: Vec<&str> = long
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with(' ') && l.ends_with(':'))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "Arguments:",
+            "Options:",
+            "Input and its encoding:",
+            "Properties:",
+            "Engines:",
+            "Tuning:",
+            "Tuning (PDR):",
+            "Output and witnesses:",
+            "Exit codes:"
+        ],
+        "{}",
+        long.stdout
+    );
+    // Under "Options:" only --help (and --version) are left; every option has a text.
+    let mut section = "";
+    let mut options = Vec::new();
+    for (i, l) in long.stdout.lines().enumerate() {
+        if !l.starts_with(' ') && l.ends_with(':') {
+            section = l;
+            continue;
+        }
+        let t = l.trim_start();
+        if l.starts_with("  ") && t.starts_with('-') && l.len() - t.len() <= 6 {
+            options.push((
+                section,
+                t.split_whitespace().next().unwrap_or("").to_string(),
+            ));
+            let next = long.stdout.lines().nth(i + 1).unwrap_or("");
+            assert!(
+                next.trim().len() > 10,
+                "{t} has no text in\n{}",
+                long.stdout
+            );
+        }
+    }
+    for (section, opt) in &options {
+        if *section == "Options:" {
+            assert!(opt.starts_with("-h"), "{opt} is in no group");
+        }
+    }
+    for want in ["--json", "--timeout", "--property", "-I", "--no-lift"] {
+        assert!(
+            options.iter().any(|(_, o)| o.starts_with(want)),
+            "{want} missing"
+        );
+    }
+    let short = bitmc(&["verify", "-h"]);
+    assert_eq!(short.code, 0);
+    assert!(
+        short.stdout.contains("Output and witnesses:"),
+        "{}",
+        short.stdout
+    );
+}

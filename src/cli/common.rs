@@ -116,38 +116,38 @@ pub fn progress_printer() -> impl FnMut(&Progress) {
 pub struct PdrArgs {
     /// PDR: keep a literal whose dropping fails (after its CTGs) instead of going on with the
     /// candidate cut down to the refuting predecessor.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tuning (PDR)")]
     pub no_down: bool,
     /// PDR: do not block counterexamples to generalisation while dropping literals.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tuning (PDR)")]
     pub no_ctg: bool,
     /// PDR: the most counterexamples to generalisation blocked per literal-dropping attempt.
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_max)]
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_max, help_heading = "Tuning (PDR)")]
     pub ctg_max: usize,
     /// PDR: let an obligation go down only once its cube has been blocked N times before
     /// (0: always).
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().dynamic)]
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().dynamic, help_heading = "Tuning (PDR)")]
     pub dynamic: usize,
     /// PDR: stop generalising a cube after this many literals in a row could not be dropped
     /// (0 tries every literal).
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().mic_attempts)]
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().mic_attempts, help_heading = "Tuning (PDR)")]
     pub mic_attempts: usize,
     /// PDR: how many levels deep counterexamples to generalisation are handled recursively.
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_depth)]
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_depth, help_heading = "Tuning (PDR)")]
     pub ctg_depth: usize,
     /// PDR: do not lift predecessors to smaller cubes.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tuning (PDR)")]
     pub no_lift: bool,
     /// PDR: drop the obligations blocked at the top frame instead of retrying them at the next.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tuning (PDR)")]
     pub no_carry: bool,
     /// PDR: give every solver the whole transition relation instead of loading the cone of
     /// each query's latches on demand.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tuning (PDR)")]
     pub no_cones: bool,
     /// PDR: rebuild a frame's solver after this many queries (each leaves a temporary clause
     /// behind), dropping what it learnt and loaded; 0 never rebuilds.
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().recycle)]
+    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().recycle, help_heading = "Tuning (PDR)")]
     pub recycle: usize,
 }
 
@@ -174,10 +174,10 @@ pub struct EngineArgs {
     /// The engine: portfolio races the members below; bmc finds counterexamples only; kind
     /// (k-induction), pdr (IC3) and ic3cfa (IC3 over the control-flow automaton, C programs
     /// only) also prove.
-    #[arg(long, value_enum, default_value_t = EngineArg::Portfolio)]
+    #[arg(long, value_enum, default_value_t = EngineArg::Portfolio, help_heading = "Engines")]
     pub engine: EngineArg,
     /// The SAT solver of a single engine (portfolio members name their own).
-    #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
+    #[arg(long, value_enum, default_value_t = SolverArg::Cadical, help_heading = "Engines")]
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
     /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry,
@@ -196,26 +196,26 @@ pub struct EngineArgs {
     /// baseline turns every technique off, all on).
     /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical,
     /// ic3cfa:cadical (without ic3cfa for DimSpec and AIGER inputs).
-    #[arg(long = "member", value_name = "MEMBER")]
+    #[arg(long = "member", value_name = "MEMBER", help_heading = "Engines")]
     pub members: Vec<String>,
     /// The most threads the portfolio uses (the first members run when there are fewer
     /// threads than members) [default: one per member].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Engines")]
     pub jobs: Option<usize>,
     /// Stop searching after this many seconds of wall-clock time and answer UNKNOWN. A
     /// counterexample found just before is still replayed on the interpreter (at most
     /// 2,000,000 steps), which may take a few seconds more; certificate checks stop with the
     /// search.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", help_heading = "Engines")]
     pub timeout: Option<f64>,
     /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", help_heading = "Engines")]
     pub max_depth: Option<usize>,
     /// How the bit-level system is simplified before PDR and BMC run on it: sweep merges AND
     /// gates that compute the same function of the latches and inputs (SAT sweeping, at most
     /// 2 s); none runs them on the system as built. Their verdicts are carried back to the
     /// system as built and checked there.
-    #[arg(long, value_enum, default_value_t = PreprocessArg::Sweep)]
+    #[arg(long, value_enum, default_value_t = PreprocessArg::Sweep, help_heading = "Tuning")]
     pub preprocess: PreprocessArg,
     #[command(flatten)]
     pub pdr: PdrArgs,

@@ -53,40 +53,53 @@ impl PcArg {
 pub struct ProgramArgs {
     /// The C program (.c, or preprocessed .i) or an SV-COMP task file (.yml).
     pub file: PathBuf,
+    /// The data model, in any case [default: ILP32, or the task's].
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        help_heading = "Input and its encoding"
+    )]
+    pub data_model: Option<DataModelArg>,
+    /// How many calls of one function may be active at once: recursion is inlined that deep,
+    /// and a deeper call ends the run in an UNKNOWN sink (`recursion bound`), so a TRUE verdict
+    /// means that no run goes deeper and the program is safe.
+    #[arg(long, value_name = "N", default_value_t = bitmc::frontend::DEFAULT_RECURSION_BOUND, help_heading = "Input and its encoding")]
+    pub recursion_bound: u32,
+    /// The encoding of the program counter.
+    #[arg(long, value_enum, default_value_t = PcArg::Binary, help_heading = "Input and its encoding")]
+    pub pc: PcArg,
+    /// Do not merge the CFA's edges into large blocks.
+    #[arg(long, help_heading = "Input and its encoding")]
+    pub no_lbe: bool,
+    #[command(flatten)]
+    pub cpp: CppArgs,
     /// The property to check: unreach-call, no-overflow, div-by-zero or valid-index, several
     /// of them separated by commas (`verify` checks each in turn and lists the results; the
     /// exports take the first), or an SV-COMP property file (.prp) stating one of the first
     /// two [default: unreach-call, or every property of the task that bitmc checks, the
     /// others named as skipped].
-    #[arg(long, value_name = "PROPERTY|FILE.prp")]
+    #[arg(long, value_name = "PROPERTY|FILE.prp", help_heading = "Properties")]
     pub property: Option<String>,
-    /// The data model, in any case [default: ILP32, or the task's].
-    #[arg(long, value_enum, ignore_case = true)]
-    pub data_model: Option<DataModelArg>,
-    /// The encoding of the program counter.
-    #[arg(long, value_enum, default_value_t = PcArg::Binary)]
-    pub pc: PcArg,
-    /// Do not merge the CFA's edges into large blocks.
-    #[arg(long)]
-    pub no_lbe: bool,
-    /// How many calls of one function may be active at once: recursion is inlined that deep,
-    /// and a deeper call ends the run in an UNKNOWN sink (`recursion bound`), so a TRUE verdict
-    /// means that no run goes deeper and the program is safe.
-    #[arg(long, value_name = "N", default_value_t = bitmc::frontend::DEFAULT_RECURSION_BOUND)]
-    pub recursion_bound: u32,
-    #[command(flatten)]
-    pub cpp: CppArgs,
 }
 
 /// The preprocessor's options, as gcc takes them.
 #[derive(Args, Debug, Clone, Default)]
 pub struct CppArgs {
     /// Add DIR to the preprocessor's search path for #include (gcc's -I); repeat for several.
-    #[arg(short = 'I', value_name = "DIR")]
+    #[arg(
+        short = 'I',
+        value_name = "DIR",
+        help_heading = "Input and its encoding"
+    )]
     pub include: Vec<PathBuf>,
     /// Define a macro for the preprocessor (gcc's -D): NAME (defined as 1) or NAME=VALUE;
     /// repeat for several.
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    #[arg(
+        short = 'D',
+        value_name = "NAME[=VALUE]",
+        help_heading = "Input and its encoding"
+    )]
     pub define: Vec<String>,
 }
 
