@@ -573,7 +573,7 @@ fn file_first_and_preprocessor_options() {
 }
 
 /// `bitmc verify --help`: the options in groups, in a reader's order, every option with its
-/// text, and the exit codes.
+/// text, and the exit codes; `-h` is the short form.
 #[test]
 fn help_groups_every_option() {
     let long = bitmc(&["verify", "--help"]);

@@ -171,7 +171,9 @@ impl PdrArgs {
 /// How to choose the engines (shared by `verify` and `solve`).
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// The engine: portfolio races the members below; bmc finds counterexamples only; kind
+    /// The engine (portfolio: race the members).
+    ///
+    /// Portfolio races the members below; bmc finds counterexamples only; kind
     /// (k-induction), pdr (IC3) and ic3cfa (IC3 over the control-flow automaton, C programs
     /// only) also prove.
     #[arg(long, value_enum, default_value_t = EngineArg::Portfolio, help_heading = "Engines")]
@@ -179,7 +181,9 @@ pub struct EngineArgs {
     /// The SAT solver of a single engine (portfolio members name their own).
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical, help_heading = "Engines")]
     pub solver: SolverArg,
-    /// A portfolio member, ENGINE[:SOLVER][:OPTION...], e.g. pdr:cadical, kind:batsat,
+    /// A portfolio member, ENGINE[:SOLVER][:OPTION...]; repeat for several.
+    ///
+    /// E.g. pdr:cadical, kind:batsat,
     /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry,
     /// no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N; IC3CFA options,
     /// each technique a switch NAME or no-NAME: push (lemmas to the next level after each
@@ -202,8 +206,9 @@ pub struct EngineArgs {
     /// threads than members) [default: one per member].
     #[arg(long, value_name = "N", help_heading = "Engines")]
     pub jobs: Option<usize>,
-    /// Stop searching after this many seconds of wall-clock time and answer UNKNOWN. A
-    /// counterexample found just before is still replayed on the interpreter (at most
+    /// Stop searching after this many seconds of wall-clock time and answer UNKNOWN.
+    ///
+    /// A counterexample found just before is still replayed on the interpreter (at most
     /// 2,000,000 steps), which may take a few seconds more; certificate checks stop with the
     /// search.
     #[arg(long, value_name = "SECONDS", help_heading = "Engines")]
@@ -213,7 +218,9 @@ pub struct EngineArgs {
     pub max_depth: Option<usize>,
     /// How the bit-level system is simplified before PDR and BMC run on it: sweep merges AND
     /// gates that compute the same function of the latches and inputs (SAT sweeping, at most
-    /// 2 s); none runs them on the system as built. Their verdicts are carried back to the
+    /// 2 s); none runs them on the system as built.
+    ///
+    /// Their verdicts are carried back to the
     /// system as built and checked there.
     #[arg(long, value_enum, default_value_t = PreprocessArg::Sweep, help_heading = "Tuning")]
     pub preprocess: PreprocessArg,

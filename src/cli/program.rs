@@ -61,7 +61,9 @@ pub struct ProgramArgs {
         help_heading = "Input and its encoding"
     )]
     pub data_model: Option<DataModelArg>,
-    /// How many calls of one function may be active at once: recursion is inlined that deep,
+    /// How many calls of one function may be active at once.
+    ///
+    /// Recursion is inlined that deep,
     /// and a deeper call ends the run in an UNKNOWN sink (`recursion bound`), so a TRUE verdict
     /// means that no run goes deeper and the program is safe.
     #[arg(long, value_name = "N", default_value_t = bitmc::frontend::DEFAULT_RECURSION_BOUND, help_heading = "Input and its encoding")]
@@ -74,7 +76,9 @@ pub struct ProgramArgs {
     pub no_lbe: bool,
     #[command(flatten)]
     pub cpp: CppArgs,
-    /// The property to check: unreach-call, no-overflow, div-by-zero or valid-index, several
+    /// The property to check (unreach-call, no-overflow, div-by-zero, valid-index; a list).
+    ///
+    /// One of unreach-call, no-overflow, div-by-zero or valid-index, several
     /// of them separated by commas (`verify` checks each in turn and lists the results; the
     /// exports take the first), or an SV-COMP property file (.prp) stating one of the first
     /// two [default: unreach-call, or every property of the task that bitmc checks, the

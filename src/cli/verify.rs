@@ -20,43 +20,54 @@ pub struct VerifyArgs {
     pub program: ProgramArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// On TRUE, write the inductive invariant to FILE: one line per location with a C
+    /// On TRUE, write the inductive invariant to FILE.
+    ///
+    /// One line per location with a C
     /// expression over the program variables (only when the winning engine proved the program
     /// with an invariant, i.e. PDR or IC3CFA; k-induction proofs have none).
     #[arg(long, value_name = "FILE", help_heading = "Output and witnesses")]
     pub invariant: Option<PathBuf>,
-    /// Write an SV-COMP witness of a TRUE or FALSE verdict to FILE: YAML format 2.0 for .yml
-    /// or .yaml, GraphML format 1.0 for .graphml; repeat for both. FALSE gives a violation
-    /// witness (the nondet values of the counterexample at their calls, and the failing
-    /// statement); TRUE a correctness witness (an invariant at each loop head, from PDR's or
-    /// IC3CFA's inductive invariant, keeping the conjuncts over variables in scope there; a
-    /// k-induction proof has none, so its witness is the trivial one, and stderr says so).
-    /// Only unreach-call and no-overflow have SV-COMP specifications to write.
+    /// Write an SV-COMP witness of a TRUE or FALSE verdict to FILE: YAML format 2.0 for .yml or
+    /// .yaml, GraphML format 1.0 for .graphml; repeat for both.
+    ///
+    /// FALSE gives a violation witness (the nondet values of the counterexample at their calls, and
+    /// the failing statement); TRUE a correctness witness (an invariant at each loop head, from
+    /// PDR's or IC3CFA's inductive invariant, keeping the conjuncts over variables in scope there;
+    /// a k-induction proof has none, so its witness is the trivial one, and stderr says so). Only
+    /// unreach-call and no-overflow have SV-COMP specifications to write.
     #[arg(long, value_name = "FILE", help_heading = "Output and witnesses")]
     pub witness: Vec<PathBuf>,
-    /// SV-COMP conventions: write witness.yml and witness.graphml in the working directory
-    /// (unless --witness names files). The verdict is always the last line of the output:
-    /// TRUE, FALSE(PROPERTY) or UNKNOWN.
+    /// SV-COMP conventions: write witness.yml and witness.graphml in the working directory (unless
+    /// --witness names files).
+    ///
+    /// The verdict is always the last line of the output: TRUE, FALSE(PROPERTY) or UNKNOWN.
     #[arg(long, help_heading = "Output and witnesses")]
     pub svcomp: bool,
-    /// k-induction first searches this many seconds at most for candidate invariants per
-    /// location (comparisons of program variables with each other and with the program's
-    /// constants, exact differences against constants, sums, scaled differences against the
-    /// bounds the samples show; those that random simulation refutes are dropped, the rest
-    /// proved inductive by Houdini and re-checked by a second SAT solver), then runs on the
-    /// system constrained by the proved ones; the other portfolio members run meanwhile (with
-    /// more members than cores, PDR runs 1 s and then waits until the search is over). The
-    /// search stops early when Houdini is done; the re-check may take up to this time more.
-    /// 0 turns it off. Default: a third of --timeout, at most 20 s.
+    /// Seconds for k-induction's search for candidate invariants (0: off).
+    ///
+    /// k-induction first searches this many seconds at most for candidate invariants per location
+    /// (comparisons of program variables with each other and with the program's constants, exact
+    /// differences against constants, sums, scaled differences against the bounds the samples show;
+    /// those that random simulation refutes are dropped, the rest proved inductive by Houdini and
+    /// re-checked by a second SAT solver), then runs on the system constrained by the proved ones;
+    /// the other portfolio members run meanwhile (with more members than cores, PDR runs 1 s and
+    /// then waits until the search is over).
+    ///
+    /// The search stops early when Houdini is done; the re-check may take up to this time more. 0
+    /// turns it off. Default: a third of --timeout, at most 20 s.
     #[arg(long, value_name = "SECONDS", help_heading = "Engines")]
     pub invariant_time: Option<f64>,
+    /// Whether calls of undefined functions may return anything (nondet) or not (unknown).
+    ///
     /// What a counterexample is whose path depends on what a function without a definition
     /// returns or writes: `unknown` (UNKNOWN, as the program does not state it) or `nondet`
     /// (a violation: such a function may return any value and write any global it can see, as
     /// SV-COMP's environment model has it).
     #[arg(long, value_enum, default_value_t = UndefinedCallsArg::Unknown, help_heading = "Properties")]
     pub undefined_calls: UndefinedCallsArg,
-    /// Also write the result as JSON to FILE (`-`: to stdout, instead of the text): the
+    /// Also write the result as JSON to FILE (`-`: to stdout, instead of the text).
+    ///
+    /// The
     /// verdict, each property's verdict, engine, time and statistics, and for a violation
     /// where it fails, the inputs and the statements executed with the values they assigned
     /// (the shape is docs/verify-result.schema.json).
