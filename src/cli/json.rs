@@ -165,12 +165,17 @@ impl Pending {
                 })
             })
             .collect();
+        self.document("UNKNOWN", super::EXIT_UNKNOWN, secs, properties)
+    }
+
+    /// The document of a run whose verdict line is `verdict`, with the properties' entries.
+    pub fn document(&self, verdict: &str, exit: u8, secs: f64, properties: Vec<Value>) -> Value {
         json!({
             "format": FORMAT,
             "input": self.input,
             "data_model": self.data_model,
-            "verdict": "UNKNOWN",
-            "exit_code": super::EXIT_UNKNOWN,
+            "verdict": verdict,
+            "exit_code": exit,
             "time_s": secs,
             "properties": properties,
             "skipped": self.skipped,

@@ -67,8 +67,7 @@ pub struct VerifyArgs {
     pub undefined_calls: UndefinedCallsArg,
     /// Also write the result as JSON to FILE (`-`: to stdout, instead of the text).
     ///
-    /// The
-    /// verdict, each property's verdict, engine, time and statistics, and for a violation
+    /// The verdict, each property's verdict, engine, time and statistics, and for a violation
     /// where it fails, the inputs and the statements executed with the values they assigned
     /// (the shape is docs/verify-result.schema.json).
     #[arg(long, value_name = "FILE", help_heading = "Output and witnesses")]
@@ -127,7 +126,7 @@ struct Check {
 impl Check {
     /// The first line of the verdict, the counterexample, and what the verdict leaves for
     /// stderr: `(lines, exit code, note)`.
-    fn report(&self, share: bool) -> (String, u8, Option<String>) {
+    fn report(&self, share: bool, run: &Result<Trace, String>) -> (String, u8, Option<String>) {
         let (property, engine, secs) = (self.property, &self.engine, self.secs);
         match &self.result.verdict {
             ProgramVerdict::True => (
@@ -137,21 +136,17 @@ impl Check {
             ),
             ProgramVerdict::False(p, trace) => (
                 format!("FALSE ({p}) ({engine}, {secs:.2} s)\n")
-                    + &counterexample_text(&self.original, *p, trace, &self.source_trace()),
+                    + &counterexample_text(&self.original, *p, trace, run),
                 EXIT_UNSAFE,
                 None,
             ),
             ProgramVerdict::Unknown(u) => {
                 let report = common::report_unknown(u, secs);
-                // Stopped at the end of its share of the time limit, not by the limit itself.
-                let text = if share && u.cause == Cause::Interrupted && limits::stopped().is_none()
-                {
-                    format!("timeout after {secs:.1} s, this property's share of the time limit")
-                } else {
-                    report.text
-                };
                 (
-                    format!("UNKNOWN ({text}) ({engine}, {secs:.2} s)\n"),
+                    format!(
+                        "UNKNOWN ({}) ({engine}, {secs:.2} s)\n",
+                        self.unknown_text(share)
+                    ),
                     report.exit,
                     report.detail,
                 )
@@ -159,8 +154,24 @@ impl Check {
         }
     }
 
+    /// Why the answer is UNKNOWN (the text in parentheses of its line); empty for a verdict.
+    fn unknown_text(&self, share: bool) -> String {
+        let ProgramVerdict::Unknown(u) = &self.result.verdict else {
+            return String::new();
+        };
+        // Stopped at the end of its share of the time limit, not by the limit itself.
+        if share && u.cause == Cause::Interrupted && limits::stopped().is_none() {
+            format!(
+                "timeout after {:.1} s, this property's share of the time limit",
+                self.secs
+            )
+        } else {
+            common::report_unknown(u, self.secs).text
+        }
+    }
+
     /// A violation's run on the program as written, read as statements (or why it cannot
-    /// be); `None` for another verdict.
+    /// be, or that there is no violation).
     fn source_trace(&self) -> Result<Trace, String> {
         match &self.result.verdict {
             ProgramVerdict::False(_, trace) => trace
@@ -171,26 +182,21 @@ impl Check {
     }
 
     /// This property's entry of the JSON document (see [`super::json`]).
-    fn json(&self, share: bool) -> serde_json::Value {
+    fn json(&self, share: bool, run: &Result<Trace, String>) -> serde_json::Value {
         let (result, reason, counterexample) = match &self.result.verdict {
             ProgramVerdict::True => ("true", None, serde_json::Value::Null),
             ProgramVerdict::False(_, trace) => {
-                let cex = match self.source_trace() {
-                    Ok(t) => json::counterexample(&self.original, &t),
-                    Err(why) => json::raw_counterexample(&trace.nondet, &why),
+                let cex = match run {
+                    Ok(t) => json::counterexample(&self.original, t),
+                    Err(why) => json::raw_counterexample(&trace.nondet, why),
                 };
                 ("false", None, cex)
             }
-            ProgramVerdict::Unknown(_) => {
-                // The text between `UNKNOWN (` and the engine and time.
-                let (first, _, _) = self.report(share);
-                let line = first.lines().next().unwrap_or_default();
-                let inner = line
-                    .strip_prefix("UNKNOWN (")
-                    .and_then(|r| r.rsplit_once(") ("))
-                    .map(|(why, _)| why.to_string());
-                ("unknown", inner, serde_json::Value::Null)
-            }
+            ProgramVerdict::Unknown(_) => (
+                "unknown",
+                Some(self.unknown_text(share)),
+                serde_json::Value::Null,
+            ),
         };
         serde_json::json!({
             "property": self.property.name(),
@@ -317,8 +323,14 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let mut out = String::new();
     let mut notes = Vec::new();
     let mut exits = Vec::new();
+    let mut entries = Vec::new();
     for (i, c) in checks.iter().enumerate() {
-        let (text, exit, note) = c.report(several);
+        // The counterexample's run is read once, for the text and the document.
+        let run = c.source_trace();
+        if args.json.is_some() {
+            entries.push(c.json(several, &run));
+        }
+        let (text, exit, note) = c.report(several, &run);
         if i > 0 {
             out += "\n";
         }
@@ -338,17 +350,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     }
     out += &checks[d].verdict_line();
     out += "\n";
-    let doc = args.json.as_ref().map(|_| {
-        serde_json::json!({
-            "format": json::FORMAT,
-            "input": selection.input.display().to_string(),
-            "data_model": selection.data_model.name(),
-            "verdict": checks[d].verdict_line(),
-            "exit_code": exits[d],
-            "time_s": start.elapsed().as_secs_f64(),
-            "properties": checks.iter().map(|c| c.json(several)).collect::<Vec<_>>(),
-            "skipped": selection.skipped,
-        })
+    let doc = limits::pending_json().map(|p| {
+        p.document(
+            &checks[d].verdict_line(),
+            exits[d],
+            start.elapsed().as_secs_f64(),
+            entries,
+        )
     });
     limits::claim_or_wait();
     let c = &checks[d];
