@@ -16,8 +16,10 @@ const WRONG: i32 = 4;
 
 /// One bit that flips every step, from 0; the goal (bit = 1) is reached after one step.
 const REACHABLE: &str = "i cnf 1 1\n-1 0\nu cnf 1 0\ng cnf 1 1\n1 0\nt cnf 2 2\n1 2 0\n-1 -2 0\n";
-/// One bit that keeps its value, from 0; the goal (bit = 1) is never reached.
-const UNREACHABLE: &str = "i cnf 1 1\n-1 0\nu cnf 1 0\ng cnf 1 1\n1 0\nt cnf 2 2\n-1 2 0\n1 -2 0\n";
+/// One bit that keeps its value, from 0, beside one that flips every step (so that no path
+/// comes to rest, and BMC cannot prove it); the goal (first bit = 1) is never reached.
+const UNREACHABLE: &str =
+    "i cnf 2 1\n-1 0\nu cnf 2 0\ng cnf 2 1\n1 0\nt cnf 4 4\n-1 3 0\n1 -3 0\n2 4 0\n-2 -4 0\n";
 /// A literal out of range.
 const MALFORMED: &str = "i cnf 1 1\n5 0\n";
 

@@ -82,6 +82,13 @@ const BOTH_HOLD: &str = "int main(void) {\n\
                          if ((2 * x) % 2 != 0) reach_error();\n\
                          return 0;\n}\n";
 
+/// Both properties hold, and the program never ends and never repeats a state (so BMC cannot
+/// prove them).
+const NEVER_ENDS: &str = "int main(void) {\n\
+                          unsigned x = 1;\n\
+                          while (1) { x += 2; if (x % 2 == 0) reach_error(); }\n\
+                          return 0;\n}\n";
+
 #[test]
 fn every_property_of_a_task_is_checked() {
     let t = task("both", BOTH_FAIL, &["no-overflow", "unreach-call"]);
@@ -127,6 +134,7 @@ fn the_verdict_is_the_first_violated_property() {
     let r = verify(&t, &[]);
     expect(&r, 0, "TRUE", &["unreach-call: TRUE", "no-overflow: TRUE"]);
     // An undecided property makes the run UNKNOWN unless another is violated.
+    let t = task("never", NEVER_ENDS, &["unreach-call", "no-overflow"]);
     let r = verify(&t, &["--engine", "bmc", "--max-depth", "2"]);
     expect(&r, 20, "UNKNOWN", &[]);
 }

@@ -149,6 +149,8 @@ fn check(
 fn engines_agree_with_explicit_search() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut counts = [0usize; 2];
+    // BMC's proofs that every path has come to rest (checked against the explicit search).
+    let mut bmc_proofs = 0;
     for case in 0..1000 {
         let n = 2 + (case % 7) as u32;
         let sys = random_system(&mut rng, n);
@@ -170,6 +172,7 @@ fn engines_agree_with_explicit_search() {
             let name = format!("case {case} (n = {n})");
             // BMC is complete for reachability within the bound (2^n steps suffice).
             let (v, _) = EngineKind::Bmc.run(&sys, &opts, &mut |_| {});
+            bmc_proofs += usize::from(matches!(v, Verdict::Safe(_)));
             if let Some(d) = expected {
                 match &v {
                     Verdict::Unsafe(plan) => {
@@ -221,7 +224,8 @@ fn engines_agree_with_explicit_search() {
             }
         }
     }
-    eprintln!("reachable/unreachable: {counts:?}");
+    eprintln!("reachable/unreachable: {counts:?}; proved by bmc: {bmc_proofs}");
+    assert!(bmc_proofs > 20, "bmc proved only {bmc_proofs} systems safe");
     // The generator must produce both kinds of systems.
     assert!(
         counts[0] > 30 && counts[1] > 30,

@@ -177,7 +177,7 @@ fn random_programs(name: &str, gen: Generator, count: u64) {
         "FALSE verdicts whose printed nondet values do not make gcc reach the error"
     );
     // Each engine decides what it can (measured on 30 programs at 2 s a run, beside other
-    // tests on 2 cores: UNKNOWN for bmc 10 (the TRUE programs: it proves nothing), k-induction
+    // tests on 2 cores: UNKNOWN for bmc 10 (the TRUE programs, whose runs do not all end), k-induction
     // 4, PDR 2, IC3CFA 0, the portfolio 4; every program decided by some engine).
     let runs = |e: &str, k: &str| f.verdicts.get(&(e.to_string(), k)).copied().unwrap_or(0);
     for (engine, share) in [

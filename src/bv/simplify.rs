@@ -48,6 +48,9 @@ impl TermManager {
                 if self.is_negation_of(a[0], a[1]) {
                     return Some(self.constant(absorb, sort));
                 }
+                if let Some(t) = self.distribute(op, a[0], a[1]) {
+                    return Some(t);
+                }
             }
             Op::Xor => {
                 if a[0] == a[1] {
@@ -254,6 +257,36 @@ impl TermManager {
                 }
             }
             Op::Concat => {}
+        }
+        None
+    }
+
+    /// Absorption and factoring of a shared operand, for `op` ∈ {and, or} and `inner` the
+    /// other one: `x op (x inner y) = x`, and `(x inner y) op (x inner z) = x inner (y op z)`.
+    /// The guard of an `if`/`else` merged into one edge is `(c ∧ b) ∨ (c ∧ ¬b)`, which becomes
+    /// `c`, so whether the edge is taken no longer needs a case split on `b` in a SAT solver.
+    /// Both results are smaller than the term they replace.
+    fn distribute(&mut self, op: Op, a: TermId, b: TermId) -> Option<TermId> {
+        let inner = if op == Op::And { Op::Or } else { Op::And };
+        let operands = |tm: &Self, t: TermId| match tm.node(t) {
+            Node::App(o, args) if o == inner => Some([args[0], args[1]]),
+            _ => None,
+        };
+        let (oa, ob) = (operands(self, a), operands(self, b));
+        if ob.is_some_and(|o| o.contains(&a)) {
+            return Some(a);
+        }
+        if oa.is_some_and(|o| o.contains(&b)) {
+            return Some(b);
+        }
+        let (oa, ob) = (oa?, ob?);
+        for i in 0..2 {
+            for j in 0..2 {
+                if oa[i] == ob[j] {
+                    let rest = self.app(op, &[oa[1 - i], ob[1 - j]]);
+                    return Some(self.app(inner, &[oa[i], rest]));
+                }
+            }
         }
         None
     }

@@ -36,6 +36,7 @@ mod simplify;
 mod slice;
 pub mod symex;
 pub mod taint;
+pub mod unwind;
 
 #[cfg(test)]
 mod tests;
@@ -656,9 +657,22 @@ impl Cfa {
     /// The locations that are the targets of back edges of a depth-first search from the
     /// initial location (every cycle contains one). Indexed by location.
     pub fn loop_heads(&self) -> Vec<bool> {
+        let mut heads = vec![false; self.locations.len()];
+        for (e, &b) in self.back_edges().iter().enumerate() {
+            if b {
+                heads[self.edges[e].to.index()] = true;
+            }
+        }
+        heads
+    }
+
+    /// The back edges of a depth-first search from the initial location, which takes the
+    /// edges leaving a location in order: those whose target is on the search's stack. Every
+    /// cycle reachable from the initial location contains one. Indexed by edge.
+    pub fn back_edges(&self) -> Vec<bool> {
         let out = self.out_edges();
         let n = self.locations.len();
-        let mut heads = vec![false; n];
+        let mut back = vec![false; self.edges.len()];
         // 0 = unvisited, 1 = on stack, 2 = done.
         let mut state = vec![0u8; n];
         let mut stack: Vec<(Loc, usize)> = vec![(self.init, 0)];
@@ -672,14 +686,14 @@ impl Cfa {
                         state[t.index()] = 1;
                         stack.push((t, 0));
                     }
-                    1 => heads[t.index()] = true,
+                    1 => back[e.index()] = true,
                     _ => {}
                 }
             } else {
                 state[l.index()] = 2;
             }
         }
-        heads
+        back
     }
 
     /// Checks the invariants (see the module doc; not the determinism of guards); returns a

@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 pub enum EngineArg {
     /// Race several engines and SAT solvers on threads (see --member, --jobs).
     Portfolio,
-    /// Incremental bounded model checking (counterexamples only; for C programs, loops of a
-    /// fixed trip count up to 64 are folded into one step, and self-loops that move variables
-    /// by constants may jump over many iterations, each jump proved sound).
+    /// Incremental bounded model checking (counterexamples, and proofs once every run has
+    /// ended; for C programs, loops of a fixed trip count up to 64 are folded into one step,
+    /// and self-loops that move variables by constants may jump over many iterations, each
+    /// jump proved sound).
     Bmc,
     /// k-induction with simple-path constraints.
     Kind,
@@ -171,13 +172,13 @@ impl PdrArgs {
 /// How to choose the engines (shared by `verify` and `solve`).
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// The engine (portfolio: race the members).
+    /// The engine (portfolio: race the members) [default: portfolio; bmc with --unwind].
     ///
-    /// Portfolio races the members below; bmc finds counterexamples only; kind
-    /// (k-induction), pdr (IC3) and ic3cfa (IC3 over the control-flow automaton, C programs
-    /// only) also prove.
-    #[arg(long, value_enum, default_value_t = EngineArg::Portfolio, help_heading = "Engines")]
-    pub engine: EngineArg,
+    /// Portfolio races the members below; bmc finds counterexamples, and proves a program safe
+    /// only once every run has ended (e.g. with --unwind); kind (k-induction), pdr (IC3) and
+    /// ic3cfa (IC3 over the control-flow automaton, C programs only) also prove.
+    #[arg(long, value_enum, help_heading = "Engines")]
+    pub engine: Option<EngineArg>,
     /// The SAT solver of a single engine (portfolio members name their own).
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical, help_heading = "Engines")]
     pub solver: SolverArg,
@@ -246,8 +247,9 @@ impl PreprocessArg {
 impl EngineArgs {
     /// The strategy these arguments describe; without a `program` (DimSpec and AIGER inputs)
     /// the default portfolio leaves out the members that need one.
-    pub fn strategy(&self, program: bool) -> anyhow::Result<Strategy> {
-        match self.engine.kind() {
+    /// The engines to run: `--engine`, or else `default`.
+    pub fn strategy(&self, program: bool, default: EngineArg) -> anyhow::Result<Strategy> {
+        match self.engine.unwrap_or(default).kind() {
             Some(kind) => {
                 let pdr = self.pdr.options();
                 Ok(Strategy::Single(Member {

@@ -68,6 +68,17 @@ pub struct ProgramArgs {
     /// means that no run goes deeper and the program is safe.
     #[arg(long, value_name = "N", default_value_t = bitmc::frontend::DEFAULT_RECURSION_BOUND, help_heading = "Input and its encoding")]
     pub recursion_bound: u32,
+    /// Bound every loop to N evaluations of its condition per entry (CBMC's --unwind N with
+    /// unwinding assertions).
+    ///
+    /// Each loop's head is reached at most N times each time the loop is entered (a `for` loop of
+    /// 1000 iterations needs N = 1001); a run that would reach it once more ends in the loop's
+    /// unwinding assertion. FALSE: a run within the bound reaches the error; TRUE: none does and
+    /// no run can exceed the bound (the assertions hold, so the program is safe); UNKNOWN
+    /// (unwinding assertion: …) otherwise. `verify` then runs BMC unless --engine says
+    /// otherwise; BMC proves TRUE once every run has ended.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Input and its encoding")]
+    pub unwind: Option<u32>,
     /// The encoding of the program counter.
     #[arg(long, value_enum, default_value_t = PcArg::Binary, help_heading = "Input and its encoding")]
     pub pc: PcArg,
@@ -124,6 +135,8 @@ pub struct Resolved {
     pub options: FrontendOptions,
     /// The specification text of the property file given on the command line, if one was.
     pub specification: Option<String>,
+    /// The bound of every loop's unwinding (`--unwind`), if any.
+    pub unwind: Option<u32>,
 }
 
 /// The program and every property to check on it: those named by `--property` (one, a
@@ -139,6 +152,7 @@ pub struct Selection {
     pub recursion_bound: u32,
     pub cpp_args: Vec<String>,
     pub specification: Option<String>,
+    pub unwind: Option<u32>,
 }
 
 impl Selection {
@@ -155,6 +169,7 @@ impl Selection {
                 ..FrontendOptions::default()
             },
             specification: self.specification.clone(),
+            unwind: self.unwind,
         }
     }
 }
@@ -250,6 +265,7 @@ pub fn select(args: &ProgramArgs) -> anyhow::Result<Selection> {
         recursion_bound: args.recursion_bound,
         cpp_args: args.cpp.args(),
         specification,
+        unwind: args.unwind,
     })
 }
 
@@ -292,7 +308,10 @@ pub fn lower_resolved(
     lbe: bool,
 ) -> anyhow::Result<(bitmc::cfa::Cfa, bitmc::cfa::Cfa, Vec<String>)> {
     let lowered = frontend::lower_file(Path::new(&r.input), &r.options)?;
-    let cfa = prepare(&lowered.cfa, lbe);
+    let cfa = match r.unwind {
+        Some(n) => prepare(&bitmc::cfa::unwind::bound_loops(&lowered.cfa, n), lbe),
+        None => prepare(&lowered.cfa, lbe),
+    };
     let warnings = lowered.warnings.iter().map(|w| w.to_string()).collect();
     Ok((lowered.cfa, cfa, warnings))
 }

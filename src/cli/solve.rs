@@ -1,6 +1,6 @@
 //! `bitmc solve`: model checking of DimSpec and AIGER transition systems.
 
-use super::common::{self, EngineArgs};
+use super::common::{self, EngineArg, EngineArgs};
 use super::limits;
 use super::{EXIT_SAFE, EXIT_UNSAFE};
 use anyhow::Context;
@@ -96,7 +96,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
             &a.sys
         }
     };
-    let strategy = args.engine.strategy(false)?;
+    let strategy = args.engine.strategy(false, EngineArg::Portfolio)?;
     if strategy.members().iter().any(|m| m.engine.needs_program()) {
         anyhow::bail!("{}", bitmc::engine::NO_PROGRAM);
     }

@@ -1,6 +1,6 @@
 //! `bitmc verify`: verify a C program or an SV-COMP task.
 
-use super::common::{self, EngineArgs};
+use super::common::{self, EngineArg, EngineArgs};
 use super::json;
 use super::limits;
 use super::program::{lower_resolved, select, ProgramArgs, Resolved};
@@ -255,7 +255,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             skipped: selection.skipped.clone(),
         });
     }
-    let strategy = args.engine.strategy(true)?;
+    let default = match args.program.unwind {
+        Some(_) => EngineArg::Bmc,
+        None => EngineArg::Portfolio,
+    };
+    let strategy = args.engine.strategy(true, default)?;
     limits::set_engine(strategy.name());
     let several = selection.properties.len() > 1;
     let mut checks: Vec<Check> = Vec::new();

@@ -14,8 +14,9 @@
 //!   shortest counterexample is such a loop-free path.
 //!
 //! States are compared on [`System::simple_path_vars`] (latches and the variables `I`
-//! mentions). Simple-path constraints are added lazily: a model in which two states are equal
-//! gets the constraint for that pair, and the query is repeated.
+//! mentions). Simple-path constraints are added lazily: a model in which a state equals an
+//! earlier one gets the constraint for that pair (the nearest earlier one), and the query is
+//! repeated.
 
 use super::unroll::{too_large, Unrolling};
 use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
@@ -91,6 +92,12 @@ impl<'s> Path<'s> {
 
     /// Extend the path to `k + 1 = len() + 1` states and ask the query.
     fn extend(&mut self, sys: &System) -> Answer {
+        self.grow(sys);
+        self.ask()
+    }
+
+    /// Extend the path to `len() + 1` states without asking.
+    fn grow(&mut self, sys: &System) {
         let s = self.solver.as_mut();
         let k = self.un.push_state(s);
         if k == 0 && self.from_init {
@@ -101,6 +108,13 @@ impl<'s> Path<'s> {
         }
         let g = self.un.section_literal(s, &sys.bad, k);
         self.goal.push(g);
+    }
+
+    /// The query on the path as long as it is now.
+    fn ask(&mut self) -> Answer {
+        let s = self.solver.as_mut();
+        let k = self.goal.len() - 1;
+        let g = self.goal[k];
         let assumptions: &[Lit] = if self.from_init { &[] } else { &[g] };
         loop {
             match s.solve(assumptions) {
@@ -116,13 +130,15 @@ impl<'s> Path<'s> {
                                 .collect()
                         })
                         .collect();
+                    // One constraint per state that repeats an earlier one, with the nearest
+                    // such: a path that comes to rest repeats its last state at every later
+                    // step, and all pairs of those would be quadratically many constraints
+                    // where the adjacent ones already exclude the rest.
                     let mut added = false;
                     for j in 1..=k {
-                        for i in 0..j {
-                            if proj[i] == proj[j] {
-                                add_distinct(s, &self.un, &self.vars, i, j);
-                                added = true;
-                            }
+                        if let Some(i) = (0..j).rev().find(|&i| proj[i] == proj[j]) {
+                            add_distinct(s, &self.un, &self.vars, i, j);
+                            added = true;
                         }
                     }
                     if !added {
@@ -243,10 +259,10 @@ fn search_with(
 }
 
 /// Re-check a k-induction or diameter certificate from scratch with fresh solvers of
-/// `opts.backend`: every base query up to `k`, and the step (or forward) query at `k`. (The
-/// simple-path constraints are added lazily here too: an UNSAT answer under some of them holds
-/// under all.) `Ok(true)` when the certificate holds, `Ok(false)` when it does not,
-/// `Err` when the check was interrupted.
+/// `opts.backend`: one query for a goal state at any step up to `k` (where the search asked
+/// depth by depth), and the step (or forward) query at `k`. (The simple-path constraints are
+/// added lazily here too: an UNSAT answer under some of them holds under all.) `Ok(true)` when
+/// the certificate holds, `Ok(false)` when it does not, `Err` when the check was interrupted.
 pub fn check_certificate(
     sys: &System,
     cert: &Certificate,
@@ -257,20 +273,40 @@ pub fn check_certificate(
         Certificate::Diameter { k } => (k, true),
         _ => return Ok(false),
     };
-    let mut base = Base::new(sys, opts);
-    for _ in 0..=k {
-        if base.step(sys)?.is_some() {
-            return Ok(false);
-        }
+    if reaches_within(sys, k, opts)? {
+        return Ok(false);
     }
     let mut path = Path::new(sys, opts, from_init);
     for _ in 0..=k {
-        match path.extend(sys) {
-            Answer::Interrupted => return Err(Interrupted),
-            // A proof at a smaller depth also holds at `k`.
-            Answer::Proof => return Ok(true),
-            Answer::Path => {}
-        }
+        path.grow(sys);
     }
-    Ok(false)
+    match path.ask() {
+        Answer::Interrupted => Err(Interrupted),
+        Answer::Proof => Ok(true),
+        Answer::Path => Ok(false),
+    }
+}
+
+/// Is a goal state reachable within `k` steps? One query over all of them.
+fn reaches_within(sys: &System, k: usize, opts: &Options) -> Result<bool, Interrupted> {
+    let mut solver = opts.backend.create(&opts.interrupter);
+    let s = solver.as_mut();
+    let mut un = Unrolling::new(sys);
+    let mut goals = Vec::with_capacity(k + 1);
+    for j in 0..=k {
+        un.push_state(s);
+        if j == 0 {
+            un.add_section(s, &sys.init, 0);
+        }
+        goals.push(un.section_literal(s, &sys.bad, j));
+    }
+    s.add_clause(&goals);
+    let r = s.solve(&[]);
+    un.defer_drop();
+    super::graveyard::keep(solver);
+    match r {
+        SolveResult::Sat => Ok(true),
+        SolveResult::Unsat => Ok(false),
+        SolveResult::Interrupted => Err(Interrupted),
+    }
 }
