@@ -640,3 +640,44 @@ fn help_groups_every_option() {
         short.stdout
     );
 }
+
+/// A loop of 1000 iterations whose violation needs the right input (x = 500): no engine
+/// decides it within a few seconds.
+const SLOW: &str = "int main(void) {\n\
+                    int x = __VERIFIER_nondet_int(), s = 0;\n\
+                    for (int i = 0; i < 1000; i++) { if (x > i) s += 2; else s += 1; }\n\
+                    if (s == 1500) reach_error();\n\
+                    return 0;\n}\n";
+
+#[test]
+fn a_long_run_reports_every_member_on_one_clock() {
+    let f = program("progress", SLOW);
+    let r = verify(&f, &["--timeout", "8"]);
+    assert_exit(&r, 20, "UNKNOWN");
+    // Not a terminal: plain lines, at most one every five seconds, after the first second.
+    let lines: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with('[')).collect();
+    assert!(lines.len() >= 2, "{}", r.stderr);
+    let clock = |l: &str| -> f64 {
+        let t = l.strip_prefix('[').and_then(|l| l.split(" s]").next());
+        t.and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no clock in {l}"))
+    };
+    assert!(clock(lines[0]) >= 1.0, "{}", lines[0]);
+    for w in lines.windows(2) {
+        assert!(clock(w[1]) - clock(w[0]) >= 5.0, "{w:?}");
+    }
+    // BMC's depth only grows; every member named on a line has its depth.
+    let depth = |l: &str| -> usize {
+        let at = l.find("bmc:cadical depth ").expect("bmc reports") + 18;
+        l[at..].split(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(depth(lines[1]) > depth(lines[0]), "{lines:?}");
+    let last = lines.last().unwrap();
+    for m in [
+        "bmc:cadical depth",
+        "pdr:cadical frame",
+        "ic3cfa:cadical level",
+    ] {
+        assert!(last.contains(m), "{m} missing in {last}");
+    }
+}

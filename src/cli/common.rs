@@ -91,24 +91,84 @@ pub fn report_unknown(u: &Unknown, secs: f64) -> UnknownReport {
     UnknownReport { text, detail, exit }
 }
 
-/// A progress callback printing to stderr once a run is older than a second, at most once a
-/// second.
-pub fn progress_printer() -> impl FnMut(&Progress) {
-    let mut last: Option<Instant> = None;
-    move |p: &Progress| {
-        if p.elapsed < Duration::from_secs(1) {
+/// The progress of a run on stderr, on one clock (the run's): once the run is older than a
+/// second, a line with the last report of every engine (or portfolio member), e.g.
+/// `[12.0 s] bmc:cadical depth 552 (63 SAT calls) · pdr:cadical frame 9 (1204 lemmas)`. On a
+/// terminal the line is redrawn in place, at most once a second, and cleared when the run ends;
+/// otherwise a plain line is written at most every five seconds.
+pub struct ProgressPrinter {
+    start: Instant,
+    /// The last report of each engine, by name, in the order they first reported.
+    last: Vec<(String, String)>,
+    printed: Option<Instant>,
+    /// The line drawn in place on a terminal (`None` when stderr is not one).
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl ProgressPrinter {
+    pub fn new(start: Instant) -> ProgressPrinter {
+        let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{wide_msg}") {
+                bar.set_style(style);
+            }
+            bar
+        });
+        ProgressPrinter {
+            start,
+            last: Vec::new(),
+            printed: None,
+            bar,
+        }
+    }
+
+    /// The word for an engine's depth.
+    fn depth_word(engine: &str) -> &'static str {
+        match engine {
+            "pdr" => "frame",
+            "ic3cfa" => "level",
+            "kind" => "k",
+            _ => "depth",
+        }
+    }
+
+    pub fn report(&mut self, p: &Progress) {
+        let name = p.member.clone().unwrap_or_else(|| p.engine.to_string());
+        let mut text = format!("{} {}", Self::depth_word(p.engine), p.depth);
+        if !p.detail.is_empty() {
+            text += &format!(" ({})", p.detail);
+        }
+        match self.last.iter_mut().find(|(n, _)| *n == name) {
+            Some(entry) => entry.1 = text,
+            None => self.last.push((name, text)),
+        }
+        let every = if self.bar.is_some() { 1 } else { 5 };
+        if self.start.elapsed() < Duration::from_secs(1)
+            || self
+                .printed
+                .is_some_and(|t| t.elapsed() < Duration::from_secs(every))
+        {
             return;
         }
-        if last.is_some_and(|t| t.elapsed() < Duration::from_secs(1)) {
-            return;
-        }
-        last = Some(Instant::now());
-        eprintln!(
-            "[{}] depth {} after {:.1} s",
-            p.engine,
-            p.depth,
-            p.elapsed.as_secs_f64()
+        self.printed = Some(Instant::now());
+        let members: Vec<String> = self.last.iter().map(|(n, t)| format!("{n} {t}")).collect();
+        let line = format!(
+            "[{:.1} s] {}",
+            self.start.elapsed().as_secs_f64(),
+            members.join(" · ")
         );
+        match &self.bar {
+            Some(bar) => bar.set_message(line),
+            None => eprintln!("{line}"),
+        }
+    }
+}
+
+impl Drop for ProgressPrinter {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }
 

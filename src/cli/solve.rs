@@ -105,7 +105,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         max_depth: args.engine.max_depth,
         interrupter,
     };
-    let mut progress = common::progress_printer();
+    let mut printer = common::ProgressPrinter::new(start);
+    let mut progress = |p: &bitmc::engine::Progress| printer.report(p);
     let notes = std::sync::Mutex::new(Vec::new());
     let check = |s: &System, v: Verdict, b: bitmc::sat::Backend, o: &Options| {
         let c = witness::check_bit_level(s, v, b, o);

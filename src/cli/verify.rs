@@ -293,7 +293,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             },
             fault: args.inject_fault,
         };
-        let mut progress = common::progress_printer();
+        let mut printer = common::ProgressPrinter::new(start);
+        let mut progress = |p: &bitmc::engine::Progress| printer.report(p);
         // With several properties, each gets an equal share of the time that is left.
         let left = selection.properties.len() - i;
         let result = match timeout.filter(|_| left > 1) {

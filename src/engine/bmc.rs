@@ -273,10 +273,11 @@ fn search(
             }
             next_rest_check = 2 * hi;
         }
-        progress(&Progress {
-            engine: "bmc",
-            depth: hi,
-            elapsed: start.elapsed(),
-        });
+        progress(&Progress::new(
+            "bmc",
+            hi,
+            start,
+            format!("{} SAT calls", b.calls + b.rest_calls),
+        ));
     }
 }

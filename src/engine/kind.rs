@@ -249,11 +249,7 @@ fn search_with(
             Answer::Path => {}
             Answer::Interrupted => return interrupted(),
         }
-        progress(&Progress {
-            engine: "kind",
-            depth: k,
-            elapsed: start.elapsed(),
-        });
+        progress(&Progress::new("kind", k, start, String::new()));
         k += 1;
     }
 }

@@ -21,7 +21,7 @@ use crate::sat::{Backend, Interrupter, Var};
 use crate::ts::{Plan, System};
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What an engine concluded.
 #[derive(Clone, Debug)]
@@ -227,6 +227,66 @@ pub struct Progress {
     pub depth: usize,
     /// Time since the engine started.
     pub elapsed: Duration,
+    /// What else the engine can say in a few words (e.g. `1204 lemmas`), possibly empty.
+    pub detail: String,
+    /// The portfolio member that reports (set by the portfolio), e.g. `pdr:cadical`.
+    pub member: Option<String>,
+}
+
+impl Progress {
+    /// A report of `engine` at `depth`, `start` being when the engine started.
+    pub fn new(engine: &'static str, depth: usize, start: Instant, detail: String) -> Progress {
+        Progress {
+            engine,
+            depth,
+            elapsed: start.elapsed(),
+            detail,
+            member: None,
+        }
+    }
+}
+
+/// The progress reports of an IC3 run: one when a round (frame) opens, and again from inside
+/// a round at most once a second, so that a long round still shows that the engine lives.
+pub struct Reporter {
+    engine: &'static str,
+    start: Instant,
+    last: Instant,
+    depth: usize,
+}
+
+/// How often a long round is reported again.
+const REPORT_EVERY: Duration = Duration::from_secs(1);
+
+impl Reporter {
+    pub fn new(engine: &'static str, start: Instant) -> Reporter {
+        Reporter {
+            engine,
+            start,
+            last: start,
+            depth: 0,
+        }
+    }
+
+    /// The round at `depth` opens.
+    pub fn round(&mut self, progress: ProgressFn<'_>, depth: usize, detail: String) {
+        self.depth = depth;
+        self.last = Instant::now();
+        progress(&Progress::new(self.engine, depth, self.start, detail));
+    }
+
+    /// Reports the current round again when a second has passed since the last report.
+    pub fn tick(&mut self, progress: ProgressFn<'_>, detail: impl FnOnce() -> String) {
+        if self.last.elapsed() >= REPORT_EVERY {
+            self.last = Instant::now();
+            progress(&Progress::new(
+                self.engine,
+                self.depth,
+                self.start,
+                detail(),
+            ));
+        }
+    }
 }
 
 /// Options shared by the engines.

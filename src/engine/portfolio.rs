@@ -405,8 +405,11 @@ pub fn run(
                 if m.engine == EngineKind::Kind {
                     search_over.store(true, Ordering::SeqCst);
                 }
+                let label = m.to_string();
                 let mut forward = |p: &Progress| {
-                    let _ = ptx.send(p.clone());
+                    let mut p = p.clone();
+                    p.member = Some(label.clone());
+                    let _ = ptx.send(p);
                 };
                 // A member that fails with a panic (a bug) answers UNKNOWN; the others go on.
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

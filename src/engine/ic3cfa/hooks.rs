@@ -9,14 +9,14 @@ use super::MEMORY_CHECK_EVERY;
 use super::{Cores, Cube, Ic3cfa, Kind, Obligation, Stopped};
 use crate::bv::TermId;
 use crate::engine::ic3::{Frames, Ic3, ObId, Order, Pred, Query, Queue, Retry};
-use crate::engine::{Progress, ProgressFn, Unknown, Verdict};
+use crate::engine::{ProgressFn, Reporter, Unknown, Verdict};
 use std::time::{Duration, Instant};
 
 /// An IC3CFA run: the engine, where progress goes, and when it started.
 pub(super) struct Run<'x, 'a, 'p> {
     ic3: &'x mut Ic3cfa<'a>,
     progress: ProgressFn<'p>,
-    start: Instant,
+    reporter: Reporter,
 }
 
 impl<'x, 'a, 'p> Run<'x, 'a, 'p> {
@@ -24,7 +24,7 @@ impl<'x, 'a, 'p> Run<'x, 'a, 'p> {
         Run {
             ic3,
             progress,
-            start,
+            reporter: Reporter::new("ic3cfa", start),
         }
     }
 }
@@ -65,11 +65,8 @@ impl Ic3 for Run<'_, '_, '_> {
                 )))));
             }
         }
-        (self.progress)(&Progress {
-            engine: "ic3cfa",
-            depth: k,
-            elapsed: self.start.elapsed(),
-        });
+        let lemmas = format!("{} lemmas", self.ic3.lemmas.len());
+        self.reporter.round(&mut *self.progress, k, lemmas);
         Ok(None)
     }
 
@@ -111,6 +108,9 @@ impl Ic3 for Run<'_, '_, '_> {
     }
 
     fn popped(&mut self) -> Result<(), Stopped> {
+        let lemmas = &self.ic3.lemmas;
+        self.reporter
+            .tick(&mut *self.progress, || format!("{} lemmas", lemmas.len()));
         let n = &mut self.ic3.n;
         n.obligations += 1;
         if n.obligations.is_multiple_of(MEMORY_CHECK_EVERY) && !self.ic3.room_to_grow() {

@@ -8,7 +8,7 @@ use super::query::{Interrupted, RelInd};
 use super::{Cube, Obligation, Pdr, PushWitness};
 use crate::engine::ic3::{Frames, Ic3, ObId, Order, Pred, Query, Queue};
 use crate::engine::unroll::too_large;
-use crate::engine::{Certificate, Progress, ProgressFn, Unknown, Verdict};
+use crate::engine::{Certificate, ProgressFn, Reporter, Unknown, Verdict};
 use crate::sat::Lit;
 use std::time::{Duration, Instant};
 
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 pub(super) struct Run<'x, 's, 'p> {
     pdr: &'x mut Pdr<'s>,
     progress: ProgressFn<'p>,
-    start: Instant,
+    reporter: Reporter,
     /// When the current propagation started.
     propagating: Instant,
 }
@@ -26,7 +26,7 @@ impl<'x, 's, 'p> Run<'x, 's, 'p> {
         Run {
             pdr,
             progress,
-            start,
+            reporter: Reporter::new("pdr", start),
             propagating: start,
         }
     }
@@ -74,11 +74,8 @@ impl Ic3 for Run<'_, '_, '_> {
     }
 
     fn extend(&mut self, k: usize) -> Result<Option<Verdict>, Interrupted> {
-        (self.progress)(&Progress {
-            engine: "pdr",
-            depth: k,
-            elapsed: self.start.elapsed(),
-        });
+        let lemmas = format!("{} lemmas", self.pdr.frames.len());
+        self.reporter.round(&mut *self.progress, k, lemmas);
         let p = &mut *self.pdr;
         if p.backend_opts.max_depth.is_some_and(|m| k >= m) {
             return Ok(Some(Verdict::Unknown(Unknown::bound(format!(
@@ -116,6 +113,9 @@ impl Ic3 for Run<'_, '_, '_> {
 
     fn popped(&mut self) -> Result<(), Interrupted> {
         self.pdr.obligations += 1;
+        let frames = &self.pdr.frames;
+        self.reporter
+            .tick(&mut *self.progress, || format!("{} lemmas", frames.len()));
         Ok(())
     }
 
