@@ -370,3 +370,55 @@ fn aiger_witness_simulator() {
     let c = aiger_sim::read(aig).expect("the binary circuit reads");
     assert_eq!(aiger_sim::check_witness(&c, "1\nb0\n0\n10\n01\n."), Ok(1));
 }
+
+/// A plan of a system `bitmc dimspec` or `bitmc aiger` wrote names the program's variables with
+/// their C values (signed by their type), read from the file's header.
+#[test]
+fn plans_of_exports_show_the_program_variables() {
+    let dir = temp_dir("solve-decoded");
+    let c = dir.join("count.c");
+    std::fs::write(
+        &c,
+        "extern void reach_error(void);\n\
+         int main(void) {\n\
+           unsigned x = 0; int y = -3;\n\
+           while (x < 5) { x++; y--; }\n\
+           if (x == 5 && y == -8) reach_error();\n\
+           return 0;\n}\n",
+    )
+    .unwrap();
+    for (cmd, ext) in [("dimspec", "cnf"), ("aiger", "aag")] {
+        let target = dir.join(format!("count.{ext}"));
+        let r = bitmc(&[cmd, c.to_str().unwrap(), "-o", target.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let r = solve(target.to_str().unwrap(), &["--engine", "bmc"]);
+        assert_eq!(r.code, UNSAFE, "{}{}", r.stdout, r.stderr);
+        let states: Vec<&str> = r
+            .stdout
+            .lines()
+            .map(|l| l.strip_prefix("c ").unwrap_or(l))
+            .filter(|l| l.starts_with("state ") && l.contains(" = "))
+            .collect();
+        // Every state of the plan is a line; y counts down from -3 to -8 as x counts up.
+        let ys: Vec<&str> = states
+            .iter()
+            .filter_map(|l| l.split("main::y = ").nth(1))
+            .map(|v| v.split(',').next().unwrap())
+            .collect();
+        assert!(
+            ys.ends_with(&["-3", "-4", "-5", "-6", "-7", "-8"]),
+            "{ext}: {states:?}"
+        );
+        assert!(
+            states.iter().any(|l| l.contains("main::x = 5")),
+            "{states:?}"
+        );
+    }
+    // A file without the header: the true variables, as before.
+    let r = solve("examples/counter.cnf", &["--engine", "bmc"]);
+    assert!(
+        r.stdout.contains("each line lists the true variables"),
+        "{}",
+        r.stdout
+    );
+}

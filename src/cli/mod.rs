@@ -132,6 +132,7 @@ pub mod export;
 pub mod json;
 pub mod limits;
 pub mod memory;
+pub mod plan_map;
 pub mod program;
 pub mod solve;
 pub mod verify;

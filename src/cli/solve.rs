@@ -2,6 +2,7 @@
 
 use super::common::{self, EngineArg, EngineArgs};
 use super::limits;
+use super::plan_map::VarMap;
 use super::{EXIT_SAFE, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
@@ -21,7 +22,8 @@ pub struct SolveArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// How to print a plan to the goal: `states` lists the true variables of each state;
+    /// How to print a plan to the goal: `states` lists the true variables of each state (or,
+    /// for a file `bitmc dimspec` wrote, the program's variables its header names);
     /// `incplan` prints IncPlan's `solution n k` form.
     #[arg(long, value_enum, default_value_t = PlanFormat::States)]
     pub plan_format: PlanFormat,
@@ -46,7 +48,8 @@ pub enum PlanFormat {
 
 enum Input {
     Dimspec(Box<System>),
-    Aiger(Box<AigerSystem>),
+    /// An AIGER system and the map of its latches in its comment section, if it has one.
+    Aiger(Box<AigerSystem>, Option<VarMap>),
 }
 
 fn load(path: &Path) -> anyhow::Result<Input> {
@@ -59,7 +62,8 @@ fn load(path: &Path) -> anyhow::Result<Input> {
         "aag" | "aig" => {
             let file = aiger::read_path(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             let sys = from_aiger(&file).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            Ok(Input::Aiger(Box::new(sys)))
+            let map = VarMap::parse(file.comments.iter().map(String::as_str));
+            Ok(Input::Aiger(Box::new(sys), map))
         }
         "cnf" | "spec" | "dimspec" => {
             let p = dimspec::read_file(path).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -86,7 +90,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let input = load(&args.file)?;
     let sys = match &input {
         Input::Dimspec(s) => s,
-        Input::Aiger(a) => {
+        Input::Aiger(a, _) => {
             if a.ignored_liveness > 0 {
                 eprintln!(
                     "warning: {} justice/fairness properties are not checked",
@@ -121,7 +125,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         preprocessed
             .get_or_init(|| match (&input, args.engine.preprocess.preprocess()) {
                 (_, Preprocess::None) | (Input::Dimspec(_), _) => None,
-                (Input::Aiger(a), Preprocess::Sweep) => {
+                (Input::Aiger(a, _), Preprocess::Sweep) => {
                     Preprocessed::new(a.original(), bitmc::sat::Backend::Cadical, intr)
                 }
             })
@@ -137,7 +141,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     }
     // For AIGER input the plan must also replay on the circuit itself.
     let mut aiger_trace = None;
-    if let (Verdict::Unsafe(plan), Input::Aiger(a)) = (&verdict, &input) {
+    if let (Verdict::Unsafe(plan), Input::Aiger(a, _)) = (&verdict, &input) {
         match a.replay(plan) {
             Ok(t) => aiger_trace = Some(t),
             Err(e) => {
@@ -167,14 +171,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     match &verdict {
         Verdict::Unsafe(plan) => {
             match (&input, &aiger_trace) {
-                (Input::Aiger(a), Some(t)) => {
-                    print_aiger_trace(a, t);
+                (Input::Aiger(a, map), Some(t)) => {
+                    print_aiger_trace(a, t, map.as_ref());
                     if let Some(w) = &args.witness {
                         std::fs::write(w, t.witness())
                             .with_context(|| format!("cannot write {}", w.display()))?;
                     }
                 }
-                _ => print_plan(sys, plan, args.plan_format),
+                _ => {
+                    let map = match args.plan_format {
+                        PlanFormat::States => VarMap::of_dimspec(&args.file),
+                        PlanFormat::Incplan => None,
+                    };
+                    print_plan(sys, plan, args.plan_format, map.as_ref())
+                }
             }
             println!("UNSAFE");
             Ok(EXIT_UNSAFE)
@@ -184,7 +194,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
                 match cert {
                     bitmc::engine::Certificate::Invariant(inv) => {
                         let mut comments = vec![format!("inductive invariant of {}", args.file.display())];
-                        if let Input::Aiger(a) = &input {
+                        if let Input::Aiger(a, _) = &input {
                             for (j, v) in a.latch_var.iter().enumerate() {
                                 if let Some(v) = v {
                                     comments.push(format!("variable {} is latch {j}", v.0 + 1));
@@ -213,7 +223,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     }
 }
 
-fn print_plan(sys: &System, plan: &Plan, format: PlanFormat) {
+fn print_plan(sys: &System, plan: &Plan, format: PlanFormat, map: Option<&VarMap>) {
     let k = plan.states.len();
     match format {
         PlanFormat::Incplan => {
@@ -231,6 +241,20 @@ fn print_plan(sys: &System, plan: &Plan, format: PlanFormat) {
                     })
                     .collect();
                 println!("{}", lits.join(" "));
+            }
+        }
+        PlanFormat::States if map.is_some() => {
+            let map = map.expect("a map");
+            println!(
+                "plan of {k} states ({} steps); the program's variables, as the file's header names them (all in state 0, then those that change):",
+                k - 1
+            );
+            let lines = map.lines(k, |i, n| {
+                let v = n.checked_sub(1)?;
+                plan.states[i].get(v).copied()
+            });
+            for l in lines {
+                println!("{l}");
             }
         }
         PlanFormat::States => {
@@ -251,7 +275,7 @@ fn print_plan(sys: &System, plan: &Plan, format: PlanFormat) {
     }
 }
 
-fn print_aiger_trace(a: &AigerSystem, t: &bitmc::ts::aiger::AigerTrace) {
+fn print_aiger_trace(a: &AigerSystem, t: &bitmc::ts::aiger::AigerTrace, map: Option<&VarMap>) {
     let bits = |v: &[bool]| {
         v.iter()
             .map(|&b| if b { '1' } else { '0' })
@@ -269,6 +293,12 @@ fn print_aiger_trace(a: &AigerSystem, t: &bitmc::ts::aiger::AigerTrace) {
             bits(l),
             bits(&t.inputs[i])
         );
+    }
+    if let Some(map) = map {
+        println!("c the program's variables, as the file's comments name them:");
+        for line in map.lines(t.latches.len(), |i, n| t.latches[i].get(n).copied()) {
+            println!("c {line}");
+        }
     }
     print!("{}", t.witness());
 }
