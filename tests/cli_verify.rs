@@ -498,6 +498,13 @@ fn a_run_without_room_for_the_front_end_answers_unknown_memory() {
         r.stdout,
         r.stderr
     );
+    // The JSON document says so too (on stdout alone for `-`).
+    let (r, _) = verify_with_address_limit(300 << 20, &["--json", "-"], &f);
+    assert_eq!(r.code, UNKNOWN, "{}", r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", r.stdout, r.stderr));
+    assert_eq!(doc["verdict"], "UNKNOWN", "{doc}");
+    assert_eq!(doc["properties"][0]["reason"], "memory", "{doc}");
 }
 
 /// A 4096-element array indexed by two nondet values: every phase before and in the engines

@@ -238,12 +238,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     // The time limit covers the whole run, parsing and encoding included.
     let interrupter = bitmc::sat::Interrupter::new();
     let timeout = args.engine.timeout;
-    if let Err(e) = limits::start(limits::Command::Verify, start, timeout, &interrupter) {
-        return Ok(no_room(
-            &format!("cannot start the watchdog thread: {e}"),
-            start,
-        ));
-    }
+    // The task and property files are read first, so that every answer, even one for want of
+    // memory, can be written as the JSON document.
     let witnesses = super::witness::requested(&args.witness, args.svcomp)?;
     let selection = select(&args.program)?;
     if let Some(path) = &args.json {
@@ -254,6 +250,12 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             properties: selection.properties.iter().map(|p| p.name()).collect(),
             skipped: selection.skipped.clone(),
         });
+    }
+    if let Err(e) = limits::start(limits::Command::Verify, start, timeout, &interrupter) {
+        return Ok(no_room(
+            &format!("cannot start the watchdog thread: {e}"),
+            start,
+        ));
     }
     let default = match args.program.unwind {
         Some(_) => EngineArg::Bmc,
@@ -421,10 +423,16 @@ fn print_statistics(c: &Check, strategy: &str, several: bool) {
 fn no_room(why: &str, start: Instant) -> u8 {
     limits::claim_or_wait();
     eprintln!("note: memory: {why}");
-    println!(
-        "UNKNOWN (memory) (bitmc, {:.2} s)\nUNKNOWN",
-        start.elapsed().as_secs_f64()
-    );
+    let secs = start.elapsed().as_secs_f64();
+    let pending = limits::pending_json();
+    if let Some(p) = pending {
+        if let Err(e) = json::write(&p.path, &p.unanswered("memory", "bitmc", secs)) {
+            eprintln!("error: {e}");
+        }
+    }
+    if pending.is_none_or(|p| p.path.as_os_str() != "-") {
+        println!("UNKNOWN (memory) (bitmc, {secs:.2} s)\nUNKNOWN");
+    }
     EXIT_UNKNOWN
 }
 
