@@ -52,11 +52,6 @@ pub fn set_json(pending: super::json::Pending) {
     let _ = JSON.set(pending);
 }
 
-/// What `verify --json` writes, once [`set_json`] has said it.
-pub fn pending_json() -> Option<&'static super::json::Pending> {
-    JSON.get()
-}
-
 /// The command whose answer the watchdog may have to give, in that command's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {

@@ -133,6 +133,7 @@ pub mod json;
 pub mod limits;
 pub mod memory;
 pub mod program;
+pub mod report;
 pub mod solve;
 pub mod verify;
 pub mod witness;
