@@ -214,10 +214,13 @@ fn agree(file: &str, page: &str, doc: &Value, verdict: &str) -> Result<(), Strin
             }
             for a in s["assignments"].as_array().into_iter().flatten() {
                 let v = a["value"].as_str().unwrap_or_default();
-                let text = esc(&format!(
-                    "{} = {v}",
-                    a["variable"].as_str().unwrap_or_default()
-                ));
+                let variable = a["variable"].as_str().unwrap_or_default();
+                let is = if variable.ends_with(" returns") {
+                    ""
+                } else {
+                    " ="
+                };
+                let text = esc(&format!("{variable}{is} {v}"));
                 if !row.contains(&text) {
                     return Err(format!("line {l}: step #{k} without `{text}`"));
                 }

@@ -26,7 +26,9 @@ use std::fmt::Write;
 /// The page's style sheet.
 const STYLE: &str = include_str!("report/style.css");
 /// The most executions of one line annotated beside it (the first ones and the last ones).
-const VISITS: usize = 8;
+const VISITS: usize = 16;
+/// The width (pixels) of a drawing beyond which it is first shown scaled to the page.
+const FIT_WIDTH: f64 = 1600.0;
 /// The most steps listed in the table of steps.
 const STEP_ROWS: usize = 2000;
 
@@ -132,13 +134,17 @@ pub fn render(doc: &Value, source: &str, paths: &[Option<PathOn>]) -> String {
             body += &counterexample(cex, &name, &input, source, &format!("p{k}"));
             if let Some(Some(on)) = paths.get(k) {
                 let d = cfa::draw(on.cfa, on.path, &format!("cfa{k}"));
+                // A drawing much wider than the page is first shown whole, scaled down.
+                let fit = if d.width > FIT_WIDTH { " checked" } else { "" };
                 let _ = write!(
                     body,
-                    "<h3 id=\"cfa{k}\">Control-flow automaton</h3>\n<p class=\"note\">The path of the counterexample is drawn in orange, each edge with the numbers of its steps; visited locations are yellow. {}.</p>\n<div class=\"cfa\">{}</div>\n",
+                    "<h3 id=\"cfa{k}\">Control-flow automaton</h3>\n<p class=\"note\">The path of the counterexample is drawn in orange, each edge with the numbers of its steps; visited locations are yellow. {}.</p>\n<input type=\"checkbox\" class=\"fit\" id=\"fit{k}\"{fit}><label for=\"fit{k}\"> scale to the page's width</label>\n<div class=\"cfa\">{}</div>\n",
                     esc(&d.note),
                     d.svg
                 );
             }
+            let steps = cex["steps"].as_array().cloned().unwrap_or_default();
+            body += &step_table(&steps, &cex["before_main"], &format!("p{k}"));
             shown_source = true;
         } else if let Some(why) = cex.get("no_trace") {
             let values: Vec<String> = cex["nondet"]
@@ -231,12 +237,27 @@ fn effects(step: &Value) -> String {
     if step["resumed"] == Value::Bool(true) {
         parts.push("<span class=\"cond\">(continued)</span>".to_string());
     }
-    for a in step["assignments"].as_array().into_iter().flatten() {
-        parts.push(format!(
-            "<span class=\"val\">{} = {}</span>",
-            esc(&text(&a["variable"])),
-            esc(&text(&a["value"]))
-        ));
+    let values: Vec<String> = step["assignments"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|a| {
+            // A function's result reads `f() returns 3`, a variable's `x = 3`.
+            let variable = text(&a["variable"]);
+            let is = if variable.ends_with(" returns") {
+                ""
+            } else {
+                " ="
+            };
+            format!(
+                "<span class=\"val\">{}{is} {}</span>",
+                esc(&variable),
+                esc(&text(&a["value"]))
+            )
+        })
+        .collect();
+    if !values.is_empty() {
+        parts.push(values.join(", "));
     }
     for c in step["conditions"].as_array().into_iter().flatten() {
         parts.push(format!("<span class=\"cond\">[{}]</span>", esc(&text(c))));
@@ -250,7 +271,7 @@ fn effects(step: &Value) -> String {
     parts.join(" ")
 }
 
-/// A violation's counterexample: where it fails, the inputs, the annotated source, the steps.
+/// A violation's counterexample: where it fails, the inputs, the annotated source.
 fn counterexample(cex: &Value, property: &str, input: &str, source: &str, id: &str) -> String {
     let v = &cex["violation"];
     let message = text(&v["message"]);
@@ -316,8 +337,7 @@ fn counterexample(cex: &Value, property: &str, input: &str, source: &str, id: &s
         "<h3>Source</h3>\n<p class=\"note\">{} steps; the lines they executed are highlighted, each with its step numbers in order and the values assigned there; the failing line is red.</p>\n",
         steps.len()
     );
-    s += &listing(source, &visits, error, id);
-    s + &step_table(&steps, &cex["before_main"], id)
+    s + &listing(source, &visits, error, id)
 }
 
 /// The source with line numbers (row ids `ID-LN`); the lines in `visits` highlighted with
@@ -400,7 +420,7 @@ fn step_table(steps: &[Value], before_main: &Value, id: &str) -> String {
             .enumerate()
             .map(|(k, st)| row(format!("#{}", k + 1), st)),
     );
-    let open = if steps.len() <= 100 { " open" } else { "" };
+    let open = if steps.len() <= 20 { " open" } else { "" };
     let mut s = format!(
         "<details class=\"steps\"{open}><summary>The {} steps in order</summary>\n",
         steps.len()

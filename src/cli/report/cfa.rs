@@ -32,6 +32,8 @@ pub struct Drawing {
     pub svg: String,
     /// The numbers of locations and edges drawn, and of those left out.
     pub note: String,
+    /// The drawing's width in pixels.
+    pub width: f64,
 }
 
 /// Draws `cfa` with `path` (the run's edges, each with its printed step's index) on it; `id`
@@ -88,9 +90,30 @@ pub fn draw(cfa: &Cfa, path: &[(EdgeId, Option<usize>)], id: &str) -> Drawing {
         return Drawing {
             svg: String::new(),
             note: "no location to draw".into(),
+            width: 0.0,
         };
     }
     vg.do_it(false, false, false, &mut svg);
+    // The writer's canvas grows by guesses of the text's extent; the nodes' boxes (labels and
+    // the bends of long edges are nodes too) give the drawing's real one.
+    let (mut low, mut high) = (
+        Point::new(f64::MAX, f64::MAX),
+        Point::new(f64::MIN, f64::MIN),
+    );
+    for n in vg.iter_nodes() {
+        let (a, b) = vg.pos(n).bbox(false);
+        low = Point::new(low.x.min(a.x), low.y.min(a.y));
+        high = Point::new(high.x.max(b.x), high.y.max(b.y));
+    }
+    let margin = 16.0;
+    let width = high.x - low.x + 2.0 * margin;
+    let view = format!(
+        "<svg class=\"cfa\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\">",
+        x = low.x - margin,
+        y = low.y - margin,
+        w = width,
+        h = high.y - low.y + 2.0 * margin,
+    );
     let left = cfa.locations.len() - shown.len();
     let mut note = format!(
         "{} of {} locations and {edges} of {} edges drawn",
@@ -100,8 +123,9 @@ pub fn draw(cfa: &Cfa, path: &[(EdgeId, Option<usize>)], id: &str) -> Drawing {
     );
     if whole > MAX_LOCATIONS {
         note += &format!(
-            ": only the locations on the path (the {} functions it visits have {whole} locations, over {MAX_LOCATIONS})",
-            functions.len()
+            ": only the locations on the path (the {} it visits {} {whole} locations, over {MAX_LOCATIONS})",
+            if functions.len() == 1 { "function".to_string() } else { format!("{} functions", functions.len()) },
+            if functions.len() == 1 { "has" } else { "have" },
         );
     } else if left > 0 {
         let others: BTreeSet<&str> = cfa
@@ -123,8 +147,9 @@ pub fn draw(cfa: &Cfa, path: &[(EdgeId, Option<usize>)], id: &str) -> Drawing {
         );
     }
     Drawing {
-        svg: inline(&svg.finalize(), id),
+        svg: inline(&svg.finalize(), &view, id),
         note,
+        width,
     }
 }
 
@@ -202,12 +227,12 @@ fn statement(cfa: &Cfa, g: &Gcl) -> String {
     .unwrap_or_default()
 }
 
-/// The writer's SVG made fit to inline in HTML: without the XML declaration and namespace
-/// URL, its ids prefixed with `id`, and its text in a monospace font.
-fn inline(svg: &str, id: &str) -> String {
+/// The writer's SVG made fit to inline in HTML: its start tag replaced by `view` (no XML
+/// declaration, no namespace URL), its ids prefixed with `id`, its text in a monospace font.
+fn inline(svg: &str, view: &str, id: &str) -> String {
     let start = svg.find("<svg").unwrap_or(0);
-    svg[start..]
-        .replacen(" xmlns=\"http://www.w3.org/2000/svg\"", " class=\"cfa\"", 1)
+    let end = svg[start..].find('>').map_or(start, |k| start + k + 1);
+    (view.to_string() + &svg[end..])
         .replace("id=\"", &format!("id=\"{id}-"))
         .replace("href=\"#", &format!("href=\"#{id}-"))
         .replace("url(#", &format!("url(#{id}-"))
