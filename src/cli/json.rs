@@ -137,6 +137,7 @@ pub fn statistics(stats: &Stats) -> Value {
 
 /// What a `verify --json` run checks, for the document the watchdog writes when the run does
 /// not stop in time.
+#[derive(Clone)]
 pub struct Pending {
     pub path: std::path::PathBuf,
     pub input: String,

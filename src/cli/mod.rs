@@ -134,6 +134,7 @@ pub mod limits;
 pub mod memory;
 pub mod plan_map;
 pub mod program;
+pub mod report;
 pub mod solve;
 pub mod verify;
 pub mod witness;

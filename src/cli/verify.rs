@@ -4,6 +4,7 @@ use super::common::{self, EngineArg, EngineArgs};
 use super::json;
 use super::limits;
 use super::program::{lower_resolved, select, ProgramArgs, Resolved};
+use super::report;
 use super::{EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use bitmc::cfa::{Cfa, Property};
 use bitmc::engine::Cause;
@@ -72,6 +73,17 @@ pub struct VerifyArgs {
     /// (the shape is docs/verify-result.schema.json).
     #[arg(long, value_name = "FILE", help_heading = "Output and witnesses")]
     pub json: Option<PathBuf>,
+    /// Also write the result as one self-contained HTML page to FILE.
+    ///
+    /// The verdict and each property's verdict, engine, time and statistics; for a violation,
+    /// the source with the lines the counterexample executed highlighted, each with its step
+    /// numbers and the values assigned there, the failing line marked, the inputs, and the
+    /// control-flow automaton with the path drawn on it (inline CSS and SVG: the page needs no
+    /// network and no other file). It shows the values of the JSON document (--json). A run
+    /// stopped by the time limit (--timeout), whose UNKNOWN the watchdog answers, writes no
+    /// page.
+    #[arg(long, value_name = "FILE", help_heading = "Output and witnesses")]
+    pub report: Option<PathBuf>,
     /// Print statistics and what was checked to stderr.
     #[arg(short, long, help_heading = "Output and witnesses")]
     pub verbose: bool,
@@ -242,14 +254,17 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     // memory, can be written as the JSON document.
     let witnesses = super::witness::requested(&args.witness, args.svcomp)?;
     let selection = select(&args.program)?;
-    if let Some(path) = &args.json {
-        limits::set_json(json::Pending {
-            path: path.clone(),
-            input: selection.input.display().to_string(),
-            data_model: selection.data_model.name(),
-            properties: selection.properties.iter().map(|p| p.name()).collect(),
-            skipped: selection.skipped.clone(),
-        });
+    // The document of --json, which --report shows too.
+    let documented = args.json.is_some() || args.report.is_some();
+    let pending = json::Pending {
+        path: args.json.clone().unwrap_or_default(),
+        input: selection.input.display().to_string(),
+        data_model: selection.data_model.name(),
+        properties: selection.properties.iter().map(|p| p.name()).collect(),
+        skipped: selection.skipped.clone(),
+    };
+    if args.json.is_some() {
+        limits::set_json(pending.clone());
     }
     if let Err(e) = limits::start(limits::Command::Verify, start, timeout, &interrupter) {
         return Ok(no_room(
@@ -331,10 +346,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let mut notes = Vec::new();
     let mut exits = Vec::new();
     let mut entries = Vec::new();
+    let mut runs = Vec::new();
     for (i, c) in checks.iter().enumerate() {
-        // The counterexample's run is read once, for the text and the document.
+        // The counterexample's run is read once, for the text, the document and the page.
         let run = c.source_trace();
-        if args.json.is_some() {
+        if documented {
             entries.push(c.json(several, &run));
         }
         let (text, exit, note) = c.report(several, &run);
@@ -344,6 +360,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         out += &text;
         exits.push(exit);
         notes.extend(note);
+        runs.push(run);
     }
     let d = deciding(&checks);
     if several || !selection.skipped.is_empty() {
@@ -357,14 +374,30 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     }
     out += &checks[d].verdict_line();
     out += "\n";
-    let doc = limits::pending_json().map(|p| {
-        p.document(
+    let doc = documented.then(|| {
+        pending.document(
             &checks[d].verdict_line(),
             exits[d],
             start.elapsed().as_secs_f64(),
             entries,
         )
     });
+    let page = match (&args.report, &doc) {
+        (Some(path), Some(doc)) => {
+            let paths: Vec<Option<report::PathOn>> = checks
+                .iter()
+                .zip(&runs)
+                .map(|(c, run)| {
+                    run.as_ref().ok().map(|t| report::PathOn {
+                        cfa: &c.original,
+                        path: &t.path,
+                    })
+                })
+                .collect();
+            Some((path, report::page(doc, &paths)))
+        }
+        _ => None,
+    };
     limits::claim_or_wait();
     let c = &checks[d];
     if several && !witnesses.is_empty() {
@@ -379,6 +412,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     }
     for detail in notes {
         eprintln!("note: {detail}");
+    }
+    if let Some((path, page)) = &page {
+        report::write(path, page)?;
     }
     match (&args.json, &doc) {
         (Some(path), Some(doc)) => {

@@ -16,7 +16,7 @@
 //! pointers as the function they hold.
 
 use crate::bv::value::to_signed;
-use crate::cfa::{interp, Cfa, Gcl, HavocKind, IntType, OriginId, PVar, SrcPos, VarKind};
+use crate::cfa::{interp, Cfa, EdgeId, Gcl, HavocKind, IntType, OriginId, PVar, SrcPos, VarKind};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -75,6 +75,9 @@ pub struct Trace {
     pub statements: Vec<Executed>,
     /// Where the run fails: the position and text of its last command.
     pub failure: Option<(Option<SrcPos>, String)>,
+    /// The run's edges in order, each with the statement of [`Trace::statements`] (its index)
+    /// that its first command in a function belongs to (none for an edge of no such command).
+    pub path: Vec<(EdgeId, Option<usize>)>,
 }
 
 /// Why a run cannot be read as statements.
@@ -110,6 +113,7 @@ impl Trace {
                 return Err(TraceError::Choice(step.edge.index()));
             }
             let mut writes = step.writes.iter();
+            let mut statement = None;
             for a in atoms {
                 let (o, effect) = match a {
                     Gcl::Assume(_, o) => (*o, None),
@@ -154,6 +158,7 @@ impl Trace {
                     });
                 }
                 seen.push(o);
+                statement = statement.or(t.statements.len().checked_sub(1));
                 let Some(s) = t.statements.last_mut() else {
                     continue;
                 };
@@ -174,6 +179,7 @@ impl Trace {
                     None => {}
                 }
             }
+            t.path.push((step.edge, statement));
         }
         t.failure = last.map(|o| {
             let origin = cfa.origin(o);
