@@ -142,9 +142,12 @@ impl Preprocessed {
         let carried = match v {
             Verdict::Unsafe(plan) => self.plan(orig, &plan).map(Verdict::Unsafe),
             Verdict::Safe(Certificate::Trivial) => Ok(Verdict::Safe(Certificate::Trivial)),
-            // The two systems have the same paths over latches and inputs, so every path
-            // repeats a state within `k` steps in one exactly when it does in the other.
-            Verdict::Safe(c @ Certificate::Diameter { .. }) => Ok(Verdict::Safe(c)),
+            // A path at rest in the preprocessed system may still move in the original (on
+            // latches the preprocessed system left out), so its diameter is not the
+            // original's: no verdict, and no internal error either.
+            Verdict::Safe(Certificate::Diameter { k }) => Ok(Verdict::Unknown(Unknown::incomplete(
+                format!("every path of the preprocessed system comes to rest within {k} steps, which says nothing about the original system"),
+            ))),
             Verdict::Safe(Certificate::Invariant(inv)) => self
                 .invariant(&inv, orig.num_vars)
                 .map(|c| Verdict::Safe(Certificate::Invariant(c))),
