@@ -18,7 +18,6 @@ use bitmc::cfa::{DataModel, IntType, Property};
 use bitmc::witness::harness::{literal, EXIT_DIVERGED, EXIT_ERROR, EXIT_EXHAUSTED};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The time limit of each `bitmc verify` run, in seconds.
@@ -317,28 +316,13 @@ fn harnesses_of_false_fixtures_reach_the_violation() {
             }
         }
     }
-    let next = Mutex::new(0usize);
-    let results = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let k = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(job) = jobs.get(k) else { break };
-                let o = run_job(job, k, &dir);
-                let name = format!("{} ({}, {})", job.file.display(), job.property, job.dm);
-                results.lock().unwrap().push((k, name, o));
-            });
-        }
+    let results = common::parallel(&jobs, |k, job| {
+        let name = format!("{} ({}, {})", job.file.display(), job.property, job.dm);
+        (name, run_job(job, k, &dir))
     });
     let _ = std::fs::remove_dir_all(&dir);
-    let mut results = results.into_inner().unwrap();
-    results.sort_by_key(|r| r.0);
     let (mut reached, mut uninit, mut not_false, mut failed) = (0, vec![], vec![], vec![]);
-    for (_, name, o) in results {
+    for (name, o) in results {
         match o {
             Outcome::Reached => reached += 1,
             Outcome::Uninitialised(v, ok) => uninit.push(format!(
@@ -436,47 +420,33 @@ fn a_program_that_diverges_from_the_counterexample_is_told_so() {
         "{}",
         ran.stderr
     );
-    // The same harness with programs that call in another order, or once more.
-    let swapped = program.replace(
-        "int a = __VERIFIER_nondet_int();\n  unsigned char b = __VERIFIER_nondet_uchar();",
-        "unsigned char b = __VERIFIER_nondet_uchar();\n  int a = __VERIFIER_nondet_int();",
-    );
-    assert_ne!(swapped, program);
-    std::fs::write(dir.join("q.c"), swapped).expect("file written");
-    let ran = build_and_run(
-        &dir.join("q.c"),
-        &h,
-        Property::UnreachCall,
-        DataModel::Lp64,
-        &exe,
-    )
-    .expect("built");
-    assert_eq!(ran.code, Some(EXIT_DIVERGED), "{}", ran.stderr);
-    assert!(
-        ran.stderr.contains(
-            "nondet call 1 is of __VERIFIER_nondet_uchar, but the counterexample's call 1 is of __VERIFIER_nondet_int"
+    // The same harness with programs that call in another order, or once more: each exits
+    // with its code and says why.
+    let diverges = |name: &str, source: &str, code: i32, says: &str| {
+        assert_ne!(source, program);
+        let src = dir.join(format!("{name}.c"));
+        std::fs::write(&src, source).expect("file written");
+        let ran =
+            build_and_run(&src, &h, Property::UnreachCall, DataModel::Lp64, &exe).expect("built");
+        assert_eq!(ran.code, Some(code), "{}", ran.stderr);
+        assert!(ran.stderr.contains(says), "{}", ran.stderr);
+    };
+    diverges(
+        "q",
+        &program.replace(
+            "int a = __VERIFIER_nondet_int();\n  unsigned char b = __VERIFIER_nondet_uchar();",
+            "unsigned char b = __VERIFIER_nondet_uchar();\n  int a = __VERIFIER_nondet_int();",
         ),
-        "{}",
-        ran.stderr
+        EXIT_DIVERGED,
+        "nondet call 1 is of __VERIFIER_nondet_uchar, but the counterexample's call 1 is of __VERIFIER_nondet_int",
     );
-    let more = program.replace("return 0;", "return __VERIFIER_nondet_int();");
-    let more = more.replace("reach_error();", "a = 0;");
-    std::fs::write(dir.join("r.c"), more).expect("file written");
-    let ran = build_and_run(
-        &dir.join("r.c"),
-        &h,
-        Property::UnreachCall,
-        DataModel::Lp64,
-        &exe,
-    )
-    .expect("built");
-    assert_eq!(ran.code, Some(EXIT_EXHAUSTED), "{}", ran.stderr);
-    assert!(
-        ran.stderr.contains(
-            "nondet call 3 (__VERIFIER_nondet_int) is one more than the counterexample's 2"
-        ),
-        "{}",
-        ran.stderr
+    diverges(
+        "r",
+        &program
+            .replace("return 0;", "return __VERIFIER_nondet_int();")
+            .replace("reach_error();", "a = 0;"),
+        EXIT_EXHAUSTED,
+        "nondet call 3 (__VERIFIER_nondet_int) is one more than the counterexample's 2",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
