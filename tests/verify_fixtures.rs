@@ -16,7 +16,6 @@ use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
 use bitmc::verify::{prepare, verify_cfa, ProgramVerdict, VerifyOptions};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
 
 fn secs(default: f64) -> f64 {
@@ -66,25 +65,7 @@ fn lower_in(f: &std::path::Path, p: Property, dm: DataModel) -> Cfa {
 
 /// Run `f` on every task on two threads.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = Mutex::new(0usize);
-    let out: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                out.lock().unwrap().push((i, r));
-            });
-        }
-    });
-    let mut v = out.into_inner().unwrap();
-    v.sort_by_key(|x| x.0);
-    v.into_iter().map(|x| x.1).collect()
+    common::parallel(items, |_, x| f(x))
 }
 
 /// One engine alone with CaDiCaL.

@@ -6,7 +6,7 @@ use super::limits;
 use super::program::{lower_resolved, select, ProgramArgs, Resolved};
 use super::report;
 use super::{EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
-use bitmc::cfa::{Cfa, Property};
+use bitmc::cfa::{interp, Cfa, Property};
 use bitmc::engine::Cause;
 use bitmc::frontend::FrontendError;
 use bitmc::verify::{verify_cfa, Fault, ProgramVerdict, VerifyOptions, VerifyResult};
@@ -66,6 +66,16 @@ pub struct VerifyArgs {
     /// SV-COMP's environment model has it).
     #[arg(long, value_enum, default_value_t = UndefinedCallsArg::Unknown, help_heading = "Properties")]
     pub undefined_calls: UndefinedCallsArg,
+    /// On FALSE, write a C test harness to FILE that reaches the violation.
+    ///
+    /// Compiled by gcc together with the program (the command is in the harness's first
+    /// comment: -m32 for ILP32, UBSan or ASan for the properties they report), its
+    /// __VERIFIER_nondet_* functions return the counterexample's values in call order, checking
+    /// that the program makes the counterexample's calls. A counterexample that reads
+    /// uninitialised locals cannot be set up by a harness: the file and stderr say so. TRUE and
+    /// UNKNOWN write no file.
+    #[arg(long, value_name = "FILE", help_heading = "Output and witnesses")]
+    pub harness: Option<PathBuf>,
     /// Also write the result as JSON to FILE (`-`: to stdout, instead of the text).
     ///
     /// The verdict, each property's verdict, engine, time and statistics, and for a violation
@@ -138,7 +148,7 @@ struct Check {
 impl Check {
     /// The first line of the verdict, the counterexample, and what the verdict leaves for
     /// stderr: `(lines, exit code, note)`.
-    fn report(&self, share: bool, run: &Result<Trace, String>) -> (String, u8, Option<String>) {
+    fn report(&self, share: bool, run: Result<&Trace, &String>) -> (String, u8, Option<String>) {
         let (property, engine, secs) = (self.property, &self.engine, self.secs);
         match &self.result.verdict {
             ProgramVerdict::True => (
@@ -182,19 +192,22 @@ impl Check {
         }
     }
 
-    /// A violation's run on the program as written, read as statements (or why it cannot
-    /// be, or that there is no violation).
-    fn source_trace(&self) -> Result<Trace, String> {
+    /// A violation's run on the program as written: its steps and the steps read as
+    /// statements (or why it cannot be, or that there is no violation).
+    fn source_trace(&self) -> Result<(Vec<interp::Step>, Trace), String> {
         match &self.result.verdict {
             ProgramVerdict::False(_, trace) => trace
                 .source_run(&self.original, &self.cfa, TRACE_STEPS)
-                .and_then(|steps| Trace::of_run(&self.original, &steps).map_err(|e| e.to_string())),
+                .and_then(|steps| {
+                    let t = Trace::of_run(&self.original, &steps).map_err(|e| e.to_string())?;
+                    Ok((steps, t))
+                }),
             _ => Err("no violation".into()),
         }
     }
 
     /// This property's entry of the JSON document (see [`super::json`]).
-    fn json(&self, share: bool, run: &Result<Trace, String>) -> serde_json::Value {
+    fn json(&self, share: bool, run: Result<&Trace, &String>) -> serde_json::Value {
         let (result, reason, counterexample) = match &self.result.verdict {
             ProgramVerdict::True => ("true", None, serde_json::Value::Null),
             ProgramVerdict::False(_, trace) => {
@@ -348,12 +361,14 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let mut entries = Vec::new();
     let mut runs = Vec::new();
     for (i, c) in checks.iter().enumerate() {
-        // The counterexample's run is read once, for the text, the document and the page.
+        // The counterexample's run is read once, for the text, the document, the page and
+        // the harness.
         let run = c.source_trace();
+        let trace = run.as_ref().map(|(_, t)| t);
         if documented {
-            entries.push(c.json(several, &run));
+            entries.push(c.json(several, trace));
         }
-        let (text, exit, note) = c.report(several, &run);
+        let (text, exit, note) = c.report(several, trace);
         if i > 0 {
             out += "\n";
         }
@@ -388,7 +403,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
                 .iter()
                 .zip(&runs)
                 .map(|(c, run)| {
-                    run.as_ref().ok().map(|t| report::PathOn {
+                    run.as_ref().ok().map(|(_, t)| report::PathOn {
                         cfa: &c.original,
                         path: &t.path,
                     })
@@ -407,6 +422,12 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         );
     }
     super::witness::write(&witnesses, &c.r, &c.original, &c.cfa, &c.result, &c.engine);
+    if let Some(path) = &args.harness {
+        if several {
+            eprintln!("note: the harness is of {}", c.property);
+        }
+        write_harness(path, c, &runs[d]);
+    }
     if let (ProgramVerdict::True, Some(path)) = (&c.result.verdict, &args.invariant) {
         write_invariant(path, &c.cfa, c.result.invariant.as_deref())?;
     }
@@ -482,7 +503,7 @@ fn counterexample_text(
     original: &bitmc::cfa::Cfa,
     property: Property,
     trace: &bitmc::verify::ProgramTrace,
-    run: &Result<Trace, String>,
+    run: Result<&Trace, &String>,
 ) -> String {
     let mut out = String::new();
     match run {
@@ -507,6 +528,69 @@ fn counterexample_text(
         }
     }
     out
+}
+
+/// `--harness`: the C test harness of a FALSE verdict's counterexample (`run`, its run on the
+/// program as written), or a note on stderr why none is written.
+fn write_harness(path: &Path, c: &Check, run: &Result<(Vec<interp::Step>, Trace), String>) {
+    let verdict = match &c.result.verdict {
+        ProgramVerdict::False(..) => None,
+        ProgramVerdict::True => Some("TRUE"),
+        ProgramVerdict::Unknown(_) => Some("UNKNOWN"),
+    };
+    if let Some(v) = verdict {
+        eprintln!(
+            "note: no harness for a {v} verdict ({} not written)",
+            path.display()
+        );
+        return;
+    }
+    let (steps, trace) = match run {
+        Ok(r) => r,
+        Err(why) => {
+            eprintln!("note: no harness ({} not written): {why}", path.display());
+            return;
+        }
+    };
+    let source = std::fs::read_to_string(&c.r.input).ok();
+    let req = bitmc::witness::harness::Request {
+        program: &c.r.input,
+        harness: path,
+        property: c.property,
+        data_model: c.r.options.data_model,
+        cpp_args: &c.r.options.cpp_args,
+        source: source.as_deref(),
+    };
+    let h = bitmc::witness::harness::generate(&c.original, steps, trace, &req);
+    if let Err(e) = std::fs::write(path, &h.text) {
+        eprintln!("error: cannot write the harness {}: {e}", path.display());
+        return;
+    }
+    if h.reproduces() {
+        eprintln!(
+            "note: harness written to {}; build and run: {}",
+            path.display(),
+            h.command
+        );
+        return;
+    }
+    if !h.uninitialised.is_empty() {
+        eprintln!(
+            "warning: the counterexample reads uninitialised locals, which a harness cannot set: {}",
+            h.uninitialised.join(", ")
+        );
+    }
+    if !h.undefined.is_empty() {
+        eprintln!(
+            "warning: the counterexample takes the results of functions without a definition, which the harness does not define: {}",
+            h.undefined.join(", ")
+        );
+    }
+    eprintln!(
+        "note: harness written to {}, but it need not reach the violation (see its first comment); build and run: {}",
+        path.display(),
+        h.command
+    );
 }
 
 fn write_invariant(

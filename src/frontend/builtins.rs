@@ -29,7 +29,7 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 /// The type returned by `__VERIFIER_nondet_<suffix>`.
-fn nondet_type(suffix: &str, dm: crate::cfa::DataModel) -> Option<CInt> {
+pub(super) fn nondet_type(suffix: &str, dm: crate::cfa::DataModel) -> Option<CInt> {
     use IntKind::*;
     let (k, s) = match suffix {
         "size_t" | "uintptr_t" => return Some(super::types::size_t(dm)),

@@ -178,6 +178,12 @@ impl FrontendError {
     }
 }
 
+/// The type `function` returns when it is one of SV-COMP's `__VERIFIER_nondet_<T>` built-ins
+/// (`None` for another name, whose type is the one the program declares).
+pub fn nondet_type(function: &str, dm: DataModel) -> Option<types::CInt> {
+    builtins::nondet_type(function.strip_prefix("__VERIFIER_nondet_")?, dm)
+}
+
 /// Preprocesses, parses and lowers a C file (`.c` or `.i`).
 pub fn lower_file(path: &Path, opts: &FrontendOptions) -> Result<Lowered, FrontendError> {
     let text = parse::preprocess_with(path, opts.data_model, &opts.cpp_args)?;

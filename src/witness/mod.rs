@@ -9,6 +9,7 @@
 //!
 //! A failed check turns the verdict into UNKNOWN with an internal-error note.
 
+pub mod harness;
 pub mod invariant;
 pub mod source_run;
 pub mod svcomp;

@@ -13,7 +13,8 @@
 //! value cannot matter there), or 0 ([`Uninit::Zero`], what a compiled program's locals often
 //! hold; the violation witness states the values it reads).
 
-use crate::cfa::{interp, Cfa, Gcl, HavocKind, PVar};
+use crate::bv::TermId;
+use crate::cfa::{interp, Cfa, Gcl, HavocKind, OriginId, PVar};
 use std::collections::HashMap;
 
 /// The values uninitialised declarations take in the replay.
@@ -88,4 +89,131 @@ pub fn replay(
         },
         opts,
     )
+}
+
+/// Sets whether `v` holds an uninitialised value (`Some` of it), counting those that do.
+fn write(v: PVar, x: Option<u128>, uninit: &mut [Option<u128>], live: &mut usize) {
+    let slot = &mut uninit[v.index()];
+    *live = *live + usize::from(x.is_some()) - usize::from(slot.is_some());
+    *slot = x;
+}
+
+/// A read of an uninitialised variable's value along a run: the step, the variable, its value
+/// and the origin of the reading command.
+pub struct UninitRead {
+    pub step: usize,
+    pub var: PVar,
+    pub value: u128,
+    pub origin: OriginId,
+}
+
+/// The first read of each uninitialised value along a run of the CFA the front end built
+/// (whose edges have no `Choice`, so a step executes every atom of its edge, in order).
+pub fn uninitialised_reads(
+    cfa: &Cfa,
+    kinds: &Kinds<'_>,
+    steps: &[interp::Step],
+) -> Vec<UninitRead> {
+    let mut uninit: Vec<Option<u128>> = vec![None; cfa.vars.len()];
+    let mut live = 0usize;
+    let mut free: HashMap<TermId, Vec<PVar>> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let mut taken = step.nondet.iter();
+        let mut read = |t: TermId, o: OriginId, uninit: &mut [Option<u128>], live: &mut usize| {
+            if *live == 0 {
+                return;
+            }
+            let vars = free.entry(t).or_insert_with(|| {
+                cfa.tm
+                    .free_vars(t)
+                    .into_iter()
+                    .map(|v| PVar(v.0))
+                    .filter(|v| v.index() < cfa.vars.len())
+                    .collect()
+            });
+            for &v in vars.iter() {
+                if let Some(value) = uninit[v.index()].take() {
+                    *live -= 1;
+                    out.push(UninitRead {
+                        step: i,
+                        var: v,
+                        value,
+                        origin: o,
+                    });
+                }
+            }
+        };
+        cfa.edge(step.edge).cmd.for_each_atom(&mut |a| match a {
+            Gcl::Assume(t, o) => read(*t, *o, &mut uninit, &mut live),
+            Gcl::Assign(v, t, o) => {
+                read(*t, *o, &mut uninit, &mut live);
+                write(*v, None, &mut uninit, &mut live);
+            }
+            Gcl::Havoc(v, _, _) => {
+                // The havocs of a step took the values of `step.nondet`, in order.
+                let x = taken.next().map_or(0, |(_, x)| *x);
+                let fresh = matches!(kinds.get(v), Some(HavocKind::Uninitialized));
+                write(*v, fresh.then_some(x), &mut uninit, &mut live);
+            }
+            Gcl::Seq(_) | Gcl::Choice(_) => {}
+        });
+    }
+    out
+}
+
+/// Whether the path of a run of `cfa` (the CFA the front end built, whose edges have no
+/// `Choice`) depends on the values its uninitialised declarations took: executed symbolically
+/// along its steps, with the calls' values as constants and each uninitialised value a fresh
+/// variable, some guard of the path (the error's check included) is not valid. When none is,
+/// every value of those declarations takes the same path with the same calls to the same end.
+/// Decided by a fresh `backend` solver; `true` when it is interrupted.
+pub fn depends_on_uninitialised(
+    cfa: &Cfa,
+    steps: &[interp::Step],
+    backend: crate::sat::Backend,
+    interrupter: &crate::sat::Interrupter,
+) -> bool {
+    let mut tm = cfa.tm.clone();
+    let mut env: crate::cfa::symex::Env = HashMap::new();
+    let mut guards = Vec::new();
+    let mut fresh = 0usize;
+    for step in steps {
+        let mut taken = step.nondet.iter();
+        cfa.edge(step.edge).cmd.for_each_atom(&mut |a| match a {
+            Gcl::Assume(t, _) => {
+                let g = crate::cfa::symex::subst(&cfa.vars, &mut tm, *t, &env);
+                if tm.const_value(g).is_none() {
+                    guards.push(g);
+                }
+            }
+            Gcl::Assign(v, t, _) => {
+                let x = crate::cfa::symex::subst(&cfa.vars, &mut tm, *t, &env);
+                env.insert(*v, x);
+            }
+            Gcl::Havoc(v, kind, _) => {
+                let sort = tm.sort(cfa.vars[v.index()].term);
+                let x = match kind {
+                    HavocKind::Uninitialized => {
+                        fresh += 1;
+                        tm.var(format!("uninitialised#{fresh}"), sort)
+                    }
+                    _ => {
+                        let value = taken.next().map_or(0, |(_, x)| *x);
+                        tm.constant(value, sort)
+                    }
+                };
+                if matches!(kind, HavocKind::Uninitialized) {
+                    taken.next();
+                }
+                env.insert(*v, x);
+            }
+            Gcl::Seq(_) | Gcl::Choice(_) => {}
+        });
+    }
+    if guards.is_empty() {
+        return false;
+    }
+    let all = tm.and_all(guards);
+    !super::term_valid(&tm, all, backend, interrupter)
 }

@@ -463,7 +463,12 @@ fn write_effects(s: &mut String, cfa: &Cfa, effects: &[Effect]) {
 /// The name of a C type (`int`, `unsigned char`, `long long`) from its width and signedness
 /// under the CFA's data model.
 pub fn c_type(cfa: &Cfa, ty: IntType) -> String {
-    let long = match cfa.data_model {
+    c_type_in(cfa.data_model, ty)
+}
+
+/// The name of a C type from its width and signedness under a data model.
+pub fn c_type_in(dm: crate::cfa::DataModel, ty: IntType) -> String {
+    let long = match dm {
         crate::cfa::DataModel::Ilp32 => 32,
         crate::cfa::DataModel::Lp64 => 64,
     };

@@ -94,6 +94,30 @@ pub fn wait_at_most(
     }
 }
 
+/// `f` of every item (with its index), on two threads taking the items in order; the results
+/// in the items' order.
+pub fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::Mutex::new(0usize);
+    let out = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let k = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(item) = items.get(k) else { break };
+                let r = f(k, item);
+                out.lock().unwrap().push((k, r));
+            });
+        }
+    });
+    let mut v = out.into_inner().unwrap();
+    v.sort_by_key(|x| x.0);
+    v.into_iter().map(|x| x.1).collect()
+}
+
 /// The gcc harness of the semantics oracle: `BITMC_HARNESS`, else
 /// `fixtures/harness/harness.c`, else the fallback copy in `tests/data`.
 pub fn harness() -> PathBuf {

@@ -21,11 +21,9 @@
 //! only statement that reaches the error, when there is only one.
 
 use super::{Waypoint, WaypointKind};
-use crate::bv::TermId;
-use crate::cfa::{interp, Cfa, Gcl, HavocKind, OriginId, PVar, SrcPos};
-use crate::witness::source_run::{self, havoc_kinds, Kinds, Uninit};
+use crate::cfa::{interp, Cfa, Gcl, HavocKind, PVar, SrcPos};
+use crate::witness::source_run::{self, havoc_kinds, uninitialised_reads, Kinds, Uninit};
 use crate::witness::trace::{decimal, function_of};
-use std::collections::HashMap;
 
 /// The most steps of the replay on the program as written.
 const REPLAY_STEPS: usize = 4_000_000;
@@ -141,73 +139,6 @@ fn havoc_statement(cfa: &Cfa, cmd: &Gcl, v: PVar) -> Option<SrcPos> {
             }
         }
     });
-    out
-}
-
-/// Sets whether `v` holds an uninitialised value (`Some` of it), counting those that do.
-fn write(v: PVar, x: Option<u128>, uninit: &mut [Option<u128>], live: &mut usize) {
-    let slot = &mut uninit[v.index()];
-    *live = *live + usize::from(x.is_some()) - usize::from(slot.is_some());
-    *slot = x;
-}
-
-/// A read of an uninitialised variable's value along a run: the step, the variable, its value
-/// and the origin of the reading command.
-struct UninitRead {
-    step: usize,
-    var: PVar,
-    value: u128,
-    origin: OriginId,
-}
-
-/// The first read of each uninitialised value along a run of the CFA the front end built
-/// (whose edges have no `Choice`, so a step executes every atom of its edge, in order).
-fn uninitialised_reads(cfa: &Cfa, kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<UninitRead> {
-    let mut uninit: Vec<Option<u128>> = vec![None; cfa.vars.len()];
-    let mut live = 0usize;
-    let mut free: HashMap<TermId, Vec<PVar>> = HashMap::new();
-    let mut out = Vec::new();
-    for (i, step) in steps.iter().enumerate() {
-        let mut taken = step.nondet.iter();
-        let mut read = |t: TermId, o: OriginId, uninit: &mut [Option<u128>], live: &mut usize| {
-            if *live == 0 {
-                return;
-            }
-            let vars = free.entry(t).or_insert_with(|| {
-                cfa.tm
-                    .free_vars(t)
-                    .into_iter()
-                    .map(|v| PVar(v.0))
-                    .filter(|v| v.index() < cfa.vars.len())
-                    .collect()
-            });
-            for &v in vars.iter() {
-                if let Some(value) = uninit[v.index()].take() {
-                    *live -= 1;
-                    out.push(UninitRead {
-                        step: i,
-                        var: v,
-                        value,
-                        origin: o,
-                    });
-                }
-            }
-        };
-        cfa.edge(step.edge).cmd.for_each_atom(&mut |a| match a {
-            Gcl::Assume(t, o) => read(*t, *o, &mut uninit, &mut live),
-            Gcl::Assign(v, t, o) => {
-                read(*t, *o, &mut uninit, &mut live);
-                write(*v, None, &mut uninit, &mut live);
-            }
-            Gcl::Havoc(v, _, _) => {
-                // The havocs of a step took the values of `step.nondet`, in order.
-                let x = taken.next().map_or(0, |(_, x)| *x);
-                let fresh = matches!(kinds.get(v), Some(HavocKind::Uninitialized));
-                write(*v, fresh.then_some(x), &mut uninit, &mut live);
-            }
-            Gcl::Seq(_) | Gcl::Choice(_) => {}
-        });
-    }
     out
 }
 
