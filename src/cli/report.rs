@@ -39,20 +39,9 @@ pub struct PathOn<'a> {
     pub path: &'a [(EdgeId, Option<usize>)],
 }
 
-/// HTML-escapes text.
+/// HTML-escapes text (XML's escapes, and `'` for attributes in single quotes).
 fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    bitmc::witness::svcomp::graphml::esc(s).replace('\'', "&#39;")
 }
 
 /// A JSON value as text: a string without quotes, null as empty, anything else as JSON.

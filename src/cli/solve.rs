@@ -243,8 +243,7 @@ fn print_plan(sys: &System, plan: &Plan, format: PlanFormat, map: Option<&VarMap
                 println!("{}", lits.join(" "));
             }
         }
-        PlanFormat::States if map.is_some() => {
-            let map = map.expect("a map");
+        PlanFormat::States if let Some(map) = map => {
             println!(
                 "plan of {k} states ({} steps); the program's variables, as the file's header names them (all in state 0, then those that change):",
                 k - 1

@@ -35,7 +35,7 @@ const KEYS: &[(&str, &str, &str, Option<&str>)] = &[
 ];
 
 /// XML text with `&`, `<`, `>` and `"` escaped.
-fn esc(s: &str) -> String {
+pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
