@@ -338,6 +338,9 @@ pub struct Origin {
     /// the `if`, loop or `switch` it is part of): where a witness can state what holds before
     /// it.
     pub statement: Option<SrcPos>,
+    /// Where that statement starts in the preprocessed text: tells apart the statements that
+    /// share a position (those of one macro's expansion, such as `assert`'s inner `if`).
+    pub statement_at: Option<u32>,
     /// Whether the command checks a property or undefined behaviour (the edge to the error
     /// location or a sink, or the assumption that execution continues past the check) rather
     /// than being one of the program's.
@@ -573,21 +576,24 @@ impl Cfa {
 
     /// Records the origin of a command.
     pub fn add_origin(&mut self, pos: Option<SrcPos>, text: String) -> OriginId {
-        self.add_statement_origin(pos, text, None)
+        self.add_statement_origin(pos, text, None, None)
     }
 
-    /// Records the origin of a command that belongs to the statement starting at `statement`.
+    /// Records the origin of a command that belongs to the statement starting at `statement`,
+    /// offset `statement_at` of the preprocessed text.
     pub fn add_statement_origin(
         &mut self,
         pos: Option<SrcPos>,
         text: String,
         statement: Option<SrcPos>,
+        statement_at: Option<u32>,
     ) -> OriginId {
         let o = OriginId(self.origins.len() as u32);
         self.origins.push(Origin {
             pos,
             text,
             statement,
+            statement_at,
             check: false,
         });
         o

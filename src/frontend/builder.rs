@@ -101,6 +101,8 @@ pub struct Lower<'a> {
     /// The start of the innermost statement or declaration being lowered (origins of
     /// commands; for the condition of an `if`, a loop or a `switch`, that statement's start).
     pub stmt_start: Option<SrcPos>,
+    /// Where that statement starts in the preprocessed text.
+    pub stmt_at: Option<u32>,
     /// The element designated by the last array subscript lowered (for assignments).
     pub last_elem: Option<super::lval::Lval>,
     /// The variables of globals with external linkage that are not `const`: what a function
@@ -254,7 +256,7 @@ impl<'a> Lower<'a> {
             .unwrap_or_else(|| self.text.clone());
         let pos = Some(self.pos.clone());
         self.cfa
-            .add_statement_origin(pos, t, self.stmt_start.clone())
+            .add_statement_origin(pos, t, self.stmt_start.clone(), self.stmt_at)
     }
 
     /// Runs `f` with `span` as the start of the statement being lowered (restored after).
@@ -263,8 +265,10 @@ impl<'a> Lower<'a> {
             return f(self);
         }
         let saved = self.stmt_start.replace(self.src.span_pos(span));
+        let saved_at = self.stmt_at.replace(span.start as u32);
         let r = f(self);
         self.stmt_start = saved;
+        self.stmt_at = saved_at;
         r
     }
 
@@ -583,6 +587,7 @@ fn new_lower<'a>(
         pos,
         text: String::new(),
         stmt_start: None,
+        stmt_at: None,
         last_elem: None,
         external_globals: Vec::new(),
         external_pointers: Vec::new(),

@@ -208,6 +208,114 @@ impl ColumnMap {
     }
 }
 
+/// How the columns of one preprocessed line map to its original line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FragmentMap {
+    /// Through an alignment, the line starting at this offset of the text aligned.
+    Aligned(std::sync::Arc<ColumnMap>, usize),
+    /// Every column to one original offset (a system header's macro expansion: its name).
+    At(usize),
+}
+
+impl FragmentMap {
+    /// The 0-based byte offset in the original line of a 0-based offset in the fragment.
+    pub fn map(&self, col: usize) -> usize {
+        match self {
+            FragmentMap::Aligned(m, at) => m.map(at + col),
+            FragmentMap::At(o) => *o,
+        }
+    }
+}
+
+/// A stand-in for a system macro's expansion in the text aligned: one token that no C line
+/// has outside strings and comments, so it is never matched and falls in the gap of the
+/// macro's name.
+const EXPANSION: &str = "`";
+
+/// Maps the preprocessed lines that come from one original line. Where a macro of a system
+/// header expands (`assert`, `UINT32_MAX`), `gcc -E` writes the expansion on lines of its own,
+/// marked as system text (`system`), with the program's text before, inside (the macro's
+/// arguments) and after it on lines between them. The program's text outside such expansions
+/// is aligned as one line, each expansion standing in it as one token that falls in the gap of
+/// the macro's name; every column of an expansion maps to that name, and an argument is
+/// aligned on its own (an argument gcc repeats, as `assert` does, maps to the original each
+/// time), or to the macro's name when it cannot be (a stringified argument). A line that is
+/// one fragment is aligned as [`ColumnMap::new`] does. `None` for a fragment whose
+/// columns are kept.
+pub fn align_fragments(
+    fragments: &[(&str, bool)],
+    orig: &str,
+    in_comment: bool,
+) -> Vec<Option<FragmentMap>> {
+    use std::sync::Arc;
+    let alone = |text: &str| {
+        ColumnMap::new(text, orig, in_comment).map(|m| FragmentMap::Aligned(Arc::new(m), 0))
+    };
+    if let [(text, _)] = fragments {
+        return vec![alone(text)];
+    }
+    // The text outside expansions, with one stand-in per expansion; where each fragment is
+    // in it (`None` for an argument), and per fragment the stand-in of its expansion.
+    let mut joined = String::new();
+    let mut at: Vec<Option<usize>> = Vec::with_capacity(fragments.len());
+    let mut expansion: Vec<Option<usize>> = Vec::with_capacity(fragments.len());
+    let mut depth = 0i64;
+    let mut current: Option<usize> = None;
+    for &(text, system) in fragments {
+        let inside = system || depth > 0;
+        if inside && current.is_none() {
+            if !joined.is_empty() {
+                joined.push(' ');
+            }
+            current = Some(joined.len());
+            joined.push_str(EXPANSION);
+        }
+        if system {
+            depth += paren_balance(text);
+        }
+        if inside {
+            at.push(None);
+            expansion.push(current);
+            if depth <= 0 {
+                depth = 0;
+                current = None;
+            }
+        } else {
+            if !joined.is_empty() {
+                joined.push(' ');
+            }
+            at.push(Some(joined.len()));
+            expansion.push(None);
+            joined.push_str(text);
+        }
+    }
+    let map = ColumnMap::new(&joined, orig, in_comment).map(Arc::new);
+    let name = |x: usize| map.as_ref().map(|m| FragmentMap::At(m.map(x)));
+    fragments
+        .iter()
+        .enumerate()
+        .map(|(k, &(text, system))| match (at[k], expansion[k]) {
+            (Some(o), _) => map.clone().map(|m| FragmentMap::Aligned(m, o)),
+            (None, Some(x)) if system => name(x),
+            (None, Some(x)) => alone(text).or_else(|| name(x)),
+            (None, None) => None,
+        })
+        .collect()
+}
+
+/// The parentheses a line opens and does not close (negative: closes more than it opens).
+fn paren_balance(text: &str) -> i64 {
+    let b = text.as_bytes();
+    tokens(b, &mut false)
+        .into_iter()
+        .map(|(s, _)| match b[s] {
+            b'(' => 1,
+            b')' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,5 +380,59 @@ mod tests {
     fn numbers_with_exponents_are_one_token() {
         let t = tokens(b"x=1e+5+0x1F", &mut false);
         assert_eq!(t, vec![(0, 1), (1, 2), (2, 6), (6, 7), (7, 11)]);
+    }
+
+    #[test]
+    fn system_macro_expansions_map_to_the_macro_name() {
+        // `gcc -E` of `int y = x + INT_MAX;  uint32_t z = UINT32_MAX; assert(x == 0 && y > 0); return y;`
+        let orig =
+            "  int y = x + INT_MAX;  uint32_t z = UINT32_MAX; assert(x == 0 && y > 0); return y;";
+        let frags = [
+            ("  int y = x + 0x7fffffff; uint32_t z = ", false),
+            ("                                    (4294967295U)", true),
+            ("                                              ; ", false),
+            ("                                                ((void) sizeof ((", true),
+            ("                                                x == 0 && y > 0", false),
+            ("       ) ? 1 : 0), __extension__ ({ if (", true),
+            ("                                                x == 0 && y > 0", false),
+            ("       ) ; else __assert_fail (", true),
+            ("                                                \"x == 0 && y > 0\"", false),
+            ("  , \"b.c\", 5, __extension__ __PRETTY_FUNCTION__); }))", true),
+            ("                                                                       ; return y;", false),
+        ];
+        let maps = align_fragments(&frags, orig, false);
+        let col =
+            |k: usize, tok: &str| maps[k].as_ref().unwrap().map(frags[k].0.find(tok).unwrap());
+        assert_eq!(col(0, "y"), orig.find("y").unwrap());
+        assert_eq!(col(0, "0x7"), orig.find("INT_MAX").unwrap());
+        assert_eq!(col(0, "z"), orig.find("z").unwrap());
+        assert_eq!(col(1, "4294967295U"), orig.find("UINT32_MAX").unwrap());
+        assert_eq!(col(2, ";"), orig.find("; assert").unwrap());
+        let assert = orig.find("assert").unwrap();
+        for (k, tok) in [
+            (3, "sizeof"),
+            (5, "if"),
+            (7, "__assert_fail"),
+            (8, "\""),
+            (9, "__PRETTY"),
+        ] {
+            assert_eq!(col(k, tok), assert, "fragment {k}");
+        }
+        // Both copies of the condition map to the condition.
+        assert_eq!(col(4, "y >"), orig.find("y >").unwrap());
+        assert_eq!(col(6, "y >"), orig.find("y >").unwrap());
+        assert_eq!(col(10, "return"), orig.find("return").unwrap());
+        assert_eq!(col(10, ";"), orig.find("; return").unwrap());
+    }
+
+    #[test]
+    fn one_fragment_is_aligned_alone() {
+        let orig = "  tmp = N  +  f();";
+        let pre = "  tmp = (10 * 2) + f();";
+        let m = align_fragments(&[(pre, false)], orig, false);
+        let alone = ColumnMap::new(pre, orig, false).unwrap();
+        for c in 0..pre.len() {
+            assert_eq!(m[0].as_ref().unwrap().map(c), alone.map(c));
+        }
     }
 }

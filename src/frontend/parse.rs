@@ -12,7 +12,7 @@
 //! given with the text) for the original byte column ([`super::columns`]: `gcc -E` writes one
 //! blank for every run of blanks, tabs and comments between tokens).
 
-use super::columns::{self, ColumnMap};
+use super::columns::{self, FragmentMap};
 use super::FrontendError;
 use crate::cfa::{DataModel, SrcPos};
 use lang_c::driver::{parse_preprocessed, Config, Flavor, Parse};
@@ -27,13 +27,16 @@ pub struct SourceMap {
     pub text: String,
     /// For each line of the preprocessed text: its start offset, file and original line.
     lines: Vec<(usize, Arc<str>, u32)>,
+    /// The lines that are a system header's text (line marker flag 3) placed in another
+    /// file's line: a macro's expansion.
+    system: Vec<bool>,
     /// The file name used when no marker applies.
     pub main_file: Arc<str>,
     /// The original files by name, read when first needed (`None`: not readable).
     originals: Mutex<HashMap<Arc<str>, Option<Arc<Original>>>>,
     /// The column map of each preprocessed line, made when first needed (`None`: the
     /// preprocessed columns are kept).
-    columns: Mutex<HashMap<usize, Option<Arc<ColumnMap>>>>,
+    columns: Mutex<HashMap<usize, Option<FragmentMap>>>,
 }
 
 /// An original source file: its lines and whether each starts inside a block comment.
@@ -67,15 +70,19 @@ impl SourceMap {
     pub fn with_original(text: String, main_file: &str, original: Option<&str>) -> SourceMap {
         let main: Arc<str> = Arc::from(main_file);
         let mut lines = Vec::new();
+        let mut system = Vec::new();
+        let mut in_system = false;
         let mut file = main.clone();
         let mut line: u32 = 1;
         let mut off = 0usize;
         for l in text.split_inclusive('\n') {
             lines.push((off, file.clone(), line));
+            system.push(in_system);
             off += l.len();
             match parse_marker(l) {
-                Some((n, f)) => {
+                Some((n, f, sys)) => {
                     line = n;
+                    in_system = sys;
                     if let Some(f) = f {
                         let f = if f == "<stdin>" { main_file } else { f };
                         if *file != *f {
@@ -93,6 +100,7 @@ impl SourceMap {
         SourceMap {
             text,
             lines,
+            system,
             main_file: main,
             originals: Mutex::new(originals),
             columns: Mutex::new(HashMap::new()),
@@ -127,27 +135,75 @@ impl SourceMap {
     }
 
     /// The column map of preprocessed line `i`, when its original line can be read and
-    /// aligned with it.
-    fn column_map(&self, i: usize) -> Option<Arc<ColumnMap>> {
+    /// aligned with it. The lines that come from the same original line are mapped together
+    /// ([`columns::align_fragments`]).
+    fn column_map(&self, i: usize) -> Option<FragmentMap> {
         let mut cache = self.columns.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(m) = cache.get(&i) {
             return m.clone();
         }
-        let m = self.make_column_map(i).map(Arc::new);
-        cache.insert(i, m.clone());
-        m
+        let group = self.fragments(i);
+        let maps = self.make_column_maps(&group);
+        for (k, &j) in group.iter().enumerate() {
+            cache.insert(j, maps.get(k).cloned().flatten());
+        }
+        cache.entry(i).or_insert(None).clone()
     }
 
-    fn make_column_map(&self, i: usize) -> Option<ColumnMap> {
-        let (start, file, line) = self.lines.get(i)?;
+    /// The text of preprocessed line `i` without its line end, `None` for a line marker or
+    /// directive.
+    fn line_text(&self, i: usize) -> Option<&str> {
+        let start = self.lines.get(i)?.0;
         let end = self.lines.get(i + 1).map_or(self.text.len(), |l| l.0);
-        let pre = self.text.get(*start..end)?.trim_end_matches(['\n', '\r']);
-        if pre.trim_start().starts_with('#') {
-            return None;
+        let pre = self.text.get(start..end)?.trim_end_matches(['\n', '\r']);
+        (!pre.trim_start().starts_with('#')).then_some(pre)
+    }
+
+    /// The preprocessed lines that come from the same original line as line `i` (itself
+    /// included), in order: the neighbours with its file and line, across line markers.
+    fn fragments(&self, i: usize) -> Vec<usize> {
+        let Some((_, file, line)) = self.lines.get(i) else {
+            return Vec::new();
+        };
+        let same = |j: usize| {
+            let (_, f, l) = &self.lines[j];
+            l == line && f == file
+        };
+        let texts = |range: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
+            range
+                .filter(|&j| self.line_text(j).is_some())
+                .take_while(|&j| same(j))
+                .collect()
+        };
+        let mut out = texts(&mut (0..i).rev());
+        out.reverse();
+        out.push(i);
+        out.extend(texts(&mut (i + 1..self.lines.len())));
+        out
+    }
+
+    /// The column maps of the preprocessed lines `group`, one original line's fragments.
+    fn make_column_maps(&self, group: &[usize]) -> Vec<Option<FragmentMap>> {
+        let (Some(&first), Some(texts)) = (
+            group.first(),
+            group
+                .iter()
+                .map(|&j| Some((self.line_text(j)?, self.system[j])))
+                .collect::<Option<Vec<_>>>(),
+        ) else {
+            return Vec::new();
+        };
+        let (_, file, line) = &self.lines[first];
+        let Some(original) = self.original(file) else {
+            return Vec::new();
+        };
+        let Some(k) = (*line as usize).checked_sub(1) else {
+            return Vec::new();
+        };
+        match original.lines.get(k) {
+            Some(orig) => columns::align_fragments(&texts, orig, original.in_comment[k]),
+            None => Vec::new(),
         }
-        let original = self.original(file)?;
-        let k = (*line as usize).checked_sub(1)?;
-        ColumnMap::new(pre, original.lines.get(k)?, original.in_comment[k])
     }
 
     /// The original file named `file`, read on first use.
@@ -206,8 +262,9 @@ impl SourceMap {
     }
 }
 
-/// Parses a line marker `# 12 "file" flags` (or `#line 12 "file"`).
-fn parse_marker(line: &str) -> Option<(u32, Option<&str>)> {
+/// Parses a line marker `# 12 "file" flags` (or `#line 12 "file"`): the line, the file, and
+/// whether the text that follows is a system header's (flag 3).
+fn parse_marker(line: &str) -> Option<(u32, Option<&str>, bool)> {
     let rest = line.strip_prefix('#')?.trim_start();
     let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
     let digits: &str = &rest[..rest
@@ -215,10 +272,12 @@ fn parse_marker(line: &str) -> Option<(u32, Option<&str>)> {
         .unwrap_or(rest.len())];
     let n: u32 = digits.parse().ok()?;
     let after = rest[digits.len()..].trim_start();
-    let file = after
-        .strip_prefix('"')
-        .and_then(|s| s.find('"').map(|e| &s[..e]));
-    Some((n, file))
+    let quoted = after.strip_prefix('"');
+    let file = quoted.and_then(|s| s.find('"').map(|e| &s[..e]));
+    let system = quoted
+        .and_then(|s| s.find('"').map(|e| &s[e + 1..]))
+        .is_some_and(|flags| flags.split_whitespace().any(|f| f == "3"));
+    Some((n, file, system))
 }
 
 fn has_program(name: &str) -> bool {

@@ -56,6 +56,9 @@ pub struct Input {
 pub struct Executed {
     /// The start of the statement (for a condition, of its `if`, loop or `switch`).
     pub pos: Option<SrcPos>,
+    /// Where the statement starts in the preprocessed text (statements of one macro's
+    /// expansion share a position).
+    pub statement_at: Option<u32>,
     /// The C text of the statement's first command.
     pub text: String,
     /// The function the statement is in.
@@ -95,7 +98,7 @@ impl Trace {
         let mut t = Trace::default();
         // The functions active at the current command, innermost last, each with the statement
         // it is executing.
-        let mut frames: Vec<(Option<String>, Option<SrcPos>)> = Vec::new();
+        let mut frames: Vec<(Option<String>, StatementKey)> = Vec::new();
         // The commands of the current statement so far.
         let mut seen: Vec<OriginId> = Vec::new();
         let mut last = None;
@@ -138,19 +141,24 @@ impl Trace {
                 let text = origin.map(|x| x.text.clone()).unwrap_or_default();
                 let check = origin.is_some_and(|x| x.check);
                 let pos = origin.and_then(|x| x.statement.clone().or(x.pos.clone()));
+                let at = origin.and_then(|x| x.statement_at);
                 if function.is_none() {
                     before_main(&mut t.before_main, pos, text, effect);
                     continue;
                 }
                 let same = t.statements.last().is_some_and(|s: &Executed| {
-                    s.pos == pos && s.function == function && !seen.contains(&o)
+                    s.pos == pos
+                        && s.statement_at == at
+                        && s.function == function
+                        && !seen.contains(&o)
                 });
                 if !same {
-                    let resumed = enter(&mut frames, &function, &pos);
+                    let resumed = enter(&mut frames, &function, &(pos.clone(), at));
                     seen.clear();
                     named = !check;
                     t.statements.push(Executed {
                         pos,
+                        statement_at: at,
                         text: text.clone(),
                         function: function.clone(),
                         resumed,
@@ -263,13 +271,16 @@ fn collect_atoms<'a>(g: &'a Gcl, out: &mut Vec<&'a Gcl>, choice: &mut bool) {
     }
 }
 
+/// A statement: its start and where it starts in the preprocessed text.
+type StatementKey = (Option<SrcPos>, Option<u32>);
+
 /// Moves the frames to a command of `function` in the statement starting at `pos`; returns
 /// whether the command continues a statement already running: the caller's, after a call it
 /// made returned, or when it binds the arguments of a call it makes.
 fn enter(
-    frames: &mut Vec<(Option<String>, Option<SrcPos>)>,
+    frames: &mut Vec<(Option<String>, StatementKey)>,
     function: &Option<String>,
-    pos: &Option<SrcPos>,
+    pos: &StatementKey,
 ) -> bool {
     match frames.iter().rposition(|(f, _)| f == function) {
         // Functions are inlined, never recursive: a function still active is the one
@@ -300,6 +311,7 @@ fn before_main(out: &mut Vec<Executed>, pos: Option<SrcPos>, text: String, effec
         None => {
             out.push(Executed {
                 pos,
+                statement_at: None,
                 text,
                 function: None,
                 resumed: false,
