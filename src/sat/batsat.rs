@@ -13,8 +13,8 @@
 
 use batsat::{lbool, SolverInterface};
 
-use super::common::Tracker;
-use super::{Capabilities, Interrupter, Lit, SatError, SolveResult, Solver, Var};
+use super::common::{RawSolver, Tracker};
+use super::{Capabilities, Interrupter, Lit, SatError, SolveResult};
 
 /// The callbacks batsat polls: stop when the interrupter is raised.
 struct Poll(Interrupter);
@@ -69,56 +69,46 @@ impl BatsatSolver {
     }
 }
 
-impl Solver for BatsatSolver {
-    fn name(&self) -> &'static str {
-        "batsat"
+impl RawSolver for BatsatSolver {
+    const NAME: &'static str = "batsat";
+    const CAPABILITIES: Capabilities = Capabilities {
+        incremental: true,
+        assumptions: true,
+        core: true,
+        interruptible: true,
+    };
+
+    fn tracker(&self) -> &Tracker {
+        &self.tracker
     }
 
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            incremental: true,
-            assumptions: true,
-            core: true,
-            interruptible: true,
-        }
+    fn tracker_mut(&mut self) -> &mut Tracker {
+        &mut self.tracker
     }
 
-    fn new_var(&mut self) -> Var {
-        self.tracker.new_var()
+    fn poll(&self) -> &Interrupter {
+        &self.solver.cb().0
     }
 
-    fn num_vars(&self) -> u32 {
-        self.tracker.num_vars()
-    }
-
-    fn add_clause(&mut self, lits: &[Lit]) {
-        self.tracker.input();
-        if !self.tracker.note(lits) {
-            return;
-        }
+    fn add(&mut self, lits: &[Lit]) {
         self.load(lits);
         // `false` means the formula is now UNSAT at level 0; batsat remembers that itself.
         self.solver.add_clause_reuse(&mut self.buf);
     }
 
-    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        if let Some(result) = self.tracker.begin(assumptions, &self.solver.cb().0) {
-            return result;
-        }
+    fn run(&mut self, assumptions: &[Lit]) -> SolveResult {
         self.load(assumptions);
         let answer = self.solver.solve_limited(&self.buf);
-        let result = if answer == lbool::TRUE {
+        if answer == lbool::TRUE {
             SolveResult::Sat
         } else if answer == lbool::FALSE {
             SolveResult::Unsat
         } else {
             SolveResult::Interrupted
-        };
-        self.tracker.finish(result)
+        }
     }
 
-    fn value(&self, lit: Lit) -> Result<Option<bool>, SatError> {
-        self.tracker.check_model()?;
+    fn model(&self, lit: Lit) -> Result<Option<bool>, SatError> {
         let Some(l) = self.existing(lit) else {
             return Ok(None);
         };
@@ -132,15 +122,10 @@ impl Solver for BatsatSolver {
         })
     }
 
-    fn failed(&self, lit: Lit) -> Result<bool, SatError> {
-        self.tracker.check_failed(lit)?;
+    fn core(&self, lit: Lit) -> Result<bool, SatError> {
         // Every assumption was translated by the solve, so its variable exists.
         Ok(self
             .existing(lit)
             .is_some_and(|l| self.solver.unsat_core_contains_lit(!l)))
-    }
-
-    fn interrupter(&self) -> Interrupter {
-        self.solver.cb().0.clone()
     }
 }

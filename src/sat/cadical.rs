@@ -32,10 +32,10 @@ use std::ptr::NonNull;
 // Only the static library of the crate is used (it also pulls in the C++ runtime).
 use cadical as _;
 
-use super::common::Tracker;
+use super::common::{RawSolver, Tracker};
 use super::{
     record_failure, Capabilities, ExceptionText, Failure, Interrupter, Lit, SatError, SolveResult,
-    Solver, Var, MAX_VARS,
+    Var, MAX_VARS,
 };
 
 /// CaDiCaL's opaque `CCaDiCaL` handle.
@@ -238,31 +238,29 @@ impl Drop for CadicalSolver {
     }
 }
 
-impl Solver for CadicalSolver {
-    fn name(&self) -> &'static str {
-        "cadical"
+impl RawSolver for CadicalSolver {
+    const NAME: &'static str = "cadical";
+    const CAPABILITIES: Capabilities = Capabilities {
+        incremental: true,
+        assumptions: true,
+        core: true,
+        interruptible: true,
+    };
+
+    fn tracker(&self) -> &Tracker {
+        &self.tracker
     }
 
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            incremental: true,
-            assumptions: true,
-            core: true,
-            interruptible: true,
-        }
+    fn tracker_mut(&mut self) -> &mut Tracker {
+        &mut self.tracker
     }
 
-    fn new_var(&mut self) -> Var {
-        self.tracker.new_var()
+    fn poll(&self) -> &Interrupter {
+        &self.interrupter
     }
 
-    fn num_vars(&self) -> u32 {
-        self.tracker.num_vars()
-    }
-
-    fn add_clause(&mut self, lits: &[Lit]) {
-        self.tracker.input();
-        if !self.tracker.note(lits) || self.raw.is_none() {
+    fn add(&mut self, lits: &[Lit]) {
+        if self.raw.is_none() {
             return;
         }
         self.see(lits);
@@ -271,17 +269,15 @@ impl Solver for CadicalSolver {
         buf.extend(lits.iter().map(|l| l.to_dimacs()));
         // SAFETY: live handle, no open clause (every call closes its clause); the literals are
         // valid non-zero DIMACS literals (their variables are below `MAX_VARS`, checked by
-        // `note`), `buf` holds `buf.len()` of them. An empty clause makes the formula UNSAT.
+        // the tracker), `buf` holds `buf.len()` of them. An empty clause makes the formula
+        // UNSAT.
         self.call(|raw| unsafe {
             bitmc_cadical_add_clause(raw, buf.as_ptr(), buf.len() as c_ulong)
         });
         self.buf = buf;
     }
 
-    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        if let Some(result) = self.tracker.begin(assumptions, &self.interrupter) {
-            return result;
-        }
+    fn run(&mut self, assumptions: &[Lit]) -> SolveResult {
         self.see(assumptions);
         self.apply_pending();
         let mut buf = std::mem::take(&mut self.buf);
@@ -289,22 +285,20 @@ impl Solver for CadicalSolver {
         buf.extend(assumptions.iter().map(|l| l.to_dimacs()));
         let mut answer: c_int = 0;
         // SAFETY: live handle, no open clause: the ready state `solve` requires; the
-        // assumptions are valid (checked by `begin`). The terminate callback's state is valid
-        // (see `poll_interrupter`).
+        // assumptions are valid (checked by the tracker). The terminate callback's state is
+        // valid (see `poll_interrupter`).
         let done = self.call(|raw| unsafe {
             bitmc_cadical_solve(raw, buf.as_ptr(), buf.len() as c_ulong, &mut answer)
         });
         self.buf = buf;
-        let result = match answer {
+        match answer {
             SATISFIABLE if done => SolveResult::Sat,
             UNSATISFIABLE if done => SolveResult::Unsat,
             _ => SolveResult::Interrupted,
-        };
-        self.tracker.finish(result)
+        }
     }
 
-    fn value(&self, lit: Lit) -> Result<Option<bool>, SatError> {
-        self.tracker.check_model()?;
+    fn model(&self, lit: Lit) -> Result<Option<bool>, SatError> {
         if !self.tracker.knows(lit.var()) || lit.var().0 >= self.seen {
             return Ok(None);
         }
@@ -321,20 +315,15 @@ impl Solver for CadicalSolver {
         Ok(Some(v > 0))
     }
 
-    fn failed(&self, lit: Lit) -> Result<bool, SatError> {
-        self.tracker.check_failed(lit)?;
+    fn core(&self, lit: Lit) -> Result<bool, SatError> {
         let raw = self.raw.ok_or(SatError::Failed { backend: "cadical" })?;
         let mut f: c_int = 0;
-        // SAFETY: CaDiCaL is in its UNSAT state (as in `value`), which `failed` requires; `lit`
-        // is one of the assumptions of that solve, hence valid. Should the shim report a
+        // SAFETY: CaDiCaL is in its UNSAT state (as in `model`), which `failed` requires;
+        // `lit` is one of the assumptions of that solve, hence valid. Should the shim report a
         // failure (computing the core ran out of memory), the assumption counts as failed,
         // which keeps the core a superset of a real one.
         let status = unsafe { bitmc_cadical_failed(raw.as_ptr(), lit.to_dimacs(), &mut f) };
         Ok(status != OK || f != 0)
-    }
-
-    fn interrupter(&self) -> Interrupter {
-        (*self.interrupter).clone()
     }
 
     fn freeze(&mut self, var: Var) {

@@ -2,11 +2,97 @@
 //! last solve, which decides whether [`Solver::value`](super::Solver::value) and
 //! [`Solver::failed`](super::Solver::failed) may be asked at all.
 //!
-//! The backends consult a [`Tracker`] *before* they call into the underlying solver, so a
-//! query in the wrong state is a [`SatError`] here and never reaches a backend's own checks
-//! (CaDiCaL aborts the process on those).
+//! A backend implements [`RawSolver`], the calls into its solver; the [`Solver`] trait is
+//! implemented once for all of them here, consulting the backend's [`Tracker`] *before* it
+//! calls into the underlying solver, so a query in the wrong state is a [`SatError`] here and
+//! never reaches a backend's own checks (CaDiCaL aborts the process on those).
 
-use super::{Interrupter, Lit, SatError, SolveResult, Var, MAX_VARS};
+use super::{Capabilities, Interrupter, Lit, SatError, SolveResult, Solver, Var, MAX_VARS};
+
+/// The calls a backend makes into its solver. Each is reached only in a state the
+/// [`Tracker`] allows: [`RawSolver::add`] with literals whose variables are below
+/// [`MAX_VARS`], [`RawSolver::run`] when no limit or interrupt stops the solve first,
+/// [`RawSolver::model`] after a SAT answer and [`RawSolver::core`] after an UNSAT one, for an
+/// assumption of that solve.
+pub(crate) trait RawSolver {
+    /// The backend's name, e.g. `"cadical"`.
+    const NAME: &'static str;
+    /// What the backend supports.
+    const CAPABILITIES: Capabilities;
+    fn tracker(&self) -> &Tracker;
+    fn tracker_mut(&mut self) -> &mut Tracker;
+    /// The flag that stops the solver (polled by the backend, or before each solve).
+    fn poll(&self) -> &Interrupter;
+    /// Passes a clause on.
+    fn add(&mut self, lits: &[Lit]);
+    /// Solves under `assumptions`.
+    fn run(&mut self, assumptions: &[Lit]) -> SolveResult;
+    /// The value of `lit` in the model of the last solve.
+    fn model(&self, lit: Lit) -> Result<Option<bool>, SatError>;
+    /// Whether the assumption `lit` is in the failed core of the last solve.
+    fn core(&self, lit: Lit) -> Result<bool, SatError>;
+    /// See [`Solver::freeze`].
+    fn freeze(&mut self, _var: Var) {}
+    /// See [`Solver::melt`].
+    fn melt(&mut self, _var: Var) {}
+}
+
+impl<T: RawSolver> Solver for T {
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        T::CAPABILITIES
+    }
+
+    fn new_var(&mut self) -> Var {
+        self.tracker_mut().new_var()
+    }
+
+    fn num_vars(&self) -> u32 {
+        self.tracker().num_vars()
+    }
+
+    fn add_clause(&mut self, lits: &[Lit]) {
+        let tracker = self.tracker_mut();
+        tracker.input();
+        if tracker.note(lits) {
+            self.add(lits);
+        }
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
+        let poll = self.poll().clone();
+        if let Some(result) = self.tracker_mut().begin(assumptions, &poll) {
+            return result;
+        }
+        let result = self.run(assumptions);
+        self.tracker_mut().finish(result)
+    }
+
+    fn value(&self, lit: Lit) -> Result<Option<bool>, SatError> {
+        self.tracker().check_model()?;
+        self.model(lit)
+    }
+
+    fn failed(&self, lit: Lit) -> Result<bool, SatError> {
+        self.tracker().check_failed(lit)?;
+        self.core(lit)
+    }
+
+    fn interrupter(&self) -> Interrupter {
+        self.poll().clone()
+    }
+
+    fn freeze(&mut self, var: Var) {
+        RawSolver::freeze(self, var)
+    }
+
+    fn melt(&mut self, var: Var) {
+        RawSolver::melt(self, var)
+    }
+}
 
 /// What the caller may ask about the last solve.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -24,8 +24,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use splr::{Certificate, SolveIF, SolverError};
 
-use super::common::Tracker;
-use super::{Capabilities, Interrupter, Lit, SatError, SolveResult, Solver, Var};
+use super::common::{RawSolver, Tracker};
+use super::{Capabilities, Interrupter, Lit, SatError, SolveResult};
 
 /// The clause list behind the [`Solver`] trait, solved by a fresh splr per query.
 pub struct SplrSolver {
@@ -107,33 +107,28 @@ impl SplrSolver {
     }
 }
 
-impl Solver for SplrSolver {
-    fn name(&self) -> &'static str {
-        "splr"
+impl RawSolver for SplrSolver {
+    const NAME: &'static str = "splr";
+    const CAPABILITIES: Capabilities = Capabilities {
+        incremental: false,
+        assumptions: false,
+        core: false,
+        interruptible: false,
+    };
+
+    fn tracker(&self) -> &Tracker {
+        &self.tracker
     }
 
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            incremental: false,
-            assumptions: false,
-            core: false,
-            interruptible: false,
-        }
+    fn tracker_mut(&mut self) -> &mut Tracker {
+        &mut self.tracker
     }
 
-    fn new_var(&mut self) -> Var {
-        self.tracker.new_var()
+    fn poll(&self) -> &Interrupter {
+        &self.interrupter
     }
 
-    fn num_vars(&self) -> u32 {
-        self.tracker.num_vars()
-    }
-
-    fn add_clause(&mut self, lits: &[Lit]) {
-        self.tracker.input();
-        if !self.tracker.note(lits) {
-            return;
-        }
+    fn add(&mut self, lits: &[Lit]) {
         if lits.is_empty() {
             self.has_empty = true;
         } else {
@@ -142,12 +137,9 @@ impl Solver for SplrSolver {
         }
     }
 
-    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        if let Some(result) = self.tracker.begin(assumptions, &self.interrupter) {
-            return result;
-        }
+    fn run(&mut self, assumptions: &[Lit]) -> SolveResult {
         if self.has_empty {
-            return self.tracker.finish(SolveResult::Unsat);
+            return SolveResult::Unsat;
         }
         let base = self.clauses.len();
         self.clauses
@@ -165,22 +157,16 @@ impl Solver for SplrSolver {
             Outcome::Unknown => SolveResult::Interrupted,
         };
         self.clauses.truncate(base);
-        self.tracker.finish(result)
+        result
     }
 
-    fn value(&self, lit: Lit) -> Result<Option<bool>, SatError> {
-        self.tracker.check_model()?;
+    fn model(&self, lit: Lit) -> Result<Option<bool>, SatError> {
         let v = self.model.get(lit.var().index()).copied().flatten();
         Ok(v.map(|b| b ^ lit.is_negated()))
     }
 
-    fn failed(&self, lit: Lit) -> Result<bool, SatError> {
-        self.tracker.check_failed(lit)?;
+    fn core(&self, _lit: Lit) -> Result<bool, SatError> {
         Ok(true)
-    }
-
-    fn interrupter(&self) -> Interrupter {
-        self.interrupter.clone()
     }
 }
 

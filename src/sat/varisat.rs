@@ -12,8 +12,8 @@
 //! - no preprocessing, so [`Solver::freeze`]/[`Solver::melt`] are no-ops;
 //! - threading: [`VarisatSolver`] is **not** `Send` (varisat's solver is not).
 
-use super::common::Tracker;
-use super::{Capabilities, Interrupter, Lit, SatError, SolveResult, Solver, Var};
+use super::common::{RawSolver, Tracker};
+use super::{Capabilities, Interrupter, Lit, SatError, SolveResult};
 
 /// A varisat instance behind the [`Solver`] trait.
 pub struct VarisatSolver {
@@ -82,47 +82,39 @@ impl VarisatSolver {
     }
 }
 
-impl Solver for VarisatSolver {
-    fn name(&self) -> &'static str {
-        "varisat"
+impl RawSolver for VarisatSolver {
+    const NAME: &'static str = "varisat";
+    const CAPABILITIES: Capabilities = Capabilities {
+        incremental: true,
+        assumptions: true,
+        core: true,
+        interruptible: false,
+    };
+
+    fn tracker(&self) -> &Tracker {
+        &self.tracker
     }
 
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            incremental: true,
-            assumptions: true,
-            core: true,
-            interruptible: false,
-        }
+    fn tracker_mut(&mut self) -> &mut Tracker {
+        &mut self.tracker
     }
 
-    fn new_var(&mut self) -> Var {
-        self.tracker.new_var()
+    fn poll(&self) -> &Interrupter {
+        &self.interrupter
     }
 
-    fn num_vars(&self) -> u32 {
-        self.tracker.num_vars()
-    }
-
-    fn add_clause(&mut self, lits: &[Lit]) {
-        self.tracker.input();
-        if !self.tracker.note(lits) {
-            return;
-        }
+    fn add(&mut self, lits: &[Lit]) {
         self.load(lits);
         varisat::ExtendFormula::add_clause(&mut self.solver, &self.buf);
     }
 
-    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        if let Some(result) = self.tracker.begin(assumptions, &self.interrupter) {
-            return result;
-        }
+    fn run(&mut self, assumptions: &[Lit]) -> SolveResult {
         if self.broken {
-            return self.tracker.finish(SolveResult::Interrupted);
+            return SolveResult::Interrupted;
         }
         self.load(assumptions);
         self.solver.assume(&self.buf);
-        let result = match self.solver.solve() {
+        match self.solver.solve() {
             Ok(true) if self.take_model() => SolveResult::Sat,
             Ok(false) if self.take_core() => SolveResult::Unsat,
             Ok(_) => SolveResult::Interrupted,
@@ -130,22 +122,15 @@ impl Solver for VarisatSolver {
                 self.broken = !e.is_recoverable();
                 SolveResult::Interrupted
             }
-        };
-        self.tracker.finish(result)
+        }
     }
 
-    fn value(&self, lit: Lit) -> Result<Option<bool>, SatError> {
-        self.tracker.check_model()?;
+    fn model(&self, lit: Lit) -> Result<Option<bool>, SatError> {
         let v = self.model.get(lit.var().index()).copied().flatten();
         Ok(v.map(|b| b ^ lit.is_negated()))
     }
 
-    fn failed(&self, lit: Lit) -> Result<bool, SatError> {
-        self.tracker.check_failed(lit)?;
+    fn core(&self, lit: Lit) -> Result<bool, SatError> {
         Ok(self.core.binary_search(&lit).is_ok())
-    }
-
-    fn interrupter(&self) -> Interrupter {
-        self.interrupter.clone()
     }
 }
