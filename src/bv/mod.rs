@@ -18,7 +18,7 @@ mod print;
 mod simplify;
 pub mod value;
 
-pub use eval::Evaluator;
+pub use eval::{Evaluator, Valuation};
 
 use std::collections::HashMap;
 use std::fmt;

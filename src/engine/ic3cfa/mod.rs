@@ -75,6 +75,7 @@ pub mod wp;
 use super::ic3::{self, Frames, ObId, Queue};
 use super::{Certificate, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::aig::AigLit;
+use crate::bv::Valuation;
 use crate::bv::{TermId, TermManager};
 use crate::cfa::symex;
 use crate::cfa::{Cfa, Loc};
@@ -88,7 +89,7 @@ use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
-use wp::{Splitter, Values};
+use wp::Splitter;
 
 /// How many obligations are handled between two checks of the memory left.
 const MEMORY_CHECK_EVERY: usize = 64;
@@ -529,7 +530,7 @@ impl<'a> Ic3cfa<'a> {
             .map(|(t, v)| (t, self.tm.substitute_cached(v, &fixed, &mut images)))
             .collect();
         let enabled = self.tm.substitute(self.ps.enabled[e], &fixed);
-        let mut values = Values::new(vars);
+        let mut values = Valuation::of_terms(&self.tm, vars);
         let mut sp = Splitter::new(&mut values);
         sp.add(&mut self.tm, enabled, true);
         for &t in cube {

@@ -22,9 +22,9 @@
 //!
 //! [`Ic3cfaOptions::push_filter`]: super::Ic3cfaOptions::push_filter
 
-use super::wp::Values;
 use super::{Cube, Ic3cfa, Kind, Rel, Stopped};
 use crate::bv::TermId;
+use crate::bv::Valuation;
 use crate::cfa::Loc;
 use std::collections::HashMap;
 
@@ -129,7 +129,7 @@ impl Ic3cfa<'_> {
             // `F(level, from)` is empty: the push holds along this edge.
             return false;
         }
-        let mut values = Values::new(failure.state.iter().copied().collect());
+        let mut values = Valuation::of_terms(&self.tm, failure.state.iter().copied());
         !self
             .lemmas
             .from(from.index(), level)

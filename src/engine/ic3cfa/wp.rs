@@ -25,67 +25,20 @@
 //! pre-image. What is left are atoms over program variables (comparisons, equalities, bit
 //! tests) and their negations; `and`, `or`, `not` and `ite` never reach the top of a literal.
 
-use crate::bv::{value, Node, Op, Sort, TermId, TermManager};
+use crate::bv::Valuation;
+use crate::bv::{Node, Op, Sort, TermId, TermManager};
 use std::collections::HashMap;
-
-/// Values of terms in one model, computed bottom-up from the values of variables.
-pub struct Values {
-    memo: HashMap<TermId, u128>,
-}
-
-impl Values {
-    /// The variables' values (a variable missing here reads 0).
-    pub fn new(vars: HashMap<TermId, u128>) -> Values {
-        Values { memo: vars }
-    }
-
-    /// The value of `t` (its sub-terms' values are remembered).
-    pub fn of(&mut self, tm: &TermManager, t: TermId) -> u128 {
-        let mut stack = vec![(t, false)];
-        while let Some((u, expanded)) = stack.pop() {
-            if self.memo.contains_key(&u) {
-                continue;
-            }
-            match tm.node(u) {
-                Node::Const(c) => {
-                    self.memo.insert(u, c);
-                }
-                Node::Var(_) => {
-                    self.memo.insert(u, 0);
-                }
-                Node::App(op, args) => {
-                    let n = crate::bv::arity(op);
-                    if expanded {
-                        let vals: Vec<u128> = args[..n].iter().map(|a| self.memo[a]).collect();
-                        let sorts: Vec<Sort> = args[..n].iter().map(|&a| tm.sort(a)).collect();
-                        let v = value::apply(op, &vals, &sorts, tm.sort(u));
-                        self.memo.insert(u, v);
-                    } else {
-                        stack.push((u, true));
-                        stack.extend(args[..n].iter().map(|&a| (a, false)));
-                    }
-                }
-            }
-        }
-        self.memo[&t]
-    }
-
-    /// The value of a `bool` term.
-    pub fn holds(&mut self, tm: &TermManager, t: TermId) -> bool {
-        self.of(tm, t) != 0
-    }
-}
 
 /// Cuts `bool` terms down to cubes along one model (see the module doc).
 pub struct Splitter<'v> {
-    values: &'v mut Values,
+    values: &'v mut Valuation,
     /// `ite`-free versions of terms, with the conditions their choice needed already added.
     resolved: HashMap<TermId, TermId>,
     out: Vec<TermId>,
 }
 
 impl<'v> Splitter<'v> {
-    pub fn new(values: &'v mut Values) -> Splitter<'v> {
+    pub fn new(values: &'v mut Valuation) -> Splitter<'v> {
         Splitter {
             values,
             resolved: HashMap::new(),
@@ -198,7 +151,7 @@ mod tests {
         let yx = tm.eq(y, x);
         let f = tm.or(e, yx);
         // x = 7, y = 4: the `ite` takes `y`, the first disjunct holds.
-        let mut vals = Values::new(HashMap::from([(x, 7), (y, 4)]));
+        let mut vals = Valuation::of_terms(&tm, [(x, 7), (y, 4)]);
         let mut sp = Splitter::new(&mut vals);
         sp.add(&mut tm, f, true);
         let cube = sp.finish();
@@ -209,7 +162,7 @@ mod tests {
         assert_eq!(cube, want);
         // x = 1, y = 0: the `ite` takes `x + 1`, which is 2, so the first disjunct fails and
         // the second fails too; the negation is cut down instead.
-        let mut vals = Values::new(HashMap::from([(x, 1), (y, 0)]));
+        let mut vals = Valuation::of_terms(&tm, [(x, 1), (y, 0)]);
         let mut sp = Splitter::new(&mut vals);
         sp.add(&mut tm, f, false);
         let cube = sp.finish();
