@@ -344,67 +344,84 @@ fn run_phase(
     );
     match verdict {
         Verdict::Safe(cert) => {
-            match &cert {
-                // Invariant certificates come from PDR, which runs on the plain system.
-                crate::engine::Certificate::Invariant(inv) => {
-                    out.invariant = Some(witness::invariant::c_invariants(cfa, &ps, inv));
-                }
-                crate::engine::Certificate::Circuit(inv) => {
-                    out.invariant = Some(
-                        inv.text
-                            .iter()
-                            .map(|(l, t)| (crate::cfa::Loc(*l), t.clone()))
-                            .collect(),
-                    );
-                }
-                _ => {}
-            }
+            out.invariant = invariant_of(&cert, cfa, &ps);
             Phase::Safe
         }
         Verdict::Unknown(r) => Phase::Unknown(r),
-        Verdict::Unsafe(plan) => {
-            let (rcfa, rps) = replayed.map(|(a, aps)| (&a.cfa, aps)).unwrap_or((cfa, &ps));
-            let replay = rps.replay(rcfa, &plan, plan.states.len() + 16);
-            if replay.outcome.is_target() && replay.sequence_outcome != replay.outcome {
-                return Phase::Unknown(Unknown::internal(format!(
-                    "the counterexample replays on the interpreter, but its nondet values as one sequence do not (it ends with {:?})",
-                    replay.sequence_outcome
-                )));
-            }
-            match &replay.outcome {
-                interp::Outcome::Error { .. } if goal != Goal::Sink => {
-                    out.notes.push(format!(
-                        "trace of {} steps replayed on the interpreter",
-                        replay.steps.len()
-                    ));
-                    // Found on the accelerated CFA: replayed on the original one too, where
-                    // the nondet values of the program come from.
-                    let (program_values, accelerated) = match replayed {
-                        None => (None, None),
-                        Some((a, _)) => match replay_on_original(cfa, a, &replay) {
-                            Ok((note, values)) => {
-                                out.notes.push(note);
-                                (values, Some(Box::new(a.cfa.clone())))
-                            }
-                            Err(e) => return Phase::Unknown(Unknown::internal(e)),
-                        },
-                    };
-                    Phase::Violation(ProgramTrace {
-                        expanded: accelerated.is_none() || program_values.is_some(),
-                        nondet: program_values.unwrap_or(replay.nondet),
-                        outcome: replay.outcome,
-                        steps: replay.steps,
-                        accelerated,
-                    })
-                }
-                interp::Outcome::Sink { reason, .. } if goal != Goal::Error => {
-                    Phase::Sink(reason.clone())
-                }
-                other => Phase::Unknown(Unknown::internal(format!(
-                    "the counterexample does not replay on the interpreter (it ends with {other:?})"
-                ))),
-            }
+        Verdict::Unsafe(plan) => violation(cfa, &ps, goal, &plan, replayed, out),
+    }
+}
+
+/// The per-location invariant of a SAFE certificate that has one, as C.
+fn invariant_of(
+    cert: &crate::engine::Certificate,
+    cfa: &Cfa,
+    ps: &ProgramSystem,
+) -> Option<Vec<(crate::cfa::Loc, Vec<crate::engine::Conjunct>)>> {
+    match cert {
+        // Invariant certificates come from PDR, which runs on the plain system.
+        crate::engine::Certificate::Invariant(inv) => {
+            Some(witness::invariant::c_invariants(cfa, ps, inv))
         }
+        crate::engine::Certificate::Circuit(inv) => Some(
+            inv.text
+                .iter()
+                .map(|(l, t)| (crate::cfa::Loc(*l), t.clone()))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// A plan of the program's system replayed on the interpreter: of the accelerated CFA and its
+/// system when BMC found it there (`replayed`), then on the original CFA; a violation, a sink,
+/// or UNKNOWN when the plan does not replay.
+fn violation(
+    cfa: &Cfa,
+    ps: &ProgramSystem,
+    goal: Goal,
+    plan: &crate::ts::Plan,
+    replayed: Option<(&cfa::Accelerated, &ProgramSystem)>,
+    out: &mut VerifyResult,
+) -> Phase {
+    let (rcfa, rps) = replayed.map(|(a, aps)| (&a.cfa, aps)).unwrap_or((cfa, ps));
+    let replay = rps.replay(rcfa, plan, plan.states.len() + 16);
+    if replay.outcome.is_target() && replay.sequence_outcome != replay.outcome {
+        return Phase::Unknown(Unknown::internal(format!(
+            "the counterexample replays on the interpreter, but its nondet values as one sequence do not (it ends with {:?})",
+            replay.sequence_outcome
+        )));
+    }
+    match &replay.outcome {
+        interp::Outcome::Error { .. } if goal != Goal::Sink => {
+            out.notes.push(format!(
+                "trace of {} steps replayed on the interpreter",
+                replay.steps.len()
+            ));
+            // Found on the accelerated CFA: replayed on the original one too, where the
+            // nondet values of the program come from.
+            let (program_values, accelerated) = match replayed {
+                None => (None, None),
+                Some((a, _)) => match replay_on_original(cfa, a, &replay) {
+                    Ok((note, values)) => {
+                        out.notes.push(note);
+                        (values, Some(Box::new(a.cfa.clone())))
+                    }
+                    Err(e) => return Phase::Unknown(Unknown::internal(e)),
+                },
+            };
+            Phase::Violation(ProgramTrace {
+                expanded: accelerated.is_none() || program_values.is_some(),
+                nondet: program_values.unwrap_or(replay.nondet),
+                outcome: replay.outcome,
+                steps: replay.steps,
+                accelerated,
+            })
+        }
+        interp::Outcome::Sink { reason, .. } if goal != Goal::Error => Phase::Sink(reason.clone()),
+        other => Phase::Unknown(Unknown::internal(format!(
+            "the counterexample does not replay on the interpreter (it ends with {other:?})"
+        ))),
     }
 }
 

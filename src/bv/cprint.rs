@@ -561,253 +561,23 @@ impl Printer<'_> {
         let a = self.memo[&args[0]];
         let b = self.memo[&args[1]];
         let w = tm.width(args[0]);
-        let rw = tm.width(u);
         if tm.sort(args[0]).is_bool() && op != Op::Ite {
-            // Boolean connectives.
-            return match op {
-                Op::Not => match tm.node(args[0]) {
-                    Node::App(
-                        cmp @ (Op::Eq | Op::Ult | Op::Ule | Op::Slt | Op::Sle),
-                        [x, y, _],
-                    ) => self.compare(cmp, x, y, true),
-                    _ => {
-                        let inner = self.wrap(a, UNARY);
-                        let r = cat!(self; "!", inner);
-                        self.boolean(r, UNARY)
-                    }
-                },
-                Op::And => {
-                    let r = self.binop(a, " && ", LAND, b);
-                    self.boolean(r, LAND)
-                }
-                Op::Or => {
-                    let r = self.binop(a, " || ", LOR, b);
-                    self.boolean(r, LOR)
-                }
-                Op::Xor => self.compare(Op::Eq, args[0], args[1], true),
-                Op::Eq => self.compare(Op::Eq, args[0], args[1], false),
-                _ => unreachable!("{op:?} on bool"),
-            };
+            return self.connective(op, args, a, b);
         }
         match op {
             Op::Eq | Op::Ult | Op::Ule | Op::Slt | Op::Sle => {
                 self.compare(op, args[0], args[1], false)
             }
-            Op::Ite => {
-                let c = a;
-                let (t, e) = (b, self.memo[&args[2]]);
-                if tm.sort(u).is_bool() {
-                    let r = self.cond_text(c, t, e);
-                    self.boolean(r, COND)
-                } else {
-                    self.cond(c, t, e, rw)
-                }
-            }
-            Op::Not | Op::Neg => {
-                let a = self.fit(a, w);
-                let inner = self.wrap(a, if a.minus { PRIMARY } else { UNARY });
-                let r = cat!(self; if op == Op::Not { "~" } else { "-" }, inner);
-                E {
-                    minus: op == Op::Neg,
-                    ..self.bv(r, UNARY, a.ty, false, w)
-                }
-            }
-            Op::And | Op::Or | Op::Xor => {
-                let (text, p) = match op {
-                    Op::And => (" & ", BAND),
-                    Op::Or => (" | ", BOR),
-                    _ => (" ^ ", BXOR),
-                };
-                let clean = if op == Op::And {
-                    a.clean || b.clean
-                } else {
-                    a.clean && b.clean
-                };
-                let r = self.binop(a, text, p, b);
-                self.bv(r, p, a.ty.max(b.ty), clean, w)
-            }
-            Op::Add | Op::Sub | Op::Mul => {
-                let (text, p) = match op {
-                    Op::Add => (" + ", ADD),
-                    Op::Sub => (" - ", ADD),
-                    _ => (" * ", MUL),
-                };
-                let a = if a.ty.max(b.ty).bits() < w {
-                    self.fit(a, w)
-                } else {
-                    a
-                };
-                let r = self.binop(a, text, p, b);
-                self.bv(r, p, a.ty.max(b.ty), false, w)
-            }
-            Op::Udiv | Op::Urem => {
-                let (text, on_zero) = if op == Op::Udiv {
-                    (" / ", self.ulit(mask(w), w))
-                } else {
-                    (" % ", a)
-                };
-                let (ca, cb) = (self.clean(a, w), self.clean(b, w));
-                let q = self.binop(ca, text, MUL, cb);
-                let q = self.bv(q, MUL, ca.ty.max(cb.ty), true, w);
-                match tm.const_value(args[1]) {
-                    Some(0) => on_zero,
-                    Some(_) => q,
-                    None => {
-                        let z = self.zero_test(cb, " == ");
-                        self.cond(z, on_zero, q, w)
-                    }
-                }
-            }
-            Op::Sdiv | Op::Srem => {
-                let native = Ty::of(w).bits() == w;
-                let sa = self.sval(args[0], a, w);
-                let sb = self.sval(args[1], b, w);
-                let text = if op == Op::Sdiv { " / " } else { " % " };
-                let q = self.binop(sa, text, MUL, sb);
-                let q = self.boolean(q, MUL);
-                let q = self.unsign(q, w);
-                // x sdiv 0 = (x < 0 ? 1 : ~0), x srem 0 = x.
-                let on_zero = if op == Op::Sdiv {
-                    if let Some(c) = tm.const_value(args[0]) {
-                        let neg = c >> (w - 1) & 1 == 1;
-                        self.ulit(if neg { 1 } else { mask(w) }, w)
-                    } else {
-                        let z = self.int(0);
-                        let neg = self.binop(sa, " < ", REL, z);
-                        let neg = self.boolean(neg, REL);
-                        let one = self.ulit(1, w);
-                        let ones = self.ulit(mask(w), w);
-                        self.cond(neg, one, ones, w)
-                    }
-                } else {
-                    a
-                };
-                // x sdiv -1 = -x, x srem -1 = 0 (and MIN / -1 overflows in C).
-                let on_minus_one = |p: &mut Self| {
-                    if op == Op::Sdiv {
-                        let fa = p.fit(a, w);
-                        let inner = p.wrap(fa, if fa.minus { PRIMARY } else { UNARY });
-                        let r = cat!(p; "-", inner);
-                        E {
-                            minus: true,
-                            ..p.bv(r, UNARY, fa.ty, false, w)
-                        }
-                    } else {
-                        p.ulit(0, w)
-                    }
-                };
-                match tm.const_value(args[1]) {
-                    Some(0) => on_zero,
-                    Some(c) if c == mask(w) => on_minus_one(self),
-                    Some(_) => q,
-                    None => {
-                        let cb = self.clean(b, w);
-                        let rest = if native {
-                            let m = self.ulit(mask(w), w);
-                            let is_m = self.binop(cb, " == ", EQ, m);
-                            let is_m = self.boolean(is_m, EQ);
-                            let om = on_minus_one(self);
-                            self.cond(is_m, om, q, w)
-                        } else {
-                            q
-                        };
-                        let z = self.zero_test(cb, " == ");
-                        self.cond(z, on_zero, rest, w)
-                    }
-                }
-            }
-            Op::Shl | Op::Lshr => {
-                let fa = self.fit(a, w);
-                let (text, fa) = if op == Op::Shl {
-                    (" << ", fa)
-                } else {
-                    (" >> ", self.clean(fa, w))
-                };
-                match tm.const_value(args[1]) {
-                    Some(s) if s >= w as u128 => self.ulit(0, w),
-                    Some(0) => a,
-                    Some(s) => {
-                        let s = self.int(s);
-                        let r = self.binop(fa, text, SHIFT, s);
-                        self.bv(r, SHIFT, fa.ty, op == Op::Lshr, w)
-                    }
-                    None => {
-                        let cb = self.clean(b, w);
-                        let bound = self.int(w as u128);
-                        let small = self.binop(cb, " < ", REL, bound);
-                        let small = self.boolean(small, REL);
-                        let r = self.binop(fa, text, SHIFT, cb);
-                        let shifted = self.bv(r, SHIFT, fa.ty, op == Op::Lshr, w);
-                        let zero = self.ulit(0, w);
-                        self.cond(small, shifted, zero, w)
-                    }
-                }
-            }
-            Op::Ashr => {
-                if w == 1 {
-                    return a;
-                }
-                let amount = match tm.const_value(args[1]) {
-                    Some(0) => return a,
-                    Some(s) => self.int(s.min(w as u128 - 1)),
-                    None => {
-                        // min(b, w - 1): shifting by w - 1 already gives all sign bits.
-                        let cb = self.clean(b, w);
-                        let top = self.int(w as u128 - 1);
-                        let small = self.binop(cb, " < ", REL, top);
-                        let small = self.boolean(small, REL);
-                        let r = self.cond_text(small, cb, top);
-                        self.boolean(r, COND)
-                    }
-                };
-                let mut sa = self.sval(args[0], a, w);
-                if w > 64 && tm.const_value(args[0]).is_some() {
-                    // A constant may be a narrower `long long`; shift it as an `__int128`.
-                    let inner = self.wrap(sa, UNARY);
-                    let r = cat!(self; "(__int128)", inner);
-                    sa = self.boolean(r, UNARY);
-                }
-                let r = self.binop(sa, " >> ", SHIFT, amount);
-                let s = self.boolean(r, SHIFT);
-                self.unsign(s, w)
-            }
-            Op::Concat => {
-                let lw = tm.width(args[1]);
-                let lo = self.clean(b, lw);
-                if tm.const_value(args[0]) == Some(0) {
-                    return E { konst: None, ..lo };
-                }
-                let hi = self.fit(a, rw);
-                let amount = self.int(lw as u128);
-                let shifted = self.binop(hi, " << ", SHIFT, amount);
-                let shifted = self.bv(shifted, SHIFT, hi.ty, hi.clean, rw);
-                if tm.const_value(args[1]) == Some(0) {
-                    return shifted;
-                }
-                let r = self.binop(shifted, " | ", BOR, lo);
-                self.bv(r, BOR, hi.ty.max(lo.ty), hi.clean, rw)
-            }
-            Op::Extract { hi, lo } => {
-                let e = if lo == 0 {
-                    self.bv(a.r, a.prec, a.ty, a.clean && hi == w - 1, rw)
-                } else {
-                    let fa = if a.ty.bits() <= lo { self.fit(a, w) } else { a };
-                    let amount = self.int(lo as u128);
-                    let r = self.binop(fa, " >> ", SHIFT, amount);
-                    self.bv(r, SHIFT, fa.ty, fa.clean && hi == w - 1, rw)
-                };
-                // Same text as `a` (lo = 0): still the cast of `a`'s operand.
-                let e = E {
-                    under: if lo == 0 { a.under } else { None },
-                    minus: lo == 0 && a.minus,
-                    ..e
-                };
-                if Ty::of(rw) < e.ty {
-                    self.cast(Ty::of(rw), e, rw)
-                } else {
-                    e
-                }
-            }
+            Op::Ite => self.ite_app(u, args, a, b),
+            Op::Not | Op::Neg => self.negation(op, args, a),
+            Op::And | Op::Or | Op::Xor => self.bitwise(op, args, a, b),
+            Op::Add | Op::Sub | Op::Mul => self.arith(op, args, a, b),
+            Op::Udiv | Op::Urem => self.unsigned_division(op, args, a, b),
+            Op::Sdiv | Op::Srem => self.signed_division(op, args, a, b),
+            Op::Shl | Op::Lshr => self.logical_shift(op, args, a, b),
+            Op::Ashr => self.arithmetic_shift(args, a, b),
+            Op::Concat => self.concat(u, args, a, b),
+            Op::Extract { hi, lo } => self.extract(u, args, a, hi, lo),
             Op::Zext(_) => {
                 // The same expression; only its width grows (it may now be of a narrower type).
                 let c = self.clean(a, w);
@@ -820,6 +590,286 @@ impl Printer<'_> {
                 let sa = self.sval(args[0], a, w);
                 self.unsign(sa, to)
             }
+        }
+    }
+
+    /// The Boolean connectives.
+    fn connective(&mut self, op: Op, args: [TermId; 3], a: E, b: E) -> E {
+        let tm = self.tm;
+        match op {
+            Op::Not => match tm.node(args[0]) {
+                Node::App(cmp @ (Op::Eq | Op::Ult | Op::Ule | Op::Slt | Op::Sle), [x, y, _]) => {
+                    self.compare(cmp, x, y, true)
+                }
+                _ => {
+                    let inner = self.wrap(a, UNARY);
+                    let r = cat!(self; "!", inner);
+                    self.boolean(r, UNARY)
+                }
+            },
+            Op::And => {
+                let r = self.binop(a, " && ", LAND, b);
+                self.boolean(r, LAND)
+            }
+            Op::Or => {
+                let r = self.binop(a, " || ", LOR, b);
+                self.boolean(r, LOR)
+            }
+            Op::Xor => self.compare(Op::Eq, args[0], args[1], true),
+            Op::Eq => self.compare(Op::Eq, args[0], args[1], false),
+            _ => unreachable!("{op:?} on bool"),
+        }
+    }
+
+    /// `ite`: a conditional expression.
+    fn ite_app(&mut self, u: TermId, args: [TermId; 3], a: E, b: E) -> E {
+        let tm = self.tm;
+        let rw = self.tm.width(u);
+        let c = a;
+        let (t, e) = (b, self.memo[&args[2]]);
+        if tm.sort(u).is_bool() {
+            let r = self.cond_text(c, t, e);
+            self.boolean(r, COND)
+        } else {
+            self.cond(c, t, e, rw)
+        }
+    }
+
+    /// `~a` and `-a`.
+    fn negation(&mut self, op: Op, args: [TermId; 3], a: E) -> E {
+        let w = self.tm.width(args[0]);
+        let a = self.fit(a, w);
+        let inner = self.wrap(a, if a.minus { PRIMARY } else { UNARY });
+        let r = cat!(self; if op == Op::Not { "~" } else { "-" }, inner);
+        E {
+            minus: op == Op::Neg,
+            ..self.bv(r, UNARY, a.ty, false, w)
+        }
+    }
+
+    /// `&`, `|`, `^`.
+    fn bitwise(&mut self, op: Op, args: [TermId; 3], a: E, b: E) -> E {
+        let w = self.tm.width(args[0]);
+        let (text, p) = match op {
+            Op::And => (" & ", BAND),
+            Op::Or => (" | ", BOR),
+            _ => (" ^ ", BXOR),
+        };
+        let clean = if op == Op::And {
+            a.clean || b.clean
+        } else {
+            a.clean && b.clean
+        };
+        let r = self.binop(a, text, p, b);
+        self.bv(r, p, a.ty.max(b.ty), clean, w)
+    }
+
+    /// `+`, `-`, `*` (wrapping in the word's width).
+    fn arith(&mut self, op: Op, args: [TermId; 3], a: E, b: E) -> E {
+        let w = self.tm.width(args[0]);
+        let (text, p) = match op {
+            Op::Add => (" + ", ADD),
+            Op::Sub => (" - ", ADD),
+            _ => (" * ", MUL),
+        };
+        let a = if a.ty.max(b.ty).bits() < w {
+            self.fit(a, w)
+        } else {
+            a
+        };
+        let r = self.binop(a, text, p, b);
+        self.bv(r, p, a.ty.max(b.ty), false, w)
+    }
+
+    /// `/` and `%` of unsigned words, with SMT-LIB's results for a zero divisor.
+    fn unsigned_division(&mut self, op: Op, args: [TermId; 3], a: E, b: E) -> E {
+        let tm = self.tm;
+        let w = self.tm.width(args[0]);
+        let (text, on_zero) = if op == Op::Udiv {
+            (" / ", self.ulit(mask(w), w))
+        } else {
+            (" % ", a)
+        };
+        let (ca, cb) = (self.clean(a, w), self.clean(b, w));
+        let q = self.binop(ca, text, MUL, cb);
+        let q = self.bv(q, MUL, ca.ty.max(cb.ty), true, w);
+        match tm.const_value(args[1]) {
+            Some(0) => on_zero,
+            Some(_) => q,
+            None => {
+                let z = self.zero_test(cb, " == ");
+                self.cond(z, on_zero, q, w)
+            }
+        }
+    }
+
+    /// `/` and `%` of signed words, with SMT-LIB's results for a zero divisor and C's `MIN / -1` avoided.
+    fn signed_division(&mut self, op: Op, args: [TermId; 3], a: E, b: E) -> E {
+        let tm = self.tm;
+        let w = self.tm.width(args[0]);
+        let native = Ty::of(w).bits() == w;
+        let sa = self.sval(args[0], a, w);
+        let sb = self.sval(args[1], b, w);
+        let text = if op == Op::Sdiv { " / " } else { " % " };
+        let q = self.binop(sa, text, MUL, sb);
+        let q = self.boolean(q, MUL);
+        let q = self.unsign(q, w);
+        // x sdiv 0 = (x < 0 ? 1 : ~0), x srem 0 = x.
+        let on_zero = if op == Op::Sdiv {
+            if let Some(c) = tm.const_value(args[0]) {
+                let neg = c >> (w - 1) & 1 == 1;
+                self.ulit(if neg { 1 } else { mask(w) }, w)
+            } else {
+                let z = self.int(0);
+                let neg = self.binop(sa, " < ", REL, z);
+                let neg = self.boolean(neg, REL);
+                let one = self.ulit(1, w);
+                let ones = self.ulit(mask(w), w);
+                self.cond(neg, one, ones, w)
+            }
+        } else {
+            a
+        };
+        // x sdiv -1 = -x, x srem -1 = 0 (and MIN / -1 overflows in C).
+        let on_minus_one = |p: &mut Self| {
+            if op == Op::Sdiv {
+                let fa = p.fit(a, w);
+                let inner = p.wrap(fa, if fa.minus { PRIMARY } else { UNARY });
+                let r = cat!(p; "-", inner);
+                E {
+                    minus: true,
+                    ..p.bv(r, UNARY, fa.ty, false, w)
+                }
+            } else {
+                p.ulit(0, w)
+            }
+        };
+        match tm.const_value(args[1]) {
+            Some(0) => on_zero,
+            Some(c) if c == mask(w) => on_minus_one(self),
+            Some(_) => q,
+            None => {
+                let cb = self.clean(b, w);
+                let rest = if native {
+                    let m = self.ulit(mask(w), w);
+                    let is_m = self.binop(cb, " == ", EQ, m);
+                    let is_m = self.boolean(is_m, EQ);
+                    let om = on_minus_one(self);
+                    self.cond(is_m, om, q, w)
+                } else {
+                    q
+                };
+                let z = self.zero_test(cb, " == ");
+                self.cond(z, on_zero, rest, w)
+            }
+        }
+    }
+
+    /// `<<` and logical `>>`: zero once the amount reaches the width.
+    fn logical_shift(&mut self, op: Op, args: [TermId; 3], a: E, b: E) -> E {
+        let tm = self.tm;
+        let w = self.tm.width(args[0]);
+        let fa = self.fit(a, w);
+        let (text, fa) = if op == Op::Shl {
+            (" << ", fa)
+        } else {
+            (" >> ", self.clean(fa, w))
+        };
+        match tm.const_value(args[1]) {
+            Some(s) if s >= w as u128 => self.ulit(0, w),
+            Some(0) => a,
+            Some(s) => {
+                let s = self.int(s);
+                let r = self.binop(fa, text, SHIFT, s);
+                self.bv(r, SHIFT, fa.ty, op == Op::Lshr, w)
+            }
+            None => {
+                let cb = self.clean(b, w);
+                let bound = self.int(w as u128);
+                let small = self.binop(cb, " < ", REL, bound);
+                let small = self.boolean(small, REL);
+                let r = self.binop(fa, text, SHIFT, cb);
+                let shifted = self.bv(r, SHIFT, fa.ty, op == Op::Lshr, w);
+                let zero = self.ulit(0, w);
+                self.cond(small, shifted, zero, w)
+            }
+        }
+    }
+
+    /// Arithmetic `>>`: an amount past the width gives the sign bits.
+    fn arithmetic_shift(&mut self, args: [TermId; 3], a: E, b: E) -> E {
+        let tm = self.tm;
+        let w = self.tm.width(args[0]);
+        if w == 1 {
+            return a;
+        }
+        let amount = match tm.const_value(args[1]) {
+            Some(0) => return a,
+            Some(s) => self.int(s.min(w as u128 - 1)),
+            None => {
+                // min(b, w - 1): shifting by w - 1 already gives all sign bits.
+                let cb = self.clean(b, w);
+                let top = self.int(w as u128 - 1);
+                let small = self.binop(cb, " < ", REL, top);
+                let small = self.boolean(small, REL);
+                let r = self.cond_text(small, cb, top);
+                self.boolean(r, COND)
+            }
+        };
+        let mut sa = self.sval(args[0], a, w);
+        if w > 64 && tm.const_value(args[0]).is_some() {
+            // A constant may be a narrower `long long`; shift it as an `__int128`.
+            let inner = self.wrap(sa, UNARY);
+            let r = cat!(self; "(__int128)", inner);
+            sa = self.boolean(r, UNARY);
+        }
+        let r = self.binop(sa, " >> ", SHIFT, amount);
+        let s = self.boolean(r, SHIFT);
+        self.unsign(s, w)
+    }
+
+    /// Concatenation: the high word shifted above the low one.
+    fn concat(&mut self, u: TermId, args: [TermId; 3], a: E, b: E) -> E {
+        let tm = self.tm;
+        let rw = self.tm.width(u);
+        let lw = tm.width(args[1]);
+        let lo = self.clean(b, lw);
+        if tm.const_value(args[0]) == Some(0) {
+            return E { konst: None, ..lo };
+        }
+        let hi = self.fit(a, rw);
+        let amount = self.int(lw as u128);
+        let shifted = self.binop(hi, " << ", SHIFT, amount);
+        let shifted = self.bv(shifted, SHIFT, hi.ty, hi.clean, rw);
+        if tm.const_value(args[1]) == Some(0) {
+            return shifted;
+        }
+        let r = self.binop(shifted, " | ", BOR, lo);
+        self.bv(r, BOR, hi.ty.max(lo.ty), hi.clean, rw)
+    }
+
+    /// Bits `hi..lo` of a word.
+    fn extract(&mut self, u: TermId, args: [TermId; 3], a: E, hi: u32, lo: u32) -> E {
+        let w = self.tm.width(args[0]);
+        let rw = self.tm.width(u);
+        let e = if lo == 0 {
+            self.bv(a.r, a.prec, a.ty, a.clean && hi == w - 1, rw)
+        } else {
+            let fa = if a.ty.bits() <= lo { self.fit(a, w) } else { a };
+            let amount = self.int(lo as u128);
+            let r = self.binop(fa, " >> ", SHIFT, amount);
+            self.bv(r, SHIFT, fa.ty, fa.clean && hi == w - 1, rw)
+        };
+        // Same text as `a` (lo = 0): still the cast of `a`'s operand.
+        let e = E {
+            under: if lo == 0 { a.under } else { None },
+            minus: lo == 0 && a.minus,
+            ..e
+        };
+        if Ty::of(rw) < e.ty {
+            self.cast(Ty::of(rw), e, rw)
+        } else {
+            e
         }
     }
 }

@@ -150,247 +150,53 @@ fn bits_needed(max: u128) -> u32 {
 
 /// Encode a CFA as a transition system.
 pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
-    let mut tm = cfa.tm.clone();
-    let nl = cfa.locations.len();
-    let done = nl as u128;
-    // The input slots, as wide as the widest variable havocked at their position.
-    let mut widths = Vec::new();
-    for e in &cfa.edges {
-        symex::havoc_widths(&cfa.vars, &e.cmd, &mut widths);
-    }
-    let slot_terms: Vec<TermId> = widths
-        .iter()
-        .enumerate()
-        .map(|(k, &w)| tm.var(format!("nondet[{k}]"), Sort::Bv(w.max(1))))
-        .collect();
-    // Symbolic execution of every edge; the k-th havoc of a path reads slot k.
-    let mut havoc = |tm: &mut TermManager, v: PVar, k: usize| {
-        let w = cfa.vars[v.index()].ty.width;
-        let slot = slot_terms[k];
-        if tm.width(slot) == w {
-            slot
-        } else {
-            tm.extract(slot, w - 1, 0)
-        }
-    };
-    let edges: Vec<Exec> = cfa
-        .edges
-        .iter()
-        .map(|e| symex::exec(&cfa.vars, &mut tm, &e.cmd, Env::new(), &mut havoc))
-        .collect();
-    // State variables: the cone of influence of the guards.
-    let var_of: HashMap<TermId, PVar> = cfa
-        .vars
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (v.term, PVar(i as u32)))
-        .collect();
-    let mut state: HashSet<PVar> = HashSet::new();
-    let mut pending: Vec<TermId> = edges.iter().map(|x| x.guard).collect();
-    while let Some(t) = pending.pop() {
-        for vid in tm.free_vars(t) {
-            let term = tm.var_info(vid).term;
-            if let Some(&v) = var_of.get(&term) {
-                if state.insert(v) {
-                    pending.extend(edges.iter().filter_map(|x| x.env.get(&v).copied()));
-                }
-            }
-        }
-    }
-    let mut state: Vec<PVar> = state.into_iter().collect();
-    state.sort();
-    let mut terms = tm;
+    let mut terms = cfa.tm.clone();
     let tm = &mut terms;
-    // The program counter.
-    let (pc_terms, at): (Vec<TermId>, Vec<TermId>) = match opts.pc {
-        PcEncoding::Binary => {
-            let w = bits_needed(done);
-            let pc = tm.var("pc", Sort::Bv(w));
-            let at = (0..=nl).map(|l| {
-                let c = tm.bv_const(l as u128, w);
-                tm.eq(pc, c)
-            });
-            let at: Vec<TermId> = at.collect();
-            (vec![pc], at)
-        }
-        PcEncoding::OneHot => {
-            let at: Vec<TermId> = (0..=nl)
-                .map(|l| {
-                    let name = if l == nl {
-                        "pc:done".to_string()
-                    } else {
-                        format!("pc:L{l}")
-                    };
-                    tm.var(name, Sort::Bool)
-                })
-                .collect();
-            (at.clone(), at)
-        }
-    };
-    // Taken edges, in the interpreter's order at each location.
-    let mut taken = vec![tm.fals(); cfa.edges.len()];
-    let mut enabled = vec![tm.fals(); cfa.edges.len()];
-    for out in cfa.out_edges() {
-        let mut earlier = tm.fals();
-        for e in out {
-            let x = &edges[e.index()];
-            let from = at[cfa.edges[e.index()].from.index()];
-            let can = tm.and(from, x.guard);
-            let ne = tm.not(earlier);
-            taken[e.index()] = tm.and(can, ne);
-            enabled[e.index()] = tm.and(x.guard, ne);
-            earlier = tm.or(earlier, x.guard);
-        }
-    }
+    let nl = cfa.locations.len();
+    let (slot_terms, edges) = execute_edges(cfa, tm);
+    let state = state_variables(cfa, tm, &edges);
+    let (pc_terms, at) = program_counter(tm, opts.pc, nl);
+    let (taken, enabled) = taken_edges(cfa, tm, &edges, &at);
     let any_taken = tm.or_all(taken.iter().copied());
-    // Next-state functions.
-    let mut next_vars: Vec<(PVar, TermId)> = Vec::new();
-    for &v in &state {
-        let mut x = cfa.vars[v.index()].term;
-        for (i, ex) in edges.iter().enumerate().rev() {
-            if let Some(&val) = ex.env.get(&v) {
-                x = tm.ite(taken[i], val, x);
-            }
-        }
-        next_vars.push((v, x));
-    }
-    let mut aig = Aig::new();
-    let mut bl = Blaster::new();
-    let mut latches: Vec<ModelLatch> = Vec::new();
-    let mut inputs: Vec<ModelInput> = Vec::new();
-    let mut constraints = Vec::new();
-    let mut pc_latches = Vec::new();
-    // Program counter latches and their next-state functions.
-    let mut pc_next: Vec<TermId> = Vec::new();
-    match opts.pc {
-        PcEncoding::Binary => {
-            let pc = pc_terms[0];
-            let w = tm.width(pc);
-            let mut nxt = tm.bv_const(done, w);
-            for (i, e) in cfa.edges.iter().enumerate().rev() {
-                let c = tm.bv_const(e.to.index() as u128, w);
-                nxt = tm.ite(taken[i], c, nxt);
-            }
-            pc_next.push(nxt);
-            if (1u128 << w) - 1 > done {
-                let max = tm.bv_const(done, w);
-                let ok = tm.ule(pc, max);
-                constraints.push(bl.blast_bool(tm, &mut aig, ok));
-            }
-            let init = cfa.init.index() as u128;
-            let bits = bl.var_bits_or_fresh(tm, &mut aig, tm.as_var(pc).expect("pc is a variable"));
-            for (b, &node) in bits.iter().enumerate() {
-                pc_latches.push(latches.len());
-                let reset = Some((init >> b) & 1 == 1);
-                latches.push(ModelLatch {
-                    node,
-                    next: AigLit::FALSE,
-                    reset,
-                    name: Some(format!("pc[{b}]")),
-                });
-            }
-        }
-        PcEncoding::OneHot => {
-            for (l, &at_l) in at.iter().enumerate() {
-                let into = if l == nl {
-                    tm.not(any_taken)
-                } else {
-                    let ins: Vec<TermId> = (0..cfa.edges.len())
-                        .filter(|&i| cfa.edges[i].to.index() == l)
-                        .map(|i| taken[i])
-                        .collect();
-                    tm.or_all(ins)
-                };
-                pc_next.push(into);
-                let node = bl.var_bits_or_fresh(
-                    tm,
-                    &mut aig,
-                    tm.as_var(at_l).expect("pc bit is a variable"),
-                )[0];
-                pc_latches.push(latches.len());
-                let name = tm
-                    .var_info(tm.as_var(at_l).expect("pc bit is a variable"))
-                    .name
-                    .clone();
-                latches.push(ModelLatch {
-                    node,
-                    next: AigLit::FALSE,
-                    reset: Some(l == cfa.init.index()),
-                    name: Some(name),
-                });
-            }
-        }
-    }
-    // Program variable latches.
-    let mut state_bits = Vec::new();
-    for &v in &state {
-        let info = &cfa.vars[v.index()];
-        let bits = bl.var_bits_or_fresh(tm, &mut aig, v.var_id());
-        let mut idx = Vec::new();
-        for (b, &bit) in bits.iter().enumerate() {
-            idx.push(latches.len());
-            latches.push(ModelLatch {
-                node: bit,
-                next: AigLit::FALSE,
-                reset: None,
-                name: Some(format!("{}[{b}]", info.name)),
-            });
-        }
-        state_bits.push((v, idx));
-    }
-    // Inputs: the bits of every slot.
-    let mut slots = Vec::new();
-    for (k, &t) in slot_terms.iter().enumerate() {
-        let var = tm.as_var(t).expect("a slot is a variable");
-        let bits = bl.var_bits_or_fresh(tm, &mut aig, var);
-        let mut idx = Vec::new();
-        for (b, &node) in bits.iter().enumerate() {
-            idx.push(inputs.len());
-            inputs.push(ModelInput {
-                node,
-                name: Some(format!("nondet[{k}][{b}]")),
-            });
-        }
-        slots.push(Slot {
-            term: t,
-            width: tm.width(t),
-            inputs: idx,
-        });
-    }
+    let next_vars = next_state(cfa, tm, &state, &edges, &taken);
+    let mut c = Circuit::default();
+    let (pc_next, pc_latches) = match opts.pc {
+        PcEncoding::Binary => c.binary_pc(cfa, tm, pc_terms[0], &taken),
+        PcEncoding::OneHot => c.one_hot_pc(cfa, tm, &at, &taken, any_taken),
+    };
+    let state_bits: Vec<(PVar, Vec<usize>)> = state
+        .iter()
+        .map(|&v| (v, c.state_latches(cfa, tm, v)))
+        .collect();
+    let slots: Vec<Slot> = slot_terms
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| c.slot_inputs(tm, k, t))
+        .collect();
     // Next-state functions, blasted.
     match opts.pc {
-        PcEncoding::Binary => {
-            let nb = bl.blast(tm, &mut aig, pc_next[0]);
-            for (k, &j) in pc_latches.iter().enumerate() {
-                latches[j].next = nb[k];
-            }
-        }
+        PcEncoding::Binary => c.blast_next(tm, &pc_latches, pc_next[0]),
         PcEncoding::OneHot => {
             for (k, &j) in pc_latches.iter().enumerate() {
-                latches[j].next = bl.blast_bool(tm, &mut aig, pc_next[k]);
+                c.latches[j].next = c.bl.blast_bool(tm, &mut c.aig, pc_next[k]);
             }
         }
     }
     for ((_, idx), &(_, nt)) in state_bits.iter().zip(&next_vars) {
-        let nb = bl.blast(tm, &mut aig, nt);
-        for (k, &j) in idx.iter().enumerate() {
-            latches[j].next = nb[k];
-        }
+        c.blast_next(tm, idx, nt);
     }
     // Bad states.
-    let mut bad_locs = Vec::new();
-    for (l, info) in cfa.locations.iter().enumerate() {
-        if opts.goal.includes(&info.kind) {
-            bad_locs.push(at[l]);
-        }
-    }
+    let bad_locs: Vec<TermId> = (cfa.locations.iter().enumerate())
+        .filter(|(_, info)| opts.goal.includes(&info.kind))
+        .map(|(l, _)| at[l])
+        .collect();
     let bad_t = tm.or_all(bad_locs);
-    let bad = bl.blast_bool(tm, &mut aig, bad_t);
+    let bad = c.bl.blast_bool(tm, &mut c.aig, bad_t);
     let model = Model {
-        aig,
-        latches,
-        inputs,
-        constraints,
+        aig: c.aig,
+        latches: c.latches,
+        inputs: c.inputs,
+        constraints: c.constraints,
         bad,
     };
     let ModelSystem {
@@ -414,6 +220,268 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         enabled,
         execs: edges,
         slots,
+    }
+}
+
+/// The input slots (each as wide as the widest variable havocked at its position) and the
+/// symbolic execution of every edge, whose `k`-th havoc reads slot `k`.
+fn execute_edges(cfa: &Cfa, tm: &mut TermManager) -> (Vec<TermId>, Vec<Exec>) {
+    let mut widths = Vec::new();
+    for e in &cfa.edges {
+        symex::havoc_widths(&cfa.vars, &e.cmd, &mut widths);
+    }
+    let slot_terms: Vec<TermId> = widths
+        .iter()
+        .enumerate()
+        .map(|(k, &w)| tm.var(format!("nondet[{k}]"), Sort::Bv(w.max(1))))
+        .collect();
+    let mut havoc = |tm: &mut TermManager, v: PVar, k: usize| {
+        let w = cfa.vars[v.index()].ty.width;
+        let slot = slot_terms[k];
+        if tm.width(slot) == w {
+            slot
+        } else {
+            tm.extract(slot, w - 1, 0)
+        }
+    };
+    let edges: Vec<Exec> = cfa
+        .edges
+        .iter()
+        .map(|e| symex::exec(&cfa.vars, tm, &e.cmd, Env::new(), &mut havoc))
+        .collect();
+    (slot_terms, edges)
+}
+
+/// The state variables, sorted: the cone of influence of the guards.
+fn state_variables(cfa: &Cfa, tm: &TermManager, edges: &[Exec]) -> Vec<PVar> {
+    let var_of: HashMap<TermId, PVar> = cfa
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.term, PVar(i as u32)))
+        .collect();
+    let mut state: HashSet<PVar> = HashSet::new();
+    let mut pending: Vec<TermId> = edges.iter().map(|x| x.guard).collect();
+    while let Some(t) = pending.pop() {
+        for vid in tm.free_vars(t) {
+            let term = tm.var_info(vid).term;
+            if let Some(&v) = var_of.get(&term) {
+                if state.insert(v) {
+                    pending.extend(edges.iter().filter_map(|x| x.env.get(&v).copied()));
+                }
+            }
+        }
+    }
+    let mut state: Vec<PVar> = state.into_iter().collect();
+    state.sort();
+    state
+}
+
+/// The program counter's terms (one word, or one `bool` per location and `DONE`) and, per
+/// location and then `DONE`, the condition that it is there.
+fn program_counter(tm: &mut TermManager, pc: PcEncoding, nl: usize) -> (Vec<TermId>, Vec<TermId>) {
+    match pc {
+        PcEncoding::Binary => {
+            let w = bits_needed(nl as u128);
+            let pc = tm.var("pc", Sort::Bv(w));
+            let at = (0..=nl).map(|l| {
+                let c = tm.bv_const(l as u128, w);
+                tm.eq(pc, c)
+            });
+            let at: Vec<TermId> = at.collect();
+            (vec![pc], at)
+        }
+        PcEncoding::OneHot => {
+            let at: Vec<TermId> = (0..=nl)
+                .map(|l| {
+                    let name = if l == nl {
+                        "pc:done".to_string()
+                    } else {
+                        format!("pc:L{l}")
+                    };
+                    tm.var(name, Sort::Bool)
+                })
+                .collect();
+            (at.clone(), at)
+        }
+    }
+}
+
+/// When each edge is taken (at its source, its guard, no earlier edge's there: the
+/// interpreter's order), and when it is enabled once the program counter is at its source.
+fn taken_edges(
+    cfa: &Cfa,
+    tm: &mut TermManager,
+    edges: &[Exec],
+    at: &[TermId],
+) -> (Vec<TermId>, Vec<TermId>) {
+    let mut taken = vec![tm.fals(); cfa.edges.len()];
+    let mut enabled = vec![tm.fals(); cfa.edges.len()];
+    for out in cfa.out_edges() {
+        let mut earlier = tm.fals();
+        for e in out {
+            let x = &edges[e.index()];
+            let from = at[cfa.edges[e.index()].from.index()];
+            let can = tm.and(from, x.guard);
+            let ne = tm.not(earlier);
+            taken[e.index()] = tm.and(can, ne);
+            enabled[e.index()] = tm.and(x.guard, ne);
+            earlier = tm.or(earlier, x.guard);
+        }
+    }
+    (taken, enabled)
+}
+
+/// The next-state function of each state variable: its value after the edge taken.
+fn next_state(
+    cfa: &Cfa,
+    tm: &mut TermManager,
+    state: &[PVar],
+    edges: &[Exec],
+    taken: &[TermId],
+) -> Vec<(PVar, TermId)> {
+    let mut next_vars = Vec::with_capacity(state.len());
+    for &v in state {
+        let mut x = cfa.vars[v.index()].term;
+        for (i, ex) in edges.iter().enumerate().rev() {
+            if let Some(&val) = ex.env.get(&v) {
+                x = tm.ite(taken[i], val, x);
+            }
+        }
+        next_vars.push((v, x));
+    }
+    next_vars
+}
+
+/// The model as it is built: the AIG, the bit-blaster over the terms, latches, inputs and
+/// constraints.
+#[derive(Default)]
+struct Circuit {
+    aig: Aig,
+    bl: Blaster,
+    latches: Vec<ModelLatch>,
+    inputs: Vec<ModelInput>,
+    constraints: Vec<AigLit>,
+}
+
+impl Circuit {
+    /// The binary program counter's latches (reset to the initial location's code), the
+    /// constraint that excludes the codes above `DONE`, and its next-state term.
+    fn binary_pc(
+        &mut self,
+        cfa: &Cfa,
+        tm: &mut TermManager,
+        pc: TermId,
+        taken: &[TermId],
+    ) -> (Vec<TermId>, Vec<usize>) {
+        let done = cfa.locations.len() as u128;
+        let w = tm.width(pc);
+        let mut nxt = tm.bv_const(done, w);
+        for (i, e) in cfa.edges.iter().enumerate().rev() {
+            let c = tm.bv_const(e.to.index() as u128, w);
+            nxt = tm.ite(taken[i], c, nxt);
+        }
+        if (1u128 << w) - 1 > done {
+            let max = tm.bv_const(done, w);
+            let ok = tm.ule(pc, max);
+            let lit = self.bl.blast_bool(tm, &mut self.aig, ok);
+            self.constraints.push(lit);
+        }
+        let init = cfa.init.index() as u128;
+        let var = tm.as_var(pc).expect("pc is a variable");
+        let bits = self.bl.var_bits_or_fresh(tm, &mut self.aig, var);
+        let mut pc_latches = Vec::with_capacity(bits.len());
+        for (b, &node) in bits.iter().enumerate() {
+            pc_latches.push(self.latches.len());
+            self.latches.push(ModelLatch {
+                node,
+                next: AigLit::FALSE,
+                reset: Some((init >> b) & 1 == 1),
+                name: Some(format!("pc[{b}]")),
+            });
+        }
+        (vec![nxt], pc_latches)
+    }
+
+    /// The one-hot program counter's latches (one per location, then `DONE`, which is
+    /// entered when no edge is taken) and their next-state terms.
+    fn one_hot_pc(
+        &mut self,
+        cfa: &Cfa,
+        tm: &mut TermManager,
+        at: &[TermId],
+        taken: &[TermId],
+        any_taken: TermId,
+    ) -> (Vec<TermId>, Vec<usize>) {
+        let nl = cfa.locations.len();
+        let mut pc_next = Vec::with_capacity(at.len());
+        let mut pc_latches = Vec::with_capacity(at.len());
+        for (l, &at_l) in at.iter().enumerate() {
+            let into = if l == nl {
+                tm.not(any_taken)
+            } else {
+                let ins: Vec<TermId> = (0..cfa.edges.len())
+                    .filter(|&i| cfa.edges[i].to.index() == l)
+                    .map(|i| taken[i])
+                    .collect();
+                tm.or_all(ins)
+            };
+            pc_next.push(into);
+            let var = tm.as_var(at_l).expect("pc bit is a variable");
+            let node = self.bl.var_bits_or_fresh(tm, &mut self.aig, var)[0];
+            pc_latches.push(self.latches.len());
+            self.latches.push(ModelLatch {
+                node,
+                next: AigLit::FALSE,
+                reset: Some(l == cfa.init.index()),
+                name: Some(tm.var_info(var).name.clone()),
+            });
+        }
+        (pc_next, pc_latches)
+    }
+
+    /// The latches of a program variable's bits (uninitialised).
+    fn state_latches(&mut self, cfa: &Cfa, tm: &mut TermManager, v: PVar) -> Vec<usize> {
+        let info = &cfa.vars[v.index()];
+        let bits = self.bl.var_bits_or_fresh(tm, &mut self.aig, v.var_id());
+        let mut idx = Vec::with_capacity(bits.len());
+        for (b, &bit) in bits.iter().enumerate() {
+            idx.push(self.latches.len());
+            self.latches.push(ModelLatch {
+                node: bit,
+                next: AigLit::FALSE,
+                reset: None,
+                name: Some(format!("{}[{b}]", info.name)),
+            });
+        }
+        idx
+    }
+
+    /// The inputs of slot `k`'s bits.
+    fn slot_inputs(&mut self, tm: &mut TermManager, k: usize, t: TermId) -> Slot {
+        let var = tm.as_var(t).expect("a slot is a variable");
+        let bits = self.bl.var_bits_or_fresh(tm, &mut self.aig, var);
+        let mut idx = Vec::with_capacity(bits.len());
+        for (b, &node) in bits.iter().enumerate() {
+            idx.push(self.inputs.len());
+            self.inputs.push(ModelInput {
+                node,
+                name: Some(format!("nondet[{k}][{b}]")),
+            });
+        }
+        Slot {
+            term: t,
+            width: tm.width(t),
+            inputs: idx,
+        }
+    }
+
+    /// Sets the next-state functions of the latches `idx` to the bits of `next`.
+    fn blast_next(&mut self, tm: &mut TermManager, idx: &[usize], next: TermId) {
+        let nb = self.bl.blast(tm, &mut self.aig, next);
+        for (k, &j) in idx.iter().enumerate() {
+            self.latches[j].next = nb[k];
+        }
     }
 }
 
