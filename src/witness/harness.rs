@@ -314,34 +314,7 @@ pub fn generate(original: &Cfa, steps: &[interp::Step], trace: &Trace, req: &Req
     let dm = req.data_model;
     let inputs = trace.inputs();
     let functions = functions(original, req.source, dm);
-    let reads = uninitialised_reads(original, &havoc_kinds(original), steps);
-    // Reads whose values the path does not depend on (a `memset` writing a whole array
-    // reads its old elements) leave nothing for the harness to set.
-    let depends = !reads.is_empty()
-        && depends_on_uninitialised(
-            original,
-            steps,
-            crate::sat::Backend::Batsat,
-            &crate::sat::Interrupter::new(),
-        );
-    let uninitialised: Vec<String> = reads
-        .iter()
-        .filter(|_| depends)
-        .map(|r| {
-            let info = original.var(r.var);
-            let at = info
-                .pos
-                .as_ref()
-                .map(|p| format!(", declared at {p}"))
-                .unwrap_or_default();
-            format!(
-                "{} = {} ({}{at})",
-                c_name(original, r.var),
-                format_value(original, r.var, r.value),
-                c_type_in(dm, info.ty)
-            )
-        })
-        .collect();
+    let uninitialised = assumed_uninitialised(original, steps, dm);
     let mut undefined: Vec<String> = Vec::new();
     for i in inputs.iter().filter(|i| !i.nondet) {
         if !undefined.contains(&i.function) {
@@ -349,63 +322,7 @@ pub fn generate(original: &Cfa, steps: &[interp::Step], trace: &Trace, req: &Req
         }
     }
     let command = command(req);
-    let mut s = String::new();
-    let program = in_comment(&req.program.display().to_string());
-    let _ = writeln!(
-        s,
-        "/* bitmc test harness for {program}:\n * the counterexample of FALSE({}) as a run of the program.\n *",
-        req.property
-    );
-    let _ = writeln!(
-        s,
-        " * Build and run (the program and this file in one command{}):\n *   {}\n *",
-        match dm {
-            DataModel::Ilp32 => "; -m32: the data model is ILP32",
-            DataModel::Lp64 => "; the data model is LP64",
-        },
-        in_comment(&command)
-    );
-    let (pos, what) = trace.failure.clone().unwrap_or_default();
-    let at = pos.map(|p| format!("{p}: ")).unwrap_or_default();
-    let failure = in_comment(&format!("{at}{what} ({})", req.property));
-    if uninitialised.is_empty() && undefined.is_empty() {
-        let _ = writeln!(
-            s,
-            " * The run reaches the violation bitmc found:\n *   {failure}\n{}\n *",
-            wrapped(&format!("There {}.", expected(req.property)))
-        );
-    } else {
-        let _ = writeln!(
-            s,
-            " * NOT A REPRODUCTION. The counterexample reaches\n *   {failure}\n * with values \
-             a harness cannot set, so this run need not reach it:"
-        );
-        if !uninitialised.is_empty() {
-            let _ = writeln!(
-                s,
-                " * it reads uninitialised locals, which hold whatever the stack holds in a \
-                 compiled\n * program; the counterexample assumed:"
-            );
-            for u in &uninitialised {
-                let _ = writeln!(s, " *   {}", in_comment(u));
-            }
-        }
-        if !undefined.is_empty() {
-            let _ = writeln!(
-                s,
-                " * it takes the results of functions without a definition (not defined here): {}",
-                in_comment(&undefined.join(", "))
-            );
-        }
-        let _ = writeln!(
-            s,
-            "{}\n *",
-            wrapped(&format!(
-                "Where the run does reach the violation, {}.",
-                expected(req.property)
-            ))
-        );
-    }
+    let mut s = header(req, trace, &command, &uninitialised, &undefined);
     let _ = writeln!(
         s,
         " * The __VERIFIER_nondet_* functions return the counterexample's values ({} in all) in\n \
@@ -423,12 +340,139 @@ pub fn generate(original: &Cfa, steps: &[interp::Step], trace: &Trace, req: &Req
             .replace("@EXHAUSTED@", &EXIT_EXHAUSTED.to_string())
             .replace("@DIVERGED@", &EXIT_DIVERGED.to_string())
     );
-    // The values' union: one member per function.
+    values(&mut s, &functions, &inputs, dm);
+    s.push_str(BODY);
+    for (name, f) in &functions {
+        let _ = writeln!(
+            s,
+            "\n{} {name}(void) {{ return bitmc_next({})->{}; }}",
+            f.c_type,
+            c_string(name),
+            Function::member(name)
+        );
+    }
+    Harness {
+        text: s,
+        command,
+        uninitialised,
+        undefined,
+    }
+}
+
+/// The values of uninitialised locals the counterexample reads and its path depends on, as
+/// `name = value (type, declared at …)`. Reads the path does not depend on (a `memset`
+/// writing a whole array reads its old elements) leave nothing for the harness to set.
+fn assumed_uninitialised(original: &Cfa, steps: &[interp::Step], dm: DataModel) -> Vec<String> {
+    let reads = uninitialised_reads(original, &havoc_kinds(original), steps);
+    let depends = !reads.is_empty()
+        && depends_on_uninitialised(
+            original,
+            steps,
+            crate::sat::Backend::Batsat,
+            &crate::sat::Interrupter::new(),
+        );
+    reads
+        .iter()
+        .filter(|_| depends)
+        .map(|r| {
+            let info = original.var(r.var);
+            let at = info
+                .pos
+                .as_ref()
+                .map(|p| format!(", declared at {p}"))
+                .unwrap_or_default();
+            format!(
+                "{} = {} ({}{at})",
+                c_name(original, r.var),
+                format_value(original, r.var, r.value),
+                c_type_in(dm, info.ty)
+            )
+        })
+        .collect()
+}
+
+/// The start of the header comment: the program, the command, and what the run shows (or
+/// why it need not: `uninitialised` values and `undefined` functions a harness cannot set).
+fn header(
+    req: &Request,
+    trace: &Trace,
+    command: &str,
+    uninitialised: &[String],
+    undefined: &[String],
+) -> String {
+    let mut s = String::new();
+    let program = in_comment(&req.program.display().to_string());
+    let _ = writeln!(
+        s,
+        "/* bitmc test harness for {program}:\n * the counterexample of FALSE({}) as a run of the program.\n *",
+        req.property
+    );
+    let _ = writeln!(
+        s,
+        " * Build and run (the program and this file in one command{}):\n *   {}\n *",
+        match req.data_model {
+            DataModel::Ilp32 => "; -m32: the data model is ILP32",
+            DataModel::Lp64 => "; the data model is LP64",
+        },
+        in_comment(command)
+    );
+    let (pos, what) = trace.failure.clone().unwrap_or_default();
+    let at = pos.map(|p| format!("{p}: ")).unwrap_or_default();
+    let failure = in_comment(&format!("{at}{what} ({})", req.property));
+    if uninitialised.is_empty() && undefined.is_empty() {
+        let _ = writeln!(
+            s,
+            " * The run reaches the violation bitmc found:\n *   {failure}\n{}\n *",
+            wrapped(&format!("There {}.", expected(req.property)))
+        );
+        return s;
+    }
+    let _ = writeln!(
+        s,
+        " * NOT A REPRODUCTION. The counterexample reaches\n *   {failure}\n * with values \
+         a harness cannot set, so this run need not reach it:"
+    );
+    if !uninitialised.is_empty() {
+        let _ = writeln!(
+            s,
+            " * it reads uninitialised locals, which hold whatever the stack holds in a \
+             compiled\n * program; the counterexample assumed:"
+        );
+        for u in uninitialised {
+            let _ = writeln!(s, " *   {}", in_comment(u));
+        }
+    }
+    if !undefined.is_empty() {
+        let _ = writeln!(
+            s,
+            " * it takes the results of functions without a definition (not defined here): {}",
+            in_comment(&undefined.join(", "))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{}\n *",
+        wrapped(&format!(
+            "Where the run does reach the violation, {}.",
+            expected(req.property)
+        ))
+    );
+    s
+}
+
+/// The union of the values (one member per function), the table of the counterexample's
+/// calls in order, and their count.
+fn values(
+    s: &mut String,
+    functions: &BTreeMap<String, Function>,
+    inputs: &[&crate::witness::trace::Input],
+    dm: DataModel,
+) {
     let _ = writeln!(
         s,
         "/* A value the counterexample's call returned, one member per function. */\nunion bitmc_value {{\n    unsigned char none;"
     );
-    for (name, f) in &functions {
+    for (name, f) in functions {
         let _ = writeln!(s, "    {} {};", f.c_type, Function::member(name));
     }
     let _ = writeln!(s, "}};\n");
@@ -438,7 +482,7 @@ pub fn generate(original: &Cfa, steps: &[interp::Step], trace: &Trace, req: &Req
          the call is, and the value it returns. */\nstatic const struct {{\n    const char *function;\n    \
          const char *call;\n    union bitmc_value value;\n}} bitmc_calls[] = {{"
     );
-    for i in &inputs {
+    for i in inputs {
         let at = i.pos.as_ref().map(|p| p.to_string()).unwrap_or_default();
         let (ty, member) = match functions.get(&i.function) {
             Some(f) => (f.ty, Function::member(&i.function)),
@@ -463,22 +507,6 @@ pub fn generate(original: &Cfa, steps: &[interp::Step], trace: &Trace, req: &Req
         "/* How many values the counterexample has. */\nstatic const unsigned long bitmc_count = {}UL;\n",
         inputs.len()
     );
-    s.push_str(BODY);
-    for (name, f) in &functions {
-        let _ = writeln!(
-            s,
-            "\n{} {name}(void) {{ return bitmc_next({})->{}; }}",
-            f.c_type,
-            c_string(name),
-            Function::member(name)
-        );
-    }
-    Harness {
-        text: s,
-        command,
-        uninitialised,
-        undefined,
-    }
 }
 
 /// The rest of the header comment.
