@@ -12,6 +12,7 @@
 //!    is reachable, otherwise UNKNOWN with the sink's reason.
 //! 4. SAFE for the system (error and sinks unreachable) gives TRUE.
 
+use crate::bv::Rewrites;
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
 use crate::engine::portfolio::{Program, Strategy, Systems};
@@ -162,6 +163,9 @@ pub struct VerifyResult {
     /// The engine (portfolio member) whose verdict this is.
     pub winner: Option<String>,
     pub stats: Stats,
+    /// How often each rewrite rule fired while the program's terms were built (front end,
+    /// passes and the encoding of the last phase), for `-v`.
+    pub rewrites: Rewrites,
     /// What was checked, one line each (for `-v`).
     pub notes: Vec<String>,
     /// For TRUE proved by an inductive invariant: the invariant per location, as C
@@ -217,6 +221,7 @@ fn run_phase(
     // Solvers of an earlier phase are no longer needed.
     crate::engine::graveyard::release();
     let mut ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
+    out.rewrites = ps.tm.rewrites().clone();
     out.stats
         .push(("state bits", ps.sys.latch_vars().len().to_string()));
     out.stats
@@ -607,6 +612,7 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
         proved_invariants: None,
         verdict: ProgramVerdict::Unknown(Unknown::incomplete("not run")),
         stats: Vec::new(),
+        rewrites: Rewrites::default(),
         notes: Vec::new(),
     };
     let has_sinks = cfa
