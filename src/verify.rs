@@ -324,7 +324,7 @@ fn run_phase(
     }
     // Decode the verdict with the maps of the system it came from: k-induction ran on the
     // constrained system when there is one.
-    let won = |e: EngineKind| winner.as_ref().is_some_and(|w| w.engine == e);
+    let won = |e: EngineKind| winner.as_ref().is_some_and(|w| w.engine() == e);
     let from_constrained = won(EngineKind::Kind);
     // BMC ran on the accelerated system when there is one: its path is decoded with that
     // system's maps and replayed on the accelerated CFA, then on the original one.
