@@ -12,6 +12,7 @@
 //!    is reachable, otherwise UNKNOWN with the sink's reason.
 //! 4. SAFE for the system (error and sinks unreachable) gives TRUE.
 
+use crate::bv::Rewrites;
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
 use crate::engine::portfolio::{Program, Strategy, Systems};
@@ -162,6 +163,9 @@ pub struct VerifyResult {
     /// The engine (portfolio member) whose verdict this is.
     pub winner: Option<String>,
     pub stats: Stats,
+    /// How often each rewrite rule fired while the program's terms were built (front end,
+    /// passes and the encoding of the last phase), for `-v`.
+    pub rewrites: Rewrites,
     /// What was checked, one line each (for `-v`).
     pub notes: Vec<String>,
     /// For TRUE proved by an inductive invariant: the invariant per location, as C
@@ -217,6 +221,7 @@ fn run_phase(
     // Solvers of an earlier phase are no longer needed.
     crate::engine::graveyard::release();
     let mut ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
+    out.rewrites = ps.tm.rewrites().clone();
     out.stats
         .push(("state bits", ps.sys.latch_vars().len().to_string()));
     out.stats
@@ -319,7 +324,7 @@ fn run_phase(
     }
     // Decode the verdict with the maps of the system it came from: k-induction ran on the
     // constrained system when there is one.
-    let won = |e: EngineKind| winner.as_ref().is_some_and(|w| w.engine == e);
+    let won = |e: EngineKind| winner.as_ref().is_some_and(|w| w.engine() == e);
     let from_constrained = won(EngineKind::Kind);
     // BMC ran on the accelerated system when there is one: its path is decoded with that
     // system's maps and replayed on the accelerated CFA, then on the original one.
@@ -624,6 +629,7 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
         proved_invariants: None,
         verdict: ProgramVerdict::Unknown(Unknown::incomplete("not run")),
         stats: Vec::new(),
+        rewrites: Rewrites::default(),
         notes: Vec::new(),
     };
     let has_sinks = cfa

@@ -3,13 +3,12 @@
 //! every verdict must carry evidence that the independent checks accept.
 
 use bitmc::cnf::Cnf;
-use bitmc::engine::bmc;
+use bitmc::engine::bmc::{self, BmcOptions};
 use bitmc::engine::pdr::{self, PdrOptions};
 use bitmc::engine::{Certificate, EngineKind, Options, Verdict};
 use bitmc::sat::{Backend, Lit, Var};
 use bitmc::ts::System;
 use bitmc::witness;
-use std::time::Duration;
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -184,7 +183,11 @@ fn engines_agree_with_explicit_search() {
             check(&sys, expected, &format!("{name} bmc"), v, backend, false);
             if case % 4 == 0 {
                 // Every query "slow": windows from the start, paths without bisection.
-                let (v, _) = bmc::run_with(&sys, &opts, Duration::ZERO, &mut |_| {});
+                let every_query_slow = BmcOptions {
+                    slow_query_ms: 0,
+                    ..BmcOptions::default()
+                };
+                let (v, _) = bmc::run_with(&sys, &opts, &every_query_slow, &mut |_| {});
                 if expected.is_some() {
                     assert!(
                         matches!(v, Verdict::Unsafe(_)),

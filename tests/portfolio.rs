@@ -1,7 +1,7 @@
 //! The portfolio: its verdicts agree with the members', a win stops every member (and the search
 //! for k-induction's constrained system) quickly, and member strings parse as documented.
 
-use bitmc::engine::portfolio::{self, Member};
+use bitmc::engine::portfolio::{self, EngineOptions, Member};
 use bitmc::engine::{EngineKind, Options, Verdict};
 use bitmc::sat::{Backend, Lit, Var};
 use bitmc::ts::System;
@@ -59,18 +59,24 @@ fn check(sys: &System, v: Verdict, b: Backend, o: &Options) -> Verdict {
 #[test]
 fn members_parse_and_print() {
     let m: Member = "pdr:batsat:no-ctg:ctg-max=5".parse().unwrap();
-    assert_eq!(m.engine, EngineKind::Pdr);
+    assert_eq!(m.engine(), EngineKind::Pdr);
     assert_eq!(m.backend, Backend::Batsat);
-    assert!(!m.pdr.ctg);
-    assert_eq!(m.pdr.ctg_max, 5);
+    let EngineOptions::Pdr(pdr) = &m.options else {
+        panic!("{m:?}");
+    };
+    assert!(!pdr.ctg);
+    assert_eq!(pdr.ctg_max, 5);
     assert_eq!(m.to_string(), "pdr:batsat:no-ctg:ctg-max=5");
     assert_eq!("kind".parse::<Member>().unwrap().backend, Backend::Cadical);
     assert!("ic3:cadical".parse::<Member>().is_err());
     assert!("pdr:cadical:ctg-max=x".parse::<Member>().is_err());
     assert!("pdr:fast".parse::<Member>().is_err());
     let m: Member = "ic3cfa:cadical:no-push-filter:stable=4".parse().unwrap();
-    assert!(!m.ic3cfa.push_filter);
-    assert_eq!(m.ic3cfa.stable, 4);
+    let EngineOptions::Ic3cfa(ic3cfa) = &m.options else {
+        panic!("{m:?}");
+    };
+    assert!(!ic3cfa.push_filter);
+    assert_eq!(ic3cfa.stable, 4);
     assert_eq!(m.to_string(), "ic3cfa:cadical:no-push-filter:stable=4");
     assert!("ic3cfa:cadical:stable".parse::<Member>().is_err());
     assert_eq!(
@@ -150,7 +156,7 @@ fn a_win_stops_every_member_within_50_ms() {
         &mut |_| {},
     );
     assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
-    assert_eq!(r.winner.map(|m| m.engine), Some(EngineKind::Pdr));
+    assert_eq!(r.winner.map(|m| m.engine()), Some(EngineKind::Pdr));
     for (k, v) in &r.stats {
         eprintln!("{k}: {v}");
     }
@@ -196,7 +202,7 @@ fn a_win_cancels_the_search_for_the_constrained_system() {
     let opts = Options::default();
     let r = portfolio::run(&systems, &members, 2, &opts, &check, &mut |_| {});
     assert!(matches!(r.verdict, Verdict::Unsafe(_)), "{:?}", r.verdict);
-    assert_eq!(r.winner.map(|m| m.engine), Some(EngineKind::Bmc));
+    assert_eq!(r.winner.map(|m| m.engine()), Some(EngineKind::Bmc));
     assert!(
         started.load(Ordering::SeqCst),
         "k-induction never asked for its system"

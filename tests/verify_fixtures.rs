@@ -70,12 +70,7 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
 
 /// One engine alone with CaDiCaL.
 fn single(engine: EngineKind) -> Strategy {
-    Strategy::Single(Member {
-        engine,
-        backend: Backend::Cadical,
-        pdr: Default::default(),
-        ic3cfa: Default::default(),
-    })
+    Strategy::Single(Member::new(engine, Backend::Cadical))
 }
 
 /// The default portfolio, one thread per member (as `bitmc verify` runs it).

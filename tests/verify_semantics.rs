@@ -25,14 +25,7 @@ fn strategies() -> Vec<Strategy> {
         EngineKind::Ic3cfa,
     ]
     .into_iter()
-    .map(|engine| {
-        Strategy::Single(Member {
-            engine,
-            backend: Backend::Cadical,
-            pdr: Default::default(),
-            ic3cfa: Default::default(),
-        })
-    })
+    .map(|engine| Strategy::Single(Member::new(engine, Backend::Cadical)))
     .collect();
     s.push(Strategy::Portfolio {
         members: default_members(),

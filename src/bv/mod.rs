@@ -19,6 +19,7 @@ mod simplify;
 pub mod value;
 
 pub use eval::{Evaluator, Valuation};
+pub use simplify::{rules, Rewrites, Rule};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -180,6 +181,8 @@ pub struct TermManager {
     sorts: Vec<Sort>,
     table: HashMap<(Node, Sort), TermId>,
     vars: Vec<VarInfo>,
+    /// How often each rewrite rule fired.
+    rewrites: Rewrites,
 }
 
 /// The number of arguments of an application of `op`.

@@ -1,15 +1,258 @@
-//! The local rewrites applied by [`TermManager::app`] after constant folding: identities,
-//! absorbing and neutral elements, double negations, `ite` with constant or equal branches,
-//! extractions through concatenations and extensions, and (in [`super::narrow`]) comparisons
-//! and extensions narrowed to the width of the extended terms. Every rewrite is valid over
-//! bit-vectors of the given widths; the property test in `tests.rs` checks each against
-//! direct evaluation.
+//! The local rewrites applied by [`TermManager::app`] after constant folding, one function per
+//! rule (as in Bitwuzla's rewriter): identities, absorbing and neutral elements, double
+//! negations, `ite` with constant or equal branches, extractions through concatenations and
+//! extensions, and (in [`super::narrow`]) comparisons and extensions narrowed to the width of
+//! the extended terms.
+//!
+//! Each operator has an ordered list of rules ([`rules`]); the first that applies gives the
+//! term, and the manager counts how often each rule fired ([`Rewrites`], shown by
+//! `verify -v`). A rule may build its result with [`TermManager::app`], which rewrites that
+//! result in turn. Every rule is valid over bit-vectors of the given widths; the property test
+//! in `tests.rs` checks them against direct evaluation, and a test there makes each rule fire
+//! on an input of its own.
+
+mod arith;
+mod logic;
+mod words;
 
 use super::{value, Node, Op, Sort, TermId, TermManager};
+use arith::*;
+use logic::*;
+use words::*;
+
+/// An application about to be built: the operator, its arguments (commutative ones sorted by
+/// id, unused slots repeating the first), the result's sort, and the values of the first two
+/// arguments when constant. Not every argument is constant (constants are folded first), so a
+/// binary application has at most one constant argument.
+pub(super) struct Redex {
+    pub op: Op,
+    pub a: [TermId; 3],
+    pub sort: Sort,
+    pub c0: Option<u128>,
+    pub c1: Option<u128>,
+}
+
+impl Redex {
+    /// The result's width (1 for `bool`).
+    fn width(&self) -> u32 {
+        self.sort.width()
+    }
+
+    /// The result's all-ones value.
+    fn ones(&self) -> u128 {
+        value::mask(self.width())
+    }
+
+    /// The constant argument of a binary application and the other argument.
+    fn constant_and_other(&self) -> Option<(u128, TermId)> {
+        match (self.c0, self.c1) {
+            (Some(c), _) => Some((c, self.a[1])),
+            (None, Some(c)) => Some((c, self.a[0])),
+            (None, None) => None,
+        }
+    }
+}
+
+/// A rule: `Some(term)` equal to the redex, or `None` when it does not apply.
+type Apply = fn(&mut TermManager, &Redex) -> Option<TermId>;
+
+/// Declares the rules once: their names, their functions, and their numbers for the counters.
+macro_rules! rules {
+    ($($rule:ident $name:literal $apply:ident,)*) => {
+        /// The rewrite rules, each with a name (see [`Rule::name`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Rule {
+            $($rule,)*
+        }
+
+        impl Rule {
+            /// Every rule, in the order the counters are kept.
+            pub const ALL: &'static [Rule] = &[$(Rule::$rule,)*];
+
+            /// The rule's name, as `verify -v` prints it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Rule::$rule => $name,)*
+                }
+            }
+
+            fn apply(self) -> Apply {
+                match self {
+                    $(Rule::$rule => $apply,)*
+                }
+            }
+        }
+    };
+}
+
+rules! {
+    NotNot "not-not" not_not,
+    AndOrAbsorbing "and-or-absorbing" and_or_absorbing,
+    AndOrNeutral "and-or-neutral" and_or_neutral,
+    AndOrIdempotent "and-or-idempotent" and_or_idempotent,
+    AndOrComplement "and-or-complement" and_or_complement,
+    Absorption "absorption" absorption,
+    Factoring "factoring" factoring,
+    XorSelf "xor-self" xor_self,
+    XorZero "xor-zero" xor_zero,
+    XorOnes "xor-ones" xor_ones,
+    XorComplement "xor-complement" xor_complement,
+    IteConstant "ite-constant" ite_constant,
+    IteSameBranches "ite-same-branches" ite_same_branches,
+    IteNotCondition "ite-not-condition" ite_not_condition,
+    IteBoolIdentity "ite-bool-identity" ite_bool_identity,
+    IteBoolNegation "ite-bool-negation" ite_bool_negation,
+    IteThenTrue "ite-then-true" ite_then_true,
+    IteThenFalse "ite-then-false" ite_then_false,
+    IteElseFalse "ite-else-false" ite_else_false,
+    IteElseTrue "ite-else-true" ite_else_true,
+    NegNeg "neg-neg" neg_neg,
+    AddZero "add-zero" add_zero,
+    AddConstants "add-constants" add_constants,
+    SubZero "sub-zero" sub_zero,
+    SubSelf "sub-self" sub_self,
+    ZeroSub "zero-sub" zero_sub,
+    MulZero "mul-zero" mul_zero,
+    MulOne "mul-one" mul_one,
+    DivOne "div-one" div_one,
+    RemOne "rem-one" rem_one,
+    ShiftByZero "shift-by-zero" shift_by_zero,
+    ShiftOfZero "shift-of-zero" shift_of_zero,
+    ShiftOverwide "shift-overwide" shift_overwide,
+    ExtractWhole "extract-whole" extract_whole,
+    ExtractExtract "extract-extract" extract_extract,
+    ExtractConcatLow "extract-concat-low" extract_concat_low,
+    ExtractConcatHigh "extract-concat-high" extract_concat_high,
+    ExtractExtended "extract-extended" extract_extended,
+    NarrowExtract "narrow-extract" narrow_extract,
+    ExtendSameWidth "extend-same-width" extend_same_width,
+    NarrowExtension "narrow-extension" narrow_extension,
+    EqSelf "eq-self" eq_self,
+    EqBoolTrue "eq-bool-true" eq_bool_true,
+    EqBoolFalse "eq-bool-false" eq_bool_false,
+    EqComplement "eq-complement" eq_complement,
+    EqAddConstant "eq-add-constant" eq_add_constant,
+    NarrowComparison "narrow-comparison" narrow_comparison,
+    LtSelf "lt-self" lt_self,
+    UltZero "ult-zero" ult_zero,
+    LeSelf "le-self" le_self,
+    UleTrivial "ule-trivial" ule_trivial,
+}
+
+/// The rules of `op`, in the order they are tried.
+pub fn rules(op: Op) -> &'static [Rule] {
+    use Rule::*;
+    match op {
+        Op::Not => &[NotNot],
+        Op::And | Op::Or => &[
+            AndOrAbsorbing,
+            AndOrNeutral,
+            AndOrIdempotent,
+            AndOrComplement,
+            Absorption,
+            Factoring,
+        ],
+        Op::Xor => &[XorSelf, XorZero, XorOnes, XorComplement],
+        Op::Ite => &[
+            IteConstant,
+            IteSameBranches,
+            IteNotCondition,
+            IteBoolIdentity,
+            IteBoolNegation,
+            IteThenTrue,
+            IteThenFalse,
+            IteElseFalse,
+            IteElseTrue,
+        ],
+        Op::Neg => &[NegNeg],
+        Op::Add => &[AddZero, AddConstants],
+        Op::Sub => &[SubZero, SubSelf, ZeroSub],
+        Op::Mul => &[MulZero, MulOne],
+        Op::Udiv | Op::Sdiv => &[DivOne],
+        Op::Urem | Op::Srem => &[RemOne],
+        Op::Shl | Op::Lshr | Op::Ashr => &[ShiftByZero, ShiftOfZero, ShiftOverwide],
+        Op::Extract { .. } => &[
+            ExtractWhole,
+            ExtractExtract,
+            ExtractConcatLow,
+            ExtractConcatHigh,
+            ExtractExtended,
+            NarrowExtract,
+        ],
+        Op::Zext(_) | Op::Sext(_) => &[ExtendSameWidth, NarrowExtension],
+        Op::Eq => &[
+            EqSelf,
+            EqBoolTrue,
+            EqBoolFalse,
+            EqComplement,
+            EqAddConstant,
+            NarrowComparison,
+        ],
+        Op::Ult | Op::Slt => &[LtSelf, NarrowComparison, UltZero],
+        Op::Ule | Op::Sle => &[LeSelf, NarrowComparison, UleTrivial],
+        Op::Concat => &[],
+    }
+}
+
+/// How often each rule fired in one term manager.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rewrites {
+    /// By rule number; empty until a rule fires.
+    counts: Vec<u64>,
+}
+
+impl Rewrites {
+    fn count(&mut self, rule: Rule) {
+        if self.counts.is_empty() {
+            self.counts = vec![0; Rule::ALL.len()];
+        }
+        self.counts[rule as usize] += 1;
+    }
+
+    /// How often `rule` fired.
+    pub fn get(&self, rule: Rule) -> u64 {
+        self.counts.get(rule as usize).copied().unwrap_or(0)
+    }
+
+    /// The rules that fired, with their counts, in the order of [`Rule::ALL`].
+    pub fn fired(&self) -> impl Iterator<Item = (Rule, u64)> + '_ {
+        Rule::ALL
+            .iter()
+            .map(|&r| (r, self.get(r)))
+            .filter(|&(_, n)| n > 0)
+    }
+
+    /// All rewrites.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+}
 
 impl TermManager {
-    /// Local rewrites that are valid over bit-vectors. Arguments of commutative operators are
-    /// already sorted by id; at most one argument is constant here only if not all are.
+    /// The term the first rule of `op` that applies gives, counting it.
+    pub(super) fn simplify(&mut self, op: Op, a: [TermId; 3], sort: Sort) -> Option<TermId> {
+        let redex = Redex {
+            op,
+            a,
+            sort,
+            c0: self.const_value(a[0]),
+            c1: self.const_value(a[1]),
+        };
+        for &rule in rules(op) {
+            if let Some(t) = rule.apply()(self, &redex) {
+                self.rewrites.count(rule);
+                return Some(t);
+            }
+        }
+        None
+    }
+
+    /// How often each rewrite rule fired in this manager (and in the one it was cloned from,
+    /// before the clone).
+    pub fn rewrites(&self) -> &Rewrites {
+        &self.rewrites
+    }
+
     /// `(t, c)` when `x` is `t + c` with a constant `c`.
     fn plus_constant(&self, x: TermId) -> Option<(TermId, u128)> {
         match self.node(x) {
@@ -22,277 +265,11 @@ impl TermManager {
         }
     }
 
-    pub(super) fn simplify(&mut self, op: Op, a: [TermId; 3], sort: Sort) -> Option<TermId> {
-        let w = sort.width();
-        let ones = value::mask(w);
-        let c0 = self.const_value(a[0]);
-        let c1 = self.const_value(a[1]);
-        match op {
-            Op::Not => {
-                if let Node::App(Op::Not, inner) = self.node(a[0]) {
-                    return Some(inner[0]);
-                }
-            }
-            Op::And | Op::Or => {
-                let (absorb, neutral) = if op == Op::And { (0, ones) } else { (ones, 0) };
-                for (c, other) in [(c0, a[1]), (c1, a[0])] {
-                    match c {
-                        Some(v) if v == absorb => return Some(self.constant(absorb, sort)),
-                        Some(v) if v == neutral => return Some(other),
-                        _ => {}
-                    }
-                }
-                if a[0] == a[1] {
-                    return Some(a[0]);
-                }
-                if self.is_negation_of(a[0], a[1]) {
-                    return Some(self.constant(absorb, sort));
-                }
-                if let Some(t) = self.distribute(op, a[0], a[1]) {
-                    return Some(t);
-                }
-            }
-            Op::Xor => {
-                if a[0] == a[1] {
-                    return Some(self.constant(0, sort));
-                }
-                for (c, other) in [(c0, a[1]), (c1, a[0])] {
-                    match c {
-                        Some(0) => return Some(other),
-                        Some(v) if v == ones => return Some(self.app(Op::Not, &[other])),
-                        _ => {}
-                    }
-                }
-                if self.is_negation_of(a[0], a[1]) {
-                    return Some(self.constant(ones, sort));
-                }
-            }
-            Op::Neg => {
-                if let Node::App(Op::Neg, inner) = self.node(a[0]) {
-                    return Some(inner[0]);
-                }
-            }
-            Op::Add => {
-                if c0 == Some(0) {
-                    return Some(a[1]);
-                }
-                if c1 == Some(0) {
-                    return Some(a[0]);
-                }
-                // (t + c) + d = t + (c + d), modulo 2^w.
-                for (c, other) in [(c0, a[1]), (c1, a[0])] {
-                    if let (Some(d), Some((t, e))) = (c, self.plus_constant(other)) {
-                        let sum = self.constant(d.wrapping_add(e) & ones, sort);
-                        return Some(self.app(Op::Add, &[t, sum]));
-                    }
-                }
-            }
-            Op::Sub => {
-                if c1 == Some(0) {
-                    return Some(a[0]);
-                }
-                if a[0] == a[1] {
-                    return Some(self.constant(0, sort));
-                }
-                if c0 == Some(0) {
-                    return Some(self.app(Op::Neg, &[a[1]]));
-                }
-            }
-            Op::Mul => {
-                for (c, other) in [(c0, a[1]), (c1, a[0])] {
-                    match c {
-                        Some(0) => return Some(self.constant(0, sort)),
-                        Some(1) => return Some(other),
-                        _ => {}
-                    }
-                }
-            }
-            Op::Udiv | Op::Sdiv => {
-                if c1 == Some(1) {
-                    return Some(a[0]);
-                }
-            }
-            Op::Urem | Op::Srem => {
-                if c1 == Some(1) {
-                    return Some(self.constant(0, sort));
-                }
-            }
-            Op::Shl | Op::Lshr | Op::Ashr => {
-                if c1 == Some(0) {
-                    return Some(a[0]);
-                }
-                if c0 == Some(0) {
-                    return Some(a[0]);
-                }
-                if let Some(s) = c1 {
-                    if s >= w as u128 && op != Op::Ashr {
-                        return Some(self.constant(0, sort));
-                    }
-                }
-            }
-            Op::Extract { hi, lo } => {
-                let aw = self.width(a[0]);
-                if lo == 0 && hi + 1 == aw {
-                    return Some(a[0]);
-                }
-                match self.node(a[0]) {
-                    Node::App(Op::Extract { lo: lo2, .. }, inner) => {
-                        return Some(self.app(
-                            Op::Extract {
-                                hi: hi + lo2,
-                                lo: lo + lo2,
-                            },
-                            &[inner[0]],
-                        ));
-                    }
-                    Node::App(Op::Concat, inner) => {
-                        let lw = self.width(inner[1]);
-                        if hi < lw {
-                            return Some(self.app(Op::Extract { hi, lo }, &[inner[1]]));
-                        }
-                        if lo >= lw {
-                            return Some(self.app(
-                                Op::Extract {
-                                    hi: hi - lw,
-                                    lo: lo - lw,
-                                },
-                                &[inner[0]],
-                            ));
-                        }
-                    }
-                    Node::App(Op::Zext(_) | Op::Sext(_), inner) => {
-                        let iw = self.width(inner[0]);
-                        if hi < iw {
-                            return Some(self.app(Op::Extract { hi, lo }, &[inner[0]]));
-                        }
-                        return self.narrow_extract(a[0], hi, lo);
-                    }
-                    _ => {}
-                }
-            }
-            Op::Zext(to) | Op::Sext(to) => {
-                if to == self.width(a[0]) {
-                    return Some(a[0]);
-                }
-                return self.narrow_extension(op, a[0]);
-            }
-            Op::Eq => {
-                if a[0] == a[1] {
-                    return Some(self.tru());
-                }
-                if self.sort(a[0]).is_bool() {
-                    for (c, other) in [(c0, a[1]), (c1, a[0])] {
-                        match c {
-                            Some(1) => return Some(other),
-                            Some(0) => return Some(self.app(Op::Not, &[other])),
-                            _ => {}
-                        }
-                    }
-                }
-                if self.is_negation_of(a[0], a[1]) {
-                    return Some(self.fals());
-                }
-                if !self.sort(a[0]).is_bool() {
-                    // t + c = d  ⟺  t = d − c (addition of a constant is a bijection mod 2^w).
-                    let m = value::mask(self.width(a[0]));
-                    for (c, other) in [(c0, a[1]), (c1, a[0])] {
-                        if let (Some(d), Some((t, e))) = (c, self.plus_constant(other)) {
-                            let sort = self.sort(t);
-                            let k = self.constant(d.wrapping_sub(e) & m, sort);
-                            return Some(self.app(Op::Eq, &[t, k]));
-                        }
-                    }
-                    return self.narrow_comparison(op, a[0], a[1]);
-                }
-            }
-            Op::Ult | Op::Slt => {
-                if a[0] == a[1] {
-                    return Some(self.fals());
-                }
-                if let Some(t) = self.narrow_comparison(op, a[0], a[1]) {
-                    return Some(t);
-                }
-                if op == Op::Ult && c1 == Some(0) {
-                    return Some(self.fals());
-                }
-            }
-            Op::Ule | Op::Sle => {
-                if a[0] == a[1] {
-                    return Some(self.tru());
-                }
-                if let Some(t) = self.narrow_comparison(op, a[0], a[1]) {
-                    return Some(t);
-                }
-                if op == Op::Ule && (c0 == Some(0) || c1 == Some(value::mask(self.width(a[0])))) {
-                    return Some(self.tru());
-                }
-            }
-            Op::Ite => {
-                if let Some(c) = c0 {
-                    return Some(if c != 0 { a[1] } else { a[2] });
-                }
-                if a[1] == a[2] {
-                    return Some(a[1]);
-                }
-                if let Node::App(Op::Not, inner) = self.node(a[0]) {
-                    return Some(self.app(Op::Ite, &[inner[0], a[2], a[1]]));
-                }
-                if sort.is_bool() {
-                    let (t, e) = (c1, self.const_value(a[2]));
-                    match (t, e) {
-                        (Some(1), Some(0)) => return Some(a[0]),
-                        (Some(0), Some(1)) => return Some(self.app(Op::Not, &[a[0]])),
-                        (Some(1), _) => return Some(self.app(Op::Or, &[a[0], a[2]])),
-                        (Some(0), _) => {
-                            let nc = self.app(Op::Not, &[a[0]]);
-                            return Some(self.app(Op::And, &[nc, a[2]]));
-                        }
-                        (_, Some(0)) => return Some(self.app(Op::And, &[a[0], a[1]])),
-                        (_, Some(1)) => {
-                            let nc = self.app(Op::Not, &[a[0]]);
-                            return Some(self.app(Op::Or, &[nc, a[1]]));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            Op::Concat => {}
-        }
-        None
-    }
-
-    /// Absorption and factoring of a shared operand, for `op` ∈ {and, or} and `inner` the
-    /// other one: `x op (x inner y) = x`, and `(x inner y) op (x inner z) = x inner (y op z)`.
-    /// The guard of an `if`/`else` merged into one edge is `(c ∧ b) ∨ (c ∧ ¬b)`, which becomes
-    /// `c`, so whether the edge is taken no longer needs a case split on `b` in a SAT solver.
-    /// Both results are smaller than the term they replace.
-    fn distribute(&mut self, op: Op, a: TermId, b: TermId) -> Option<TermId> {
-        let inner = if op == Op::And { Op::Or } else { Op::And };
-        let operands = |tm: &Self, t: TermId| match tm.node(t) {
-            Node::App(o, args) if o == inner => Some([args[0], args[1]]),
-            _ => None,
-        };
-        let (oa, ob) = (operands(self, a), operands(self, b));
-        if ob.is_some_and(|o| o.contains(&a)) {
-            return Some(a);
-        }
-        if oa.is_some_and(|o| o.contains(&b)) {
-            return Some(b);
-        }
-        let (oa, ob) = (oa?, ob?);
-        for i in 0..2 {
-            for j in 0..2 {
-                if oa[i] == ob[j] {
-                    let rest = self.app(op, &[oa[1 - i], ob[1 - j]]);
-                    return Some(self.app(inner, &[oa[i], rest]));
-                }
-            }
-        }
-        None
-    }
-
     fn is_negation_of(&self, x: TermId, y: TermId) -> bool {
         matches!(self.node(x), Node::App(Op::Not, i) if i[0] == y)
             || matches!(self.node(y), Node::App(Op::Not, i) if i[0] == x)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,9 +1,13 @@
 //! Pieces shared by the subcommands: engine and solver names, how an UNKNOWN is reported,
 //! progress.
 
+use super::flags::{member_help, Flags};
+use bitmc::engine::bmc::BmcOptions;
+use bitmc::engine::ic3cfa::Ic3cfaOptions;
+use bitmc::engine::kind::KindOptions;
 use bitmc::engine::pdr::PdrOptions;
 use bitmc::engine::portfolio::{
-    default_members, default_system_members, Member, Strategy, DEFAULT_MEMBERS,
+    default_members, default_system_members, EngineOptions, Member, Strategy, DEFAULT_MEMBERS,
 };
 use bitmc::engine::{Cause, EngineKind, Progress, Unknown};
 use bitmc::sat::Backend;
@@ -172,63 +176,6 @@ impl Drop for ProgressPrinter {
     }
 }
 
-/// Options of the PDR engine.
-#[derive(Args, Debug, Clone)]
-pub struct PdrArgs {
-    /// PDR: keep a literal whose dropping fails (after its CTGs) instead of going on with the
-    /// candidate cut down to the refuting predecessor.
-    #[arg(long, help_heading = "Tuning (PDR)")]
-    pub no_down: bool,
-    /// PDR: do not block counterexamples to generalisation while dropping literals.
-    #[arg(long, help_heading = "Tuning (PDR)")]
-    pub no_ctg: bool,
-    /// PDR: the most counterexamples to generalisation blocked per literal-dropping attempt.
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_max, help_heading = "Tuning (PDR)")]
-    pub ctg_max: usize,
-    /// PDR: let an obligation go down only once its cube has been blocked N times before
-    /// (0: always).
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().dynamic, help_heading = "Tuning (PDR)")]
-    pub dynamic: usize,
-    /// PDR: stop generalising a cube after this many literals in a row could not be dropped
-    /// (0 tries every literal).
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().mic_attempts, help_heading = "Tuning (PDR)")]
-    pub mic_attempts: usize,
-    /// PDR: how many levels deep counterexamples to generalisation are handled recursively.
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().ctg_depth, help_heading = "Tuning (PDR)")]
-    pub ctg_depth: usize,
-    /// PDR: do not lift predecessors to smaller cubes.
-    #[arg(long, help_heading = "Tuning (PDR)")]
-    pub no_lift: bool,
-    /// PDR: drop the obligations blocked at the top frame instead of retrying them at the next.
-    #[arg(long, help_heading = "Tuning (PDR)")]
-    pub no_carry: bool,
-    /// PDR: give every solver the whole transition relation instead of loading the cone of
-    /// each query's latches on demand.
-    #[arg(long, help_heading = "Tuning (PDR)")]
-    pub no_cones: bool,
-    /// PDR: rebuild a frame's solver after this many queries (each leaves a temporary clause
-    /// behind), dropping what it learnt and loaded; 0 never rebuilds.
-    #[arg(long, value_name = "N", default_value_t = PdrOptions::default().recycle, help_heading = "Tuning (PDR)")]
-    pub recycle: usize,
-}
-
-impl PdrArgs {
-    pub fn options(&self) -> PdrOptions {
-        PdrOptions {
-            down: !self.no_down,
-            ctg: !self.no_ctg,
-            mic_attempts: self.mic_attempts,
-            dynamic: self.dynamic,
-            ctg_max: self.ctg_max,
-            ctg_depth: self.ctg_depth,
-            lift: !self.no_lift,
-            carry: !self.no_carry,
-            cones: !self.no_cones,
-            recycle: self.recycle,
-        }
-    }
-}
-
 /// How to choose the engines (shared by `verify` and `solve`).
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
@@ -243,25 +190,7 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical, help_heading = "Engines")]
     pub solver: SolverArg,
     /// A portfolio member, ENGINE[:SOLVER][:OPTION...]; repeat for several.
-    ///
-    /// E.g. pdr:cadical, kind:batsat,
-    /// pdr:cadical:no-ctg:ctg-max=5 (PDR options: no-down, no-ctg, no-lift, no-carry,
-    /// no-cones, ctg-max=N, ctg-depth=N, mic-attempts=N, dynamic=N, recycle=N; IC3CFA options,
-    /// each technique a switch NAME or no-NAME: push (lemmas to the next level after each
-    /// level), push-filter (a failed push not tried again while the state that refuted it is
-    /// still in the predecessor's frame), carry (blocked obligations retried one level up), precubes (queries answered by
-    /// a lemma made of the literals' preconditions), assumed (literals implied by the edge's
-    /// assumptions dropped), wpind (queries over the preconditions of the literals, answers
-    /// remembered), reuse (a round's obligations start the next), skip (reused
-    /// obligations blocked again without a query where that still holds), ctg (counterexamples
-    /// to generalisation blocked first); contexts=N (earlier generalisations kept as bounds),
-    /// ctg-max=N, binary-above=N, bits-after=N; stable=N (experimental, 0 = off: after N
-    /// consecutive rounds that handled the last round's obligations one level higher, answer
-    /// with a frame as the invariant, a verdict only if the independent check accepts it);
-    /// baseline turns every technique off, all on).
-    /// Repeat for several; the default set is bmc:cadical, kind:cadical, pdr:cadical,
-    /// ic3cfa:cadical (without ic3cfa for DimSpec and AIGER inputs).
-    #[arg(long = "member", value_name = "MEMBER", help_heading = "Engines")]
+    #[arg(long = "member", value_name = "MEMBER", help_heading = "Engines", long_help = member_help())]
     pub members: Vec<String>,
     /// The most threads the portfolio uses (the first members run when there are fewer
     /// threads than members) [default: one per member].
@@ -286,7 +215,13 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = PreprocessArg::Sweep, help_heading = "Tuning")]
     pub preprocess: PreprocessArg,
     #[command(flatten)]
-    pub pdr: PdrArgs,
+    pub bmc: Flags<BmcOptions>,
+    #[command(flatten)]
+    pub kind: Flags<KindOptions>,
+    #[command(flatten)]
+    pub pdr: Flags<PdrOptions>,
+    #[command(flatten)]
+    pub ic3cfa: Flags<Ic3cfaOptions>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -310,15 +245,10 @@ impl EngineArgs {
     /// The engines to run: `--engine`, or else `default`.
     pub fn strategy(&self, program: bool, default: EngineArg) -> anyhow::Result<Strategy> {
         match self.engine.unwrap_or(default).kind() {
-            Some(kind) => {
-                let pdr = self.pdr.options();
-                Ok(Strategy::Single(Member {
-                    engine: kind,
-                    backend: self.solver.backend(),
-                    pdr,
-                    ic3cfa: Default::default(),
-                }))
-            }
+            Some(kind) => Ok(Strategy::Single(Member {
+                backend: self.solver.backend(),
+                options: self.options(kind),
+            })),
             None => {
                 let members: Vec<Member> = if self.members.is_empty() && program {
                     default_members()
@@ -333,6 +263,18 @@ impl EngineArgs {
                 let jobs = self.jobs.unwrap_or(members.len()).max(1);
                 Ok(Strategy::Portfolio { members, jobs })
             }
+        }
+    }
+}
+
+impl EngineArgs {
+    /// The options of `engine` that the flags give.
+    fn options(&self, engine: EngineKind) -> EngineOptions {
+        match engine {
+            EngineKind::Bmc => EngineOptions::Bmc(self.bmc.0.clone()),
+            EngineKind::Kind => EngineOptions::Kind(self.kind.0.clone()),
+            EngineKind::Pdr => EngineOptions::Pdr(self.pdr.0.clone()),
+            EngineKind::Ic3cfa => EngineOptions::Ic3cfa(self.ic3cfa.0.clone()),
         }
     }
 }

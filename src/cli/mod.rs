@@ -129,6 +129,7 @@ pub mod bench;
 pub mod cfa;
 pub mod common;
 pub mod export;
+pub mod flags;
 pub mod json;
 pub mod limits;
 pub mod memory;

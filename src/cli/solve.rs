@@ -101,7 +101,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
     };
     let strategy = args.engine.strategy(false, EngineArg::Portfolio)?;
-    if strategy.members().iter().any(|m| m.engine.needs_program()) {
+    if strategy
+        .members()
+        .iter()
+        .any(|m| m.engine().needs_program())
+    {
         anyhow::bail!("{}", bitmc::engine::NO_PROGRAM);
     }
     let opts = Options {

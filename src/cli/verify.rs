@@ -466,6 +466,12 @@ fn print_statistics(c: &Check, strategy: &str, several: bool) {
         c.cfa.edges.len(),
         c.cfa.vars.len()
     );
+    let rewrites = &c.result.rewrites;
+    let rules: Vec<String> = rewrites
+        .fired()
+        .map(|(rule, n)| format!("{} {n}", rule.name()))
+        .collect();
+    eprintln!("rewrites: {} ({})", rewrites.total(), rules.join(", "));
     eprintln!("engine: {strategy}");
     for (k, v) in &c.result.stats {
         eprintln!("{k}: {v}");

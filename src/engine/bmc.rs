@@ -21,12 +21,16 @@
 //! caller re-checks like k-induction's. Otherwise BMC answers UNKNOWN at `max_depth` or when
 //! interrupted.
 //!
+//! The depths and times above are [`BmcOptions`], the defaults given here
+//! (`bmc:BACKEND:window-from=N:max-window=N:slow-query=MS` in a portfolio member).
+//!
 //! When a query takes longer than [`SLOW_QUERY`] (proving that no step reaches the goal is
 //! what is hard, e.g. with wide multiplications), the next windows are as long as the depth
 //! already checked, below [`WINDOW_FROM`] too, and a SAT window yields the goal step its
 //! model chose without bisection: a counterexample that may not be a shortest one, found
 //! without proving the steps before it safe.
 
+use super::optable::{Opt, OptionTable};
 use super::unroll::{too_large, Unrolling};
 use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver};
@@ -41,6 +45,47 @@ pub const MAX_WINDOW: usize = 128;
 
 /// A query this slow makes BMC ask about windows before [`WINDOW_FROM`] too.
 pub const SLOW_QUERY: Duration = Duration::from_secs(2);
+
+/// Options of BMC.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BmcOptions {
+    /// The depth from which goal windows are used.
+    pub window_from: usize,
+    /// The largest window.
+    pub max_window: usize,
+    /// A query that takes at least this many milliseconds makes BMC ask about windows before
+    /// `window_from` too (0: from the first query).
+    pub slow_query_ms: usize,
+}
+
+impl Default for BmcOptions {
+    fn default() -> Self {
+        BmcOptions {
+            window_from: WINDOW_FROM,
+            max_window: MAX_WINDOW,
+            slow_query_ms: SLOW_QUERY.as_millis() as usize,
+        }
+    }
+}
+
+impl OptionTable for BmcOptions {
+    const ENGINE: &'static str = "BMC";
+    const OPTIONS: &'static [Opt<Self>] = &[
+        Opt::number(
+            "window-from",
+            "the depth from which one query asks about a window of steps",
+            |o| &mut o.window_from,
+        ),
+        Opt::number("max-window", "the most steps one query asks about", |o| {
+            &mut o.max_window
+        }),
+        Opt::number(
+            "slow-query",
+            "milliseconds: a query this slow opens windows below window-from too",
+            |o| &mut o.slow_query_ms,
+        ),
+    ];
+}
 
 struct Bmc<'s> {
     sys: &'s System,
@@ -152,15 +197,14 @@ impl Bmc<'_> {
 /// Search for a shortest path to the goal, depth by depth (see the module doc for when the
 /// path may be longer).
 pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
-    run_with(sys, opts, SLOW_QUERY, progress)
+    run_with(sys, opts, &BmcOptions::default(), progress)
 }
 
-/// [`run`] with the query time from which windows are asked before [`WINDOW_FROM`] too
-/// (`Duration::ZERO`: from the first query).
+/// [`run`] with BMC's own options.
 pub fn run_with(
     sys: &System,
     opts: &Options,
-    slow_query: Duration,
+    bmc: &BmcOptions,
     progress: ProgressFn<'_>,
 ) -> (Verdict, Stats) {
     let start = Instant::now();
@@ -174,7 +218,7 @@ pub fn run_with(
         vars: sys.simple_path_vars(),
         rest_calls: 0,
     };
-    let v = search(&mut b, opts, slow_query, progress);
+    let v = search(&mut b, opts, bmc, progress);
     let stats = vec![
         ("depth", b.un.len().saturating_sub(1).to_string()),
         ("SAT calls", b.calls.to_string()),
@@ -189,12 +233,8 @@ pub fn run_with(
     (v, stats)
 }
 
-fn search(
-    b: &mut Bmc<'_>,
-    opts: &Options,
-    slow_query: Duration,
-    progress: ProgressFn<'_>,
-) -> Verdict {
+fn search(b: &mut Bmc<'_>, opts: &Options, bmc: &BmcOptions, progress: ProgressFn<'_>) -> Verdict {
+    let slow_query = Duration::from_millis(bmc.slow_query_ms as u64);
     let start = Instant::now();
     let interrupted = || super::stopped(opts);
     // Steps 0..checked are known not to reach the goal.
@@ -213,8 +253,8 @@ fn search(
                 "no goal state within the bound of {max} steps"
             )));
         }
-        let window = if checked >= WINDOW_FROM {
-            (checked / 8).min(MAX_WINDOW)
+        let window = if checked >= bmc.window_from {
+            (checked / 8).min(bmc.max_window).max(1)
         } else if slow {
             checked.max(1)
         } else {
@@ -236,7 +276,7 @@ fn search(
         // In a window opened because queries are slow, the goal step the model chose is
         // taken without bisection (its UNSAT halves are what made the queries slow), so the
         // path may not be a shortest one.
-        let found = b.query(checked, hi, checked < WINDOW_FROM && slow);
+        let found = b.query(checked, hi, checked < bmc.window_from && slow);
         if let Some(states) = b.path.take() {
             return Verdict::Unsafe(Plan { states });
         }

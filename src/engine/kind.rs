@@ -13,16 +13,43 @@
 //!   unreachable, because the bases `0..=k` excluded every shorter counterexample and a
 //!   shortest counterexample is such a loop-free path.
 //!
+//! The forward query can be turned off ([`KindOptions::forward`], `kind:BACKEND:no-forward`
+//! in a portfolio member); k-induction then proves only by its step query.
+//!
 //! States are compared on [`System::simple_path_vars`] (latches and the variables `I`
 //! mentions). Simple-path constraints are added lazily: a model in which a state equals an
 //! earlier one gets the constraint for that pair (the nearest earlier one), and the query is
 //! repeated.
 
+use super::optable::{Opt, OptionTable};
 use super::unroll::{too_large, Unrolling};
 use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver, Var};
 use crate::ts::{Plan, System};
 use std::time::Instant;
+
+/// Options of k-induction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KindOptions {
+    /// Ask the forward (recurrence-diameter) query at each `k`.
+    pub forward: bool,
+}
+
+impl Default for KindOptions {
+    fn default() -> Self {
+        KindOptions { forward: true }
+    }
+}
+
+impl OptionTable for KindOptions {
+    const ENGINE: &'static str = "k-induction";
+    const OPTIONS: &'static [Opt<Self>] = &[Opt::switch(
+        "forward",
+        "the forward query: no loop-free path from an initial state k steps long proves the \
+         goal unreachable",
+        |o| &mut o.forward,
+    )];
+}
 
 /// The base-case side: incremental BMC, one depth at a time.
 struct Base<'s> {
@@ -165,9 +192,19 @@ fn add_distinct(s: &mut dyn Solver, un: &Unrolling<'_>, vars: &[Var], i: usize, 
 
 /// Run k-induction.
 pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+    run_with(sys, opts, &KindOptions::default(), progress)
+}
+
+/// [`run`] with k-induction's own options.
+pub fn run_with(
+    sys: &System,
+    opts: &Options,
+    kind: &KindOptions,
+    progress: ProgressFn<'_>,
+) -> (Verdict, Stats) {
     let start = Instant::now();
     let mut depth = 0;
-    let v = search(sys, opts, progress, &mut depth);
+    let v = search(sys, opts, kind, progress, &mut depth);
     let stats = vec![
         ("depth", depth.to_string()),
         ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
@@ -175,7 +212,13 @@ pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, 
     (v, stats)
 }
 
-fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut usize) -> Verdict {
+fn search(
+    sys: &System,
+    opts: &Options,
+    kind: &KindOptions,
+    progress: ProgressFn<'_>,
+    depth: &mut usize,
+) -> Verdict {
     let mut base = Base::new(sys, opts);
     let mut forward = Path::new(sys, opts, true);
     let mut step = Path::new(sys, opts, false);
@@ -185,7 +228,7 @@ fn search(sys: &System, opts: &Options, progress: ProgressFn<'_>, depth: &mut us
         progress,
         depth,
         &mut base,
-        &mut forward,
+        kind.forward.then_some(&mut forward),
         &mut step,
     );
     for (solver, un) in [
@@ -205,7 +248,7 @@ fn search_with(
     progress: ProgressFn<'_>,
     depth: &mut usize,
     base: &mut Base<'_>,
-    forward: &mut Path<'_>,
+    mut forward: Option<&mut Path<'_>>,
     step: &mut Path<'_>,
 ) -> Verdict {
     let start = Instant::now();
@@ -236,10 +279,10 @@ fn search_with(
         if opts.interrupter.is_interrupted() {
             return interrupted();
         }
-        match forward.extend(sys) {
-            Answer::Proof => return Verdict::Safe(Certificate::Diameter { k }),
-            Answer::Path => {}
-            Answer::Interrupted => return interrupted(),
+        match forward.as_mut().map(|f| f.extend(sys)) {
+            Some(Answer::Proof) => return Verdict::Safe(Certificate::Diameter { k }),
+            Some(Answer::Path) | None => {}
+            Some(Answer::Interrupted) => return interrupted(),
         }
         if opts.interrupter.is_interrupted() {
             return interrupted();

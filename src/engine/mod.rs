@@ -10,6 +10,7 @@ pub mod houdini;
 pub mod ic3;
 pub mod ic3cfa;
 pub mod kind;
+pub mod optable;
 pub mod pdr;
 pub mod portfolio;
 pub mod preprocess;

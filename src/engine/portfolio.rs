@@ -3,8 +3,9 @@
 //! interrupts.
 //!
 //! - A member is written as a string, `ENGINE[:BACKEND][:OPTION…]`, e.g. `pdr:cadical`,
-//!   `kind:batsat`, `bmc`, `pdr:cadical:no-ctg:ctg-max=5` (see [`Member::from_str`]); the same
-//!   string selects the same engine when run alone.
+//!   `kind:batsat`, `bmc`, `pdr:cadical:no-ctg:ctg-max=5` (see [`Member::from_str`]), its
+//!   options those of the engine's option table ([`optable`]); the same string selects the
+//!   same engine when run alone.
 //! - Each member checks its own verdict (with the caller's checker, e.g. plan re-simulation and
 //!   certificate re-checking) before reporting it, so only checked verdicts can win.
 //! - Two conflicting checked verdicts (SAFE and UNSAFE) are an internal error, reported as
@@ -14,7 +15,10 @@
 //!   forwarded to it, and a win raises it. Members run on at most `jobs` threads; with fewer
 //!   threads than members, the first `jobs` members run.
 
+use super::bmc::{self, BmcOptions};
 use super::ic3cfa::{self, Ic3cfaOptions};
+use super::kind::{self, KindOptions};
+use super::optable::{self, OptionError};
 use super::pdr::{self, PdrOptions};
 use super::preprocess::Preprocessed;
 use super::{Cause, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
@@ -28,15 +32,95 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// One member of a portfolio.
+/// One member of a portfolio: an engine with its options, and the SAT backend.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Member {
-    pub engine: EngineKind,
     pub backend: Backend,
-    /// PDR's options (ignored by the other engines).
-    pub pdr: PdrOptions,
-    /// IC3CFA's options (ignored by the other engines).
-    pub ic3cfa: Ic3cfaOptions,
+    pub options: EngineOptions,
+}
+
+/// An engine and its options (each engine's [`OptionTable`](optable::OptionTable)).
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineOptions {
+    Bmc(BmcOptions),
+    Kind(KindOptions),
+    Pdr(PdrOptions),
+    Ic3cfa(Ic3cfaOptions),
+}
+
+/// Calls `$f::<T>($args)` with `T` the option table of `$engine`.
+macro_rules! per_table {
+    ($engine:expr, $f:ident($($arg:expr),*)) => {
+        match $engine {
+            EngineKind::Bmc => optable::$f::<BmcOptions>($($arg),*),
+            EngineKind::Kind => optable::$f::<KindOptions>($($arg),*),
+            EngineKind::Pdr => optable::$f::<PdrOptions>($($arg),*),
+            EngineKind::Ic3cfa => optable::$f::<Ic3cfaOptions>($($arg),*),
+        }
+    };
+}
+
+impl EngineOptions {
+    /// The defaults of `engine`.
+    pub fn defaults(engine: EngineKind) -> EngineOptions {
+        match engine {
+            EngineKind::Bmc => EngineOptions::Bmc(Default::default()),
+            EngineKind::Kind => EngineOptions::Kind(Default::default()),
+            EngineKind::Pdr => EngineOptions::Pdr(Default::default()),
+            EngineKind::Ic3cfa => EngineOptions::Ic3cfa(Default::default()),
+        }
+    }
+
+    /// The engine these options are for.
+    pub fn engine(&self) -> EngineKind {
+        match self {
+            EngineOptions::Bmc(_) => EngineKind::Bmc,
+            EngineOptions::Kind(_) => EngineKind::Kind,
+            EngineOptions::Pdr(_) => EngineKind::Pdr,
+            EngineOptions::Ic3cfa(_) => EngineKind::Ic3cfa,
+        }
+    }
+
+    /// Applies one option of the engine's table.
+    pub fn set(&mut self, option: &str) -> Result<(), OptionError> {
+        match self {
+            EngineOptions::Bmc(o) => optable::set(o, option),
+            EngineOptions::Kind(o) => optable::set(o, option),
+            EngineOptions::Pdr(o) => optable::set(o, option),
+            EngineOptions::Ic3cfa(o) => optable::set(o, option),
+        }
+    }
+
+    /// The options that differ from the defaults, each as `:OPTION`.
+    pub fn changes(&self) -> String {
+        match self {
+            EngineOptions::Bmc(o) => optable::changes(o),
+            EngineOptions::Kind(o) => optable::changes(o),
+            EngineOptions::Pdr(o) => optable::changes(o),
+            EngineOptions::Ic3cfa(o) => optable::changes(o),
+        }
+    }
+}
+
+/// The options of `engine` with what they do, for help texts.
+pub fn describe_options(engine: EngineKind) -> String {
+    per_table!(engine, describe())
+}
+
+/// The members of an ablation of `engine`'s options on `backend`, each with the option that
+/// sets it apart (`default` for none): the defaults, each switch turned the other way alone,
+/// then each preset.
+pub fn ablation(engine: EngineKind, backend: Backend) -> Vec<(String, Member)> {
+    let mut out = Vec::new();
+    for tail in per_table!(engine, ablation()) {
+        let mut m = Member::new(engine, backend);
+        if tail.is_empty() {
+            out.push(("default".to_string(), m));
+        } else if m.options.set(&tail).is_ok() {
+            out.push((tail, m));
+        }
+    }
+    out
 }
 
 /// The default members, chosen for a machine with two cores: BMC for deep counterexamples,
@@ -50,53 +134,36 @@ pub const DEFAULT_MEMBERS: [&str; 4] = [
     "ic3cfa:cadical",
 ];
 
+/// A member string that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MemberError {
+    #[error("unknown engine `{engine}` in portfolio member `{member}` (bmc, kind, pdr, ic3cfa)")]
+    Engine { engine: String, member: String },
+    #[error("{error} in portfolio member `{member}`")]
+    Option { error: OptionError, member: String },
+}
+
 impl FromStr for Member {
-    type Err = String;
+    type Err = MemberError;
 
     /// Parses `ENGINE[:BACKEND][:OPTION…]`. Engines: `bmc`, `kind`, `pdr`, `ic3cfa`; backends:
-    /// `cadical` (default), `batsat`, `varisat`, `splr`; PDR options: `no-down`, `no-ctg`,
-    /// `no-lift`, `no-carry`, `no-cones`, `ctg-max=N`, `ctg-depth=N`, `mic-attempts=N`,
-    /// `dynamic=N`, `recycle=N`; IC3CFA options: [`Ic3cfaOptions::SPELLING`].
-    fn from_str(s: &str) -> Result<Member, String> {
+    /// `cadical` (default), `batsat`, `varisat`, `splr`; options: the engine's table
+    /// ([`OptionTable`](optable::OptionTable)), `NAME` or `no-NAME` for a switch, `NAME=N` for a number.
+    fn from_str(s: &str) -> Result<Member, MemberError> {
         let mut parts = s.split(':');
         let e = parts.next().unwrap_or("");
-        let engine = EngineKind::from_name(e).ok_or_else(|| {
-            format!("unknown engine `{e}` in portfolio member `{s}` (bmc, kind, pdr, ic3cfa)")
+        let engine = EngineKind::from_name(e).ok_or_else(|| MemberError::Engine {
+            engine: e.to_string(),
+            member: s.to_string(),
         })?;
-        let mut m = Member {
-            engine,
-            backend: Backend::Cadical,
-            pdr: PdrOptions::default(),
-            ic3cfa: Ic3cfaOptions::default(),
-        };
+        let mut m = Member::new(engine, Backend::Cadical);
         for p in parts {
-            if let Some(b) = Backend::from_name(p) {
-                m.backend = b;
-                continue;
-            }
-            let (key, val) = p.split_once('=').unwrap_or((p, ""));
-            let num = || {
-                val.parse::<usize>()
-                    .map_err(|_| format!("`{p}` needs a number in `{s}`"))
-            };
-            if engine == EngineKind::Ic3cfa {
-                m.ic3cfa
-                    .set(p)
-                    .map_err(|e| format!("{e} in portfolio member `{s}`"))?;
-                continue;
-            }
-            match key {
-                "no-ctg" => m.pdr.ctg = false,
-                "no-down" => m.pdr.down = false,
-                "no-lift" => m.pdr.lift = false,
-                "no-cones" => m.pdr.cones = false,
-                "no-carry" => m.pdr.carry = false,
-                "ctg-max" => m.pdr.ctg_max = num()?,
-                "ctg-depth" => m.pdr.ctg_depth = num()?,
-                "recycle" => m.pdr.recycle = num()?,
-                "mic-attempts" => m.pdr.mic_attempts = num()?,
-                "dynamic" => m.pdr.dynamic = num()?,
-                _ => return Err(format!("unknown option `{p}` in portfolio member `{s}`")),
+            match Backend::from_name(p) {
+                Some(b) => m.backend = b,
+                None => m.options.set(p).map_err(|error| MemberError::Option {
+                    error,
+                    member: s.to_string(),
+                })?,
             }
         }
         Ok(m)
@@ -105,57 +172,36 @@ impl FromStr for Member {
 
 impl fmt::Display for Member {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.engine.name(), self.backend)?;
-        if self.engine == EngineKind::Pdr {
-            let d = PdrOptions::default();
-            if !self.pdr.down {
-                write!(f, ":no-down")?;
-            }
-            if !self.pdr.ctg {
-                write!(f, ":no-ctg")?;
-            }
-            if !self.pdr.lift {
-                write!(f, ":no-lift")?;
-            }
-            if !self.pdr.carry {
-                write!(f, ":no-carry")?;
-            }
-            if !self.pdr.cones {
-                write!(f, ":no-cones")?;
-            }
-            if self.pdr.ctg_max != d.ctg_max {
-                write!(f, ":ctg-max={}", self.pdr.ctg_max)?;
-            }
-            if self.pdr.ctg_depth != d.ctg_depth {
-                write!(f, ":ctg-depth={}", self.pdr.ctg_depth)?;
-            }
-            if self.pdr.dynamic != d.dynamic {
-                write!(f, ":dynamic={}", self.pdr.dynamic)?;
-            }
-            if self.pdr.mic_attempts != d.mic_attempts {
-                write!(f, ":mic-attempts={}", self.pdr.mic_attempts)?;
-            }
-            if self.pdr.recycle != d.recycle {
-                write!(f, ":recycle={}", self.pdr.recycle)?;
-            }
-        }
-        if self.engine == EngineKind::Ic3cfa {
-            write!(f, "{}", self.ic3cfa)?;
-        }
-        Ok(())
+        let name = self.engine().name();
+        write!(f, "{name}:{}{}", self.backend, self.options.changes())
     }
 }
 
 impl Member {
+    /// `engine` with its default options on `backend`.
+    pub fn new(engine: EngineKind, backend: Backend) -> Member {
+        Member {
+            backend,
+            options: EngineOptions::defaults(engine),
+        }
+    }
+
+    /// The member's engine.
+    pub fn engine(&self) -> EngineKind {
+        self.options.engine()
+    }
+
     /// Run this member alone.
     pub fn run(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
         let opts = Options {
             backend: self.backend,
             ..opts.clone()
         };
-        match self.engine {
-            EngineKind::Pdr => pdr::run_with(sys, &opts, self.pdr.clone(), progress),
-            e => e.run(sys, &opts, progress),
+        match &self.options {
+            EngineOptions::Bmc(o) => bmc::run_with(sys, &opts, o, progress),
+            EngineOptions::Kind(o) => kind::run_with(sys, &opts, o, progress),
+            EngineOptions::Pdr(o) => pdr::run_with(sys, &opts, o.clone(), progress),
+            EngineOptions::Ic3cfa(_) => EngineKind::Ic3cfa.run(sys, &opts, progress),
         }
     }
 
@@ -168,13 +214,13 @@ impl Member {
         opts: &Options,
         progress: ProgressFn<'_>,
     ) -> (Verdict, Stats) {
-        match (self.engine, systems.program) {
-            (EngineKind::Ic3cfa, Some(p)) => {
+        match (&self.options, systems.program) {
+            (EngineOptions::Ic3cfa(o), Some(p)) => {
                 let opts = Options {
                     backend: self.backend,
                     ..opts.clone()
                 };
-                ic3cfa::run(p.cfa, p.ps, &opts, self.ic3cfa.clone(), progress)
+                ic3cfa::run(p.cfa, p.ps, &opts, o.clone(), progress)
             }
             _ => self.run(sys, opts, progress),
         }
@@ -254,7 +300,7 @@ impl<'a> Systems<'a> {
             },
             None => plain,
         };
-        match m.engine {
+        match m.engine() {
             EngineKind::Kind => made(self.constrained).map_or(plain, |sys| Chosen { sys, ..plain }),
             EngineKind::Bmc => match made(self.accelerated) {
                 Some(sys) => Chosen { sys, ..plain },
@@ -338,7 +384,7 @@ pub fn default_members() -> Vec<Member> {
 pub fn default_system_members() -> Vec<Member> {
     default_members()
         .into_iter()
-        .filter(|m| !m.engine.needs_program())
+        .filter(|m| !m.engine().needs_program())
         .collect()
 }
 
@@ -385,7 +431,7 @@ pub fn run(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let defer = systems.constrained.is_some()
         && active.len() > cores
-        && active.iter().any(|m| m.engine == EngineKind::Kind);
+        && active.iter().any(|m| m.engine() == EngineKind::Kind);
     std::thread::scope(|s| {
         for (i, m) in active.iter().enumerate() {
             let (tx, ptx) = (tx.clone(), ptx.clone());
@@ -402,7 +448,7 @@ pub fn run(
                 let t = Instant::now();
                 let chosen = systems.for_member(m, stop);
                 let sys = chosen.sys;
-                if m.engine == EngineKind::Kind {
+                if m.engine() == EngineKind::Kind {
                     search_over.store(true, Ordering::SeqCst);
                 }
                 let label = m.to_string();
@@ -413,7 +459,7 @@ pub fn run(
                 };
                 // A member that fails with a panic (a bug) answers UNKNOWN; the others go on.
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    if defer && m.engine == EngineKind::Pdr {
+                    if defer && m.engine() == EngineKind::Pdr {
                         let v = run_deferred(m, systems, sys, &mopts, search_over, &mut forward);
                         (v, Vec::new())
                     } else {

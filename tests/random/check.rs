@@ -163,14 +163,7 @@ pub fn strategies() -> Vec<Strategy> {
         EngineKind::Ic3cfa,
     ]
     .into_iter()
-    .map(|engine| {
-        Strategy::Single(Member {
-            engine,
-            backend: Backend::Cadical,
-            pdr: Default::default(),
-            ic3cfa: Default::default(),
-        })
-    })
+    .map(|engine| Strategy::Single(Member::new(engine, Backend::Cadical)))
     .collect();
     s.push(Strategy::Portfolio {
         members: default_members(),
@@ -355,7 +348,7 @@ const BMC_DEPTH: usize = 200;
 /// `verify` with a time limit (BMC alone also with [`BMC_DEPTH`]).
 pub fn verify(cfa: &Cfa, strategy: Strategy, limit: f64) -> ProgramVerdict {
     let intr = Interrupter::new();
-    let bmc_alone = matches!(&strategy, Strategy::Single(m) if m.engine == EngineKind::Bmc);
+    let bmc_alone = matches!(&strategy, Strategy::Single(m) if m.engine() == EngineKind::Bmc);
     let opts = VerifyOptions {
         invariant_budget: Some(Duration::from_secs_f64(limit / 4.0)),
         strategy,

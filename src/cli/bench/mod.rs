@@ -78,6 +78,13 @@ pub struct BenchArgs {
     /// files a run writes are kept beside its logs (e.g. `--witness {run}.yml`).
     #[arg(long = "config", value_name = "NAME='ARGS'")]
     pub configs: Vec<String>,
+    /// An ablation of ENGINE's options (bmc, kind, pdr, ic3cfa): one configuration per entry
+    /// of its option table, the engine as the only portfolio member with its defaults
+    /// (`ENGINE.default`), with each switch turned the other way alone (e.g. `pdr.no-ctg`,
+    /// `--member pdr:cadical:no-ctg`), and with each preset (`ic3cfa.baseline`). Repeatable,
+    /// and mixed with `--config` in one table.
+    #[arg(long, value_name = "ENGINE")]
+    pub ablate: Vec<String>,
     /// An external tool as a configuration (a peer): `NAME='COMMAND'`, the command run on the
     /// task's AIGER file where it says `{aiger}` or its DimSpec file where it says `{dimspec}`
     /// (C tasks are exported first by bitmc, outside the run's time), its verdict read with
@@ -212,6 +219,23 @@ pub fn parse_config(s: &str) -> anyhow::Result<Config> {
     })
 }
 
+/// The configurations of `--ablate ENGINE`, from the engine's option table.
+pub fn ablation_configs(engine: &str) -> anyhow::Result<Vec<Config>> {
+    let Some(kind) = bitmc::engine::EngineKind::from_name(engine) else {
+        bail!("--ablate {engine}: no such engine (bmc, kind, pdr, ic3cfa)");
+    };
+    let members = bitmc::engine::portfolio::ablation(kind, bitmc::sat::Backend::Cadical);
+    Ok(members
+        .into_iter()
+        .map(|(label, m)| Config {
+            name: format!("{engine}.{label}"),
+            args: vec!["--member".into(), m.to_string()],
+            lp64: false,
+            peer: None,
+        })
+        .collect())
+}
+
 /// Raised by SIGINT / SIGTERM.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -252,6 +276,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
         .iter()
         .map(|c| parse_config(c))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    for engine in &args.ablate {
+        configs.extend(ablation_configs(engine)?);
+    }
     let peers = parse_peers(&args.peers, &args.peer_safe, &args.peer_unsafe)?;
     if configs.is_empty() && peers.is_empty() {
         configs.push(Config {
@@ -621,6 +648,40 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ablation_runs_every_switch_of_the_table() {
+        let c = ablation_configs("pdr").unwrap();
+        let names: Vec<&str> = c.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "pdr.default",
+                "pdr.no-down",
+                "pdr.no-ctg",
+                "pdr.no-lift",
+                "pdr.no-carry",
+                "pdr.no-cones"
+            ]
+        );
+        assert_eq!(c[0].args, ["--member", "pdr:cadical"]);
+        assert_eq!(c[2].args, ["--member", "pdr:cadical:no-ctg"]);
+        let c = ablation_configs("ic3cfa").unwrap();
+        assert!(c.iter().any(|c| c.name == "ic3cfa.carry"));
+        let baseline = c.iter().find(|c| c.name == "ic3cfa.baseline").unwrap();
+        assert!(
+            baseline.args[1].contains(":no-push:"),
+            "{:?}",
+            baseline.args
+        );
+        for c in &c {
+            check_name(&c.name, "test").unwrap();
+            c.args[1]
+                .parse::<bitmc::engine::portfolio::Member>()
+                .unwrap();
+        }
+        assert!(ablation_configs("portfolio").is_err());
+    }
 
     #[test]
     fn configs() {

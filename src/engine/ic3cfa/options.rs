@@ -6,6 +6,7 @@
 //! `all` changes `carry` or `stable` (the first costs more than it gives, the second is an
 //! experiment whose answers only the independent check makes trustworthy).
 
+use crate::engine::optable::{self, Field, Opt, OptionError, OptionTable, Preset};
 use std::fmt;
 
 /// Options of IC3CFA.
@@ -87,97 +88,115 @@ impl Default for Ic3cfaOptions {
     }
 }
 
-/// A switch: its name and where it lives.
-type Switch = (&'static str, fn(&mut Ic3cfaOptions) -> &mut bool);
-/// A number: its name and where it lives.
-type Number = (&'static str, fn(&mut Ic3cfaOptions) -> &mut usize);
-
-const SWITCHES: &[Switch] = &[
-    ("push", |o| &mut o.push),
-    ("push-filter", |o| &mut o.push_filter),
-    ("carry", |o| &mut o.carry),
-    ("precubes", |o| &mut o.precubes),
-    ("assumed", |o| &mut o.assumed),
-    ("wpind", |o| &mut o.wpind),
-    ("reuse", |o| &mut o.reuse),
-    ("skip", |o| &mut o.skip),
-    ("ctg", |o| &mut o.ctg),
-];
-
-const NUMBERS: &[Number] = &[
-    ("binary-above", |o| &mut o.binary_above),
-    ("bits-after", |o| &mut o.bits_after),
-    ("contexts", |o| &mut o.contexts),
-    ("ctg-max", |o| &mut o.ctg_max),
-    ("stable", |o| &mut o.stable),
-];
-
 /// The context cache size that `all` sets.
 const ALL_CONTEXTS: usize = 4096;
 
-impl Ic3cfaOptions {
-    /// The names of the options, for error messages and `--help`.
-    pub const SPELLING: &'static str = "baseline, all, [no-]push, [no-]push-filter, [no-]carry, \
-         [no-]precubes, [no-]assumed, [no-]wpind, [no-]reuse, [no-]skip, [no-]ctg, contexts=N, \
-         binary-above=N, bits-after=N, ctg-max=N, stable=N";
+/// `baseline` (`on` false) and `all` (`on` true): every switch but `carry`, and the contexts.
+fn techniques(o: &mut Ic3cfaOptions, on: bool) {
+    for opt in Ic3cfaOptions::OPTIONS {
+        if let Field::Switch(field) = opt.field {
+            if opt.name != "carry" {
+                *field(o) = on;
+            }
+        }
+    }
+    o.contexts = if on { ALL_CONTEXTS } else { 0 };
+}
 
+impl OptionTable for Ic3cfaOptions {
+    const ENGINE: &'static str = "IC3CFA";
+    const OPTIONS: &'static [Opt<Self>] = &[
+        Opt::switch("push", "lemmas to the next level after each level", |o| {
+            &mut o.push
+        }),
+        Opt::switch(
+            "push-filter",
+            "a failed push not tried again while the state that refuted it is still in the \
+             predecessor's frame",
+            |o| &mut o.push_filter,
+        ),
+        Opt::switch("carry", "blocked obligations retried one level up", |o| {
+            &mut o.carry
+        }),
+        Opt::switch(
+            "precubes",
+            "queries answered by a lemma made of the literals' preconditions",
+            |o| &mut o.precubes,
+        ),
+        Opt::switch(
+            "assumed",
+            "literals implied by the edge's assumptions dropped",
+            |o| &mut o.assumed,
+        ),
+        Opt::switch(
+            "wpind",
+            "queries over the preconditions of the literals, answers remembered",
+            |o| &mut o.wpind,
+        ),
+        Opt::switch("reuse", "a round's obligations start the next", |o| {
+            &mut o.reuse
+        }),
+        Opt::switch(
+            "skip",
+            "reused obligations blocked again without a query where that still holds",
+            |o| &mut o.skip,
+        ),
+        Opt::switch(
+            "ctg",
+            "counterexamples to generalisation blocked first",
+            |o| &mut o.ctg,
+        ),
+        Opt::number(
+            "binary-above",
+            "cubes longer than this generalised by binary search",
+            |o| &mut o.binary_above,
+        ),
+        Opt::number(
+            "bits-after",
+            "an equality split into bits once the location excludes this many other constants",
+            |o| &mut o.bits_after,
+        ),
+        Opt::number("contexts", "earlier generalisations kept as bounds", |o| {
+            &mut o.contexts
+        }),
+        Opt::number(
+            "ctg-max",
+            "the most counterexamples to generalisation per literal",
+            |o| &mut o.ctg_max,
+        ),
+        Opt::number(
+            "stable",
+            "experimental, 0 = off: after N consecutive rounds that handled the last round's \
+             obligations one level higher, answer with a frame as the invariant, a verdict only \
+             if the independent check accepts it",
+            |o| &mut o.stable,
+        ),
+    ];
+    const PRESETS: &'static [Preset<Self>] = &[
+        Preset {
+            name: "baseline",
+            doc: "every technique off",
+            apply: |o| techniques(o, false),
+        },
+        Preset {
+            name: "all",
+            doc: "every technique on",
+            apply: |o| techniques(o, true),
+        },
+    ];
+}
+
+impl Ic3cfaOptions {
     /// Applies one option (`NAME`, `no-NAME`, `NAME=N`, `baseline`, `all`).
-    pub fn set(&mut self, option: &str) -> Result<(), String> {
-        let (key, val) = option.split_once('=').unwrap_or((option, ""));
-        match key {
-            "baseline" | "all" => {
-                let on = key == "all";
-                let carry = self.carry;
-                for (_, field) in SWITCHES {
-                    *field(self) = on;
-                }
-                self.carry = carry;
-                self.contexts = if on { ALL_CONTEXTS } else { 0 };
-                return Ok(());
-            }
-            _ => {}
-        }
-        if let Some((_, field)) = NUMBERS.iter().find(|(n, _)| *n == key) {
-            let n = val
-                .parse::<usize>()
-                .map_err(|_| format!("`{option}` needs a number"))?;
-            *field(self) = n;
-            return Ok(());
-        }
-        let (name, on) = match key.strip_prefix("no-") {
-            Some(rest) => (rest, false),
-            None => (key, true),
-        };
-        match SWITCHES.iter().find(|(n, _)| *n == name) {
-            Some((_, field)) if val.is_empty() => {
-                *field(self) = on;
-                Ok(())
-            }
-            _ => Err(format!(
-                "unknown IC3CFA option `{option}` ({})",
-                Self::SPELLING
-            )),
-        }
+    pub fn set(&mut self, option: &str) -> Result<(), OptionError> {
+        optable::set(self, option)
     }
 }
 
 /// The options that differ from the defaults, each as `:OPTION`.
 impl fmt::Display for Ic3cfaOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (mut me, mut d) = (self.clone(), Ic3cfaOptions::default());
-        for (name, field) in SWITCHES {
-            let on = *field(&mut me);
-            if on != *field(&mut d) {
-                write!(f, ":{}{name}", if on { "" } else { "no-" })?;
-            }
-        }
-        for (name, field) in NUMBERS {
-            let n = *field(&mut me);
-            if n != *field(&mut d) {
-                write!(f, ":{name}={n}")?;
-            }
-        }
-        Ok(())
+        f.write_str(&optable::changes(self))
     }
 }
 
@@ -223,8 +242,9 @@ mod tests {
         assert!(d.push_filter);
         assert_eq!(d.stable, 0);
         assert_eq!(d.to_string(), "");
-        assert!(Ic3cfaOptions::SPELLING.contains("[no-]push-filter"));
-        assert!(Ic3cfaOptions::SPELLING.contains("stable=N"));
+        let spelling = optable::spelling::<Ic3cfaOptions>();
+        assert!(spelling.contains("[no-]push-filter"));
+        assert!(spelling.contains("stable=N"));
     }
 
     #[test]

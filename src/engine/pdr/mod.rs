@@ -38,7 +38,10 @@
 mod cone;
 mod hooks;
 mod mic;
+mod options;
 mod query;
+
+pub use options::PdrOptions;
 
 use super::ic3::cube::is_subset;
 use super::ic3::{self, Frames};
@@ -52,57 +55,6 @@ use std::time::{Duration, Instant};
 
 /// A conjunction of literals over latches, sorted.
 pub type Cube = Vec<Lit>;
-
-/// Options of PDR.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PdrOptions {
-    /// When dropping a literal fails (after blocking its CTGs, when `ctg`), go on with the
-    /// candidate intersected with the predecessor that refuted it (Bradley's `down`);
-    /// otherwise keep the literal.
-    pub down: bool,
-    /// Block counterexamples to generalisation while dropping literals (Hassan, Bradley,
-    /// Somenzi). Without `down` and `ctg`, each literal costs one query, as in ABC's `pdr`.
-    pub ctg: bool,
-    /// Dynamic generalisation (after rIC3): an obligation goes `down` only once its cube has
-    /// been blocked this many times before (0: always, when `down` is set).
-    pub dynamic: usize,
-    /// Generalisation stops after this many literals in a row could not be dropped (0: every
-    /// literal is tried), as in Bradley's IC3 reference implementation.
-    pub mic_attempts: usize,
-    /// The most CTGs handled for one literal-dropping attempt.
-    pub ctg_max: usize,
-    /// The recursion depth of CTG handling.
-    pub ctg_depth: usize,
-    /// Lift predecessors (when the system allows it).
-    pub lift: bool,
-    /// Keep the obligations blocked at the top level for the next frame (Eén, Mishchenko,
-    /// Brayton 2011), which finds deep counterexamples sooner.
-    pub carry: bool,
-    /// Load `T` and `U` into the solvers cone by cone as queries need them ([`cone`]), when
-    /// the system's structure allows it; otherwise each solver holds them whole.
-    pub cones: bool,
-    /// Rebuild a frame's solver after this many queries that added a temporary clause (0:
-    /// never). A rebuilt solver drops its learnt and temporary clauses and the cones that
-    /// earlier queries loaded, which keeps queries cheap (ABC's `pdr` restarts after 300).
-    pub recycle: usize,
-}
-
-impl Default for PdrOptions {
-    fn default() -> Self {
-        PdrOptions {
-            down: true,
-            ctg: true,
-            mic_attempts: 0,
-            dynamic: 2,
-            ctg_max: 3,
-            ctg_depth: 1,
-            lift: true,
-            carry: true,
-            cones: true,
-            recycle: 20_000,
-        }
-    }
-}
 
 /// A state in `F_i ∧ ¬c` with a successor in `c`, found when the lemma `¬c` failed to propagate
 /// from `level`; `since` is how many lemmas had entered `F_level` at that time.
