@@ -87,6 +87,10 @@ pub struct StructArray {
     pub def: StructRef,
     pub dims: Vec<u64>,
     pub leaves: Vec<ArrayView>,
+    /// For an array member of a structure reached through a general pointer: the general
+    /// pointer to its first element (`leaves` is then empty; an element is the structure a
+    /// general pointer designates, see [`super::memory`]).
+    pub at: Option<crate::bv::TermId>,
 }
 
 /// One scalar of an object, with whether it is a pointer, and the function type of a
@@ -550,6 +554,7 @@ impl<'a> Lower<'a> {
             def: def.clone(),
             dims,
             leaves: out,
+            at: None,
         })
     }
 
@@ -655,6 +660,7 @@ impl<'a> Lower<'a> {
                         def: s,
                         dims: ds,
                         leaves: leaves[*at..*at + n].to_vec(),
+                        at: None,
                     };
                     *at += n;
                     Part::Structs(sa)
@@ -730,6 +736,9 @@ impl<'a> Lower<'a> {
                 ty: CInt::new(IntKind::LongLong, false),
             })
             .t;
+        if let Some(at) = sa.at {
+            return self.mem_structs_index(sa, at, idx, span);
+        }
         let leaves = self.leaves_at(&sa.leaves, idx);
         if sa.dims.len() == 1 {
             Ok(Place::Struct(
@@ -740,6 +749,7 @@ impl<'a> Lower<'a> {
                 def: sa.def.clone(),
                 dims: sa.dims[1..].to_vec(),
                 leaves,
+                at: None,
             }))
         }
     }
@@ -834,6 +844,19 @@ impl<'a> Lower<'a> {
     /// [`Lower::slots_in`]).
     fn struct_array_slots_in(&mut self, sa: &StructArray, out: &mut Vec<Slot>, raw: bool) {
         let n: u64 = sa.dims.iter().product();
+        if let Some(at) = sa.at {
+            // Reached through a general pointer: each element checked as `*p` is (its member
+            // kinds were accepted when the array was reached).
+            let span = Span::none();
+            for o in 0..n {
+                let q = self.ptr_at(at, i128::from(o * sa.def.0.size));
+                let q = self.non_null(q);
+                if let Ok(v) = self.mem_struct(q, &sa.def, span) {
+                    self.slots_in(&v, out, raw);
+                }
+            }
+            return;
+        }
         let outer = sa.dims.len();
         for o in 0..n {
             let leaves: Vec<ArrayView> = sa

@@ -215,7 +215,7 @@ impl<'a> Lower<'a> {
     }
 
     /// `p` moved by `k` bytes within its object (no check: `k` stays inside it).
-    pub(super) fn ptr_at(&mut self, p: TermId, k: i128) -> TermId {
+    pub fn ptr_at(&mut self, p: TermId, k: i128) -> TermId {
         let aw = ADDRESS.width(self.dm());
         let obj = self.ptr_obj(p);
         let off = self.ptr_off(p);
