@@ -118,7 +118,7 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
     unions::globals(g, &mut out);
     out.push_str("int main(void) {\n");
     out.push_str("  union U uu = {0};\n  union U uu2 = {0};\n");
-    let mut pointer_unions = unions::locals(g, &mut out, &mut sc, un, uw);
+    let mut pointer_unions = unions::locals(g, &mut out, &mut sc, un, [uw, ux]);
     for u in ["uu", "uu2"] {
         sc.add_array(format!("{u}.b"), Ty(3), vec![un]);
         sc.add_var(format!("{u}.w"), uw);

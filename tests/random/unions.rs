@@ -34,6 +34,9 @@ pub struct Unions {
     /// The C names of the two unions with pointer members (locals, or elements of `pa`).
     names: [String; 2],
     holds: [Holds; 2],
+    /// The types of the members `w` and `s.x` of `union U`.
+    word: Ty,
+    half: Ty,
 }
 
 /// The length of `P0`, `ua` and `wa`.
@@ -51,7 +54,7 @@ pub fn globals(g: &mut Gen, out: &mut String) {
 }
 
 /// Declares the locals (at the start of `main`) and adds what conditions may read to `sc`.
-pub fn locals(g: &mut Gen, out: &mut String, sc: &mut Scope, un: u64, uw: Ty) -> Unions {
+pub fn locals(g: &mut Gen, out: &mut String, sc: &mut Scope, un: u64, [uw, ux]: [Ty; 2]) -> Unions {
     let names = if g.one_in(2) {
         out.push_str("  union P pu = {0};\n  union P pu2 = {0};\n");
         ["pu".to_string(), "pu2".to_string()]
@@ -73,6 +76,8 @@ pub fn locals(g: &mut Gen, out: &mut String, sc: &mut Scope, un: u64, uw: Ty) ->
     Unions {
         names,
         holds: [Holds::Zero; 2],
+        word: uw,
+        half: ux,
     }
 }
 
@@ -107,9 +112,31 @@ pub fn stmt(g: &mut Gen, u: &mut Unions, sc: &mut Scope, out: &mut String, resul
             let i = index(&e);
             let m = *g.pick(&["w", "s.x", "s.y", "b[1]"]);
             let _ = writeln!(out, "  ua[{i}].{m} = {e};");
-            let j = index(&g.expr(sc, 1));
+            // The low byte of a value written whole, checked (gcc never reaches the error).
+            let (m, t) = *g.pick(&[("w", u.word), ("s.x", u.half)]);
+            let (ix, v) = (g.fresh("ix"), g.fresh("v"));
+            let _ = writeln!(
+                out,
+                "  unsigned {ix} = {i};\n  {0} {v} = ({0})({1});\n  ua[{ix}].{m} = {v};\n  if (ua[{ix}].b[0] != (unsigned char){v})\n    reach_error();",
+                t.c(),
+                g.expr(sc, 1)
+            );
+            let j = if g.one_in(2) {
+                i
+            } else {
+                index(&g.expr(sc, 1))
+            };
             let m = *g.pick(&["w", "s.x", "s.y", "b[0]", "b[2]"]);
-            result(out, sc, format!("(int)ua[{j}].{m}"));
+            if g.one_in(2) {
+                result(out, sc, format!("(int)ua[{j}].{m}"));
+            } else {
+                // A counterexample states the value: replayed on gcc, it reaches the error
+                // only if the element's bytes are gcc's.
+                let _ = writeln!(
+                    out,
+                    "  if (ua[{j}].{m} == __VERIFIER_nondet_uchar())\n    reach_error();"
+                );
+            }
         }
         // A union inside an element of an array of structures, written, copied and read.
         _ => {
