@@ -25,13 +25,9 @@
 //! `packed`/`aligned` members and members of unsupported types make the structure type
 //! unsupported (an error where it is used).
 //!
-//! A union is kept as its bytes (`u.bytes[k]`, 8-bit variables): an integer member is a
-//! little-endian view of its bytes ([`Lval::Bytes`]), a `char` array member an array over
-//! them, a structure member a view of its members at their offsets; so writing one member and
-//! reading another reads the bytes gcc would. Members without a byte representation in the
-//! model (pointers, `_Bool`, bit-fields) make the union unsupported, and so do arrays of
-//! unions (an array of structures keeps each member in an array of its own, which would
-//! separate a union's members).
+//! A union is kept as its bytes (see [`super::unions`]); in an array of structures its leaves
+//! are its bytes (one array `a[·].bytes[·]`, so that its members stay views of the same bytes)
+//! and, for a union with pointer members, its tag and pointer.
 //!
 //! Assignment, initialisation by an expression, arguments and return values copy every
 //! scalar of the source to the destination (the source values are read before the first
