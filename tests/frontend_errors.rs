@@ -29,14 +29,14 @@ fn unsupported(src: &str, what: &str) {
 fn unsupported_constructs() {
     unsupported(
         "struct s { int x; int a : 3; }; int main(){ struct s v; struct s *p = 0; p = &v; return p->a; }",
-        "bit-fields, arrays of structures or pointers, or function pointers",
+        "bit-fields, arrays of pointers or unions, or function pointers",
     );
     unsupported(
         "struct t { int a; }; int main(){ char b[4] = {0}; struct t *p = 0; p = (struct t *)b; return p->a; }",
         "to a pointer to `struct t`",
     );
     unsupported(
-        "union u { int *a; }; int main(){ union u v; return 0; }",
+        "union u { int *a; char b[2]; }; int main(){ union u v; return 0; }",
         "union",
     );
     unsupported(
@@ -128,10 +128,10 @@ fn semantic_and_syntax_errors_have_positions() {
 /// writes one blank for every run of blanks, tabs and comments between tokens.
 #[test]
 fn error_columns_count_the_original_blanks_and_tabs() {
-    // On line 3, `v` is at byte 45, `f` at byte 30 (and at 24 in the preprocessed text).
-    let src = "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   union  s { int *a; }   v;\n  return 0;\n}\n";
+    // On line 3, `v` is at byte 56, `f` at byte 30 (and at 24 in the preprocessed text).
+    let src = "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   union  s { int *a; char b[2]; }   v;\n  return 0;\n}\n";
     let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(e.starts_with("t.c:3:45: error: unsupported: union"), "{e}");
+    assert!(e.starts_with("t.c:3:56: error: unsupported: union"), "{e}");
     let src =
         "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   float   f = 1;\n  return 0;\n}\n";
     let e = lower(src).err().map(|e| e.to_string()).unwrap_or_default();
@@ -155,7 +155,7 @@ fn error_columns_count_the_original_blanks_and_tabs() {
     let file = dir.join("cols.c");
     std::fs::write(
         &file,
-        "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   union  s { int *a; }   v;\n}\n",
+        "int main() {\n\tint  x = 0;\n  \t x =  x  +\t  1;   union  s { int *a; char b[2]; }   v;\n}\n",
     )
     .unwrap();
     let e = bitmc::frontend::lower_file(&file, &FrontendOptions::default())
@@ -165,7 +165,7 @@ fn error_columns_count_the_original_blanks_and_tabs() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         e.starts_with(&format!(
-            "{}:3:45: error: unsupported: union",
+            "{}:3:56: error: unsupported: union",
             file.display()
         )),
         "{e}"

@@ -8,6 +8,7 @@ use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
 use super::pointer::Place;
 use super::types::{CInt, IntKind};
+use super::unions::{Guard, UnionState};
 use super::FrontendError;
 use crate::bv::TermId;
 use crate::cfa::PVar;
@@ -37,10 +38,18 @@ pub enum Lval {
         inner: Box<Lval>,
         width: u32,
     },
-    /// A member of a union: bytes of the union (variables of 8 bits, lowest first), read and
-    /// written as `ty` of their width, little-endian (see [`super::structs`]).
+    /// A member of a union: bytes of the union (places of 8 bits, lowest first), read and
+    /// written as `ty` of their width, little-endian, checked against the union's tag when
+    /// they overlap a pointer member's (see [`super::unions`]).
     Bytes {
-        bytes: Rc<[PVar]>,
+        bytes: Rc<[Lval]>,
+        ty: CInt,
+        guard: Option<Guard>,
+    },
+    /// A pointer member of a union with pointer members: a general pointer ([`CInt::PTR`])
+    /// or a function's number (see [`super::unions`]).
+    Tagged {
+        state: Rc<UnionState>,
         ty: CInt,
     },
 }
@@ -53,7 +62,8 @@ impl Lval {
             Lval::Var(_, t)
             | Lval::Elem { ty: t, .. }
             | Lval::Mem { ty: t, .. }
-            | Lval::Bytes { ty: t, .. } => *t,
+            | Lval::Bytes { ty: t, .. }
+            | Lval::Tagged { ty: t, .. } => *t,
             Lval::Bits { inner, width } => {
                 let t = inner.ty();
                 if t.kind == IntKind::Int && !t.signed && *width < 32 {
@@ -73,7 +83,7 @@ impl Lval {
             | Lval::Elem { ty, .. }
             | Lval::Mem { ty, .. }
             | Lval::Bytes { ty, .. } => *ty = t,
-            Lval::Bits { .. } => {}
+            Lval::Bits { .. } | Lval::Tagged { .. } => {}
         }
     }
 }
@@ -222,14 +232,8 @@ impl<'a> Lower<'a> {
                 t: self.mem_read(*ptr, *ty),
                 ty: *ty,
             },
-            Lval::Bytes { bytes, ty } => {
-                let mut acc = self.var_term(bytes[0]);
-                for &b in &bytes[1..] {
-                    let hi = self.var_term(b);
-                    acc = self.cfa.tm.concat(hi, acc);
-                }
-                RVal { t: acc, ty: *ty }
-            }
+            Lval::Bytes { bytes, ty, guard } => self.read_member_bytes(bytes, *ty, guard.as_ref()),
+            Lval::Tagged { state, ty } => self.read_tagged(state, *ty),
         }
     }
 
@@ -278,15 +282,10 @@ impl<'a> Lower<'a> {
             }
             Lval::Elem { arr, flat, .. } => self.write_elem(arr, *flat, t),
             Lval::Mem { ptr, ty } => self.mem_write(*ptr, *ty, t),
-            Lval::Bytes { bytes, ty } => {
-                // The value may read the bytes it is written to: kept first.
-                let t = self.materialize(RVal { t, ty: *ty }).t;
-                for (i, &b) in bytes.iter().enumerate() {
-                    let i = i as u32;
-                    let byte = self.cfa.tm.extract(t, 8 * i + 7, 8 * i);
-                    self.assign(b, byte);
-                }
+            Lval::Bytes { bytes, ty, guard } => {
+                self.store_member_bytes(bytes, *ty, guard.as_ref(), t)
             }
+            Lval::Tagged { state, ty } => self.store_tagged(state, *ty, t),
             Lval::Bits { .. } => {}
         }
     }

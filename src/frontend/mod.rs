@@ -94,6 +94,7 @@ mod stmt;
 mod strings;
 mod structs;
 pub mod types;
+mod unions;
 
 use crate::cfa::{self, Cfa, DataModel, Property, SrcPos};
 use std::path::Path;

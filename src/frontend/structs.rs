@@ -25,13 +25,9 @@
 //! `packed`/`aligned` members and members of unsupported types make the structure type
 //! unsupported (an error where it is used).
 //!
-//! A union is kept as its bytes (`u.bytes[k]`, 8-bit variables): an integer member is a
-//! little-endian view of its bytes ([`Lval::Bytes`]), a `char` array member an array over
-//! them, a structure member a view of its members at their offsets; so writing one member and
-//! reading another reads the bytes gcc would. Members without a byte representation in the
-//! model (pointers, `_Bool`, bit-fields) make the union unsupported, and so do arrays of
-//! unions (an array of structures keeps each member in an array of its own, which would
-//! separate a union's members).
+//! A union is kept as its bytes (see [`super::unions`]); in an array of structures its leaves
+//! are its bytes (one array `a[·].bytes[·]`, so that its members stay views of the same bytes)
+//! and, for a union with pointer members, its tag and pointer.
 //!
 //! Assignment, initialisation by an expression, arguments and return values copy every
 //! scalar of the source to the destination (the source values are read before the first
@@ -45,8 +41,9 @@ use super::init::InitPart;
 use super::lval::Lval;
 use super::pointer::{Place, ADDRESS};
 use super::types::{CInt, CType, IntKind, Member, StructDef, StructRef};
+use super::unions::{has_pointers, ByteStore};
 use super::FrontendError;
-use crate::cfa::{DataModel, PVar, SrcPos, VarKind};
+use crate::cfa::{PVar, SrcPos, VarKind};
 use lang_c::ast::{
     Expression, Initializer, OffsetMember, OffsetOfExpression, SpecifierQualifier,
     StructDeclaration, StructKind, StructType,
@@ -86,6 +83,10 @@ pub struct StructArray {
     pub def: StructRef,
     pub dims: Vec<u64>,
     pub leaves: Vec<ArrayView>,
+    /// For an array member of a structure reached through a general pointer: the general
+    /// pointer to its first element (`leaves` is then empty; an element is the structure a
+    /// general pointer designates, see [`super::memory`]).
+    pub at: Option<crate::bv::TermId>,
 }
 
 /// One scalar of an object, with whether it is a pointer, and the function type of a
@@ -154,6 +155,23 @@ struct Leaf {
 /// arrays and of [`Lower::slots`]).
 fn leaves(def: &StructDef) -> Vec<Leaf> {
     let mut out = Vec::new();
+    if def.union {
+        // Its bytes, and the state of a union with pointer members (see `unions`).
+        let leaf = |name: &str, dims: Vec<u64>, ty: CInt| Leaf {
+            path: vec![(Some(name.to_string()), dims)],
+            ty,
+        };
+        out.push(leaf("bytes", vec![def.size], CInt::UCHAR));
+        if def
+            .members
+            .iter()
+            .any(|m| matches!(m.ty, CType::Pointer(_)))
+        {
+            out.push(leaf("tag", Vec::new(), CInt::UCHAR));
+            out.push(leaf("ptr", Vec::new(), CInt::PTR));
+        }
+        return out;
+    }
     for m in &def.members {
         let seg = |dims: Vec<u64>| (m.name.clone(), dims);
         match member_kind(m) {
@@ -245,53 +263,9 @@ impl StructArray {
     }
 }
 
-/// The layout of a union with `members` (laid out as a structure's): every member at offset
-/// 0, the size the largest member's rounded up to the largest alignment; or why the union is
-/// not supported. A union is kept as its bytes, so its members must have a byte view: integers
-/// other than `_Bool`, arrays of `char`, and structures and unions of those.
-#[allow(clippy::type_complexity)]
-fn union_layout(
-    name: &str,
-    mut members: Vec<Member>,
-    align: u64,
-    dm: DataModel,
-) -> Result<(Vec<Member>, u64, u64), String> {
-    let mut size = 0;
-    for m in &mut members {
-        let what = m.name.as_deref().unwrap_or("<anonymous>");
-        if m.bits.is_some() || !has_bytes(&m.ty) {
-            return Err(format!(
-                "union {name} with the member `{what}` of type {} (union members are integers other than `_Bool`, arrays of `char`, and structures and unions of those)",
-                m.ty.describe()
-            ));
-        }
-        m.offset = 0;
-        size = size.max(m.ty.size(dm).unwrap_or(0));
-    }
-    Ok((members, size.div_ceil(align) * align, align))
-}
-
-/// Whether an object of type `ty` can live in a union's bytes (see [`union_layout`]).
-fn has_bytes(ty: &CType) -> bool {
-    match ty {
-        CType::Int(i) => i.kind != IntKind::Bool,
-        CType::Array(e, Some(_)) => match &**e {
-            CType::Int(i) => i.kind == IntKind::Char,
-            e @ CType::Array(..) => has_bytes(e),
-            _ => false,
-        },
-        CType::Struct(s) => {
-            s.0.members
-                .iter()
-                .all(|m| m.bits.is_none() && has_bytes(&m.ty))
-        }
-        _ => false,
-    }
-}
-
 /// Whether a structure type has a union inside (an array of it would put the union's members
 /// in separate arrays, see [`StructArray`]).
-fn has_union(s: &StructRef) -> bool {
+pub fn has_union(s: &StructRef) -> bool {
     s.0.union
         || s.0.members.iter().any(|m| match m.ty.array_dims().0 {
             CType::Struct(i) => has_union(i),
@@ -318,7 +292,9 @@ impl<'a> Lower<'a> {
         };
         let name = tag.as_deref().unwrap_or("<anonymous>").to_string();
         let layout = match self.struct_layout(&name, decls)? {
-            Ok((members, _, align)) if union => union_layout(&name, members, align, self.dm()),
+            Ok((members, _, align)) if union => {
+                super::unions::union_layout(&name, members, align, self.dm())
+            }
             other => other,
         };
         let ty = match layout {
@@ -500,7 +476,16 @@ impl<'a> Lower<'a> {
                     )
                 })
                 .collect();
-            return Ok(self.byte_view(def, &bytes, 0));
+            let state = has_pointers(def).then(|| {
+                let mut var = |what: &str, ty: CInt| {
+                    Lval::Var(
+                        self.new_var(&format!("{name}.{what}"), ty, kind_, pos.clone()),
+                        ty,
+                    )
+                };
+                (var("tag", CInt::UCHAR), var("ptr", CInt::PTR))
+            });
+            return Ok(self.union_view(def, &ByteStore::Vars(bytes), state));
         }
         let mut parts = Vec::new();
         for m in &def.0.members {
@@ -548,48 +533,6 @@ impl<'a> Lower<'a> {
         })
     }
 
-    /// The structure or union `def` kept in `bytes` from byte `base`: each integer member a
-    /// view of its bytes, each `char` array member an array of them (see [`union_layout`]).
-    fn byte_view(&mut self, def: &StructRef, bytes: &Rc<[PVar]>, base: u64) -> StructView {
-        let dm = self.dm();
-        let mut parts = Vec::new();
-        for m in &def.0.members {
-            let at = (base + m.offset) as usize;
-            let n = m.ty.size(dm).unwrap_or(0) as usize;
-            let part = match &m.ty {
-                CType::Int(i) => Part::Scalar(Lval::Bytes {
-                    bytes: bytes[at..at + n].into(),
-                    ty: *i,
-                }),
-                CType::Struct(s) => Part::Struct(self.byte_view(s, bytes, base + m.offset)),
-                ty => {
-                    let (elem, dims) = ty.array_dims();
-                    let elem = match elem {
-                        CType::Int(i) => *i,
-                        _ => CInt::UCHAR,
-                    };
-                    let dims: Vec<u64> = dims.into_iter().map(|d| d.unwrap_or(0)).collect();
-                    Part::Array(ArrayView {
-                        arr: Rc::new(super::array::ArrayObj {
-                            elems: bytes[at..at + n].to_vec(),
-                            elem,
-                            pointee: None,
-                            at: None,
-                        }),
-                        base: self.cfa.tm.bv_const(0, 64),
-                        dims,
-                        access: elem,
-                    })
-                }
-            };
-            parts.push(part);
-        }
-        StructView {
-            def: def.clone(),
-            parts,
-        }
-    }
-
     /// Creates the leaf arrays of an array of structures of dimensions `dims`.
     pub fn new_struct_array(
         &mut self,
@@ -599,15 +542,6 @@ impl<'a> Lower<'a> {
         kind_: VarKind,
         pos: &Option<SrcPos>,
     ) -> Result<StructArray, FrontendError> {
-        if has_union(def) {
-            return Err(FrontendError::Unsupported {
-                pos: pos.clone().unwrap_or_else(|| self.pos.clone()),
-                what: format!(
-                    "array `{name}` of {} (arrays of unions, or of structures with a union)",
-                    CType::Struct(def.clone()).describe()
-                ),
-            });
-        }
         let mut out = Vec::new();
         for leaf in leaves(&def.0) {
             out.push(self.leaf_array(name, &dims, &leaf, kind_, pos)?);
@@ -616,6 +550,7 @@ impl<'a> Lower<'a> {
             def: def.clone(),
             dims,
             leaves: out,
+            at: None,
         })
     }
 
@@ -681,11 +616,14 @@ impl<'a> Lower<'a> {
     /// The structure (or the remaining array of structures) at a flat position of leaf arrays
     /// whose outer dimensions have been consumed, reading the leaves from `at`.
     fn view_from_leaves(
-        &self,
+        &mut self,
         def: &StructRef,
         leaves: &[ArrayView],
         at: &mut usize,
     ) -> StructView {
+        if def.0.union {
+            return self.union_from_leaves(def, leaves, at);
+        }
         let mut parts = Vec::new();
         for m in &def.0.members {
             let part = match member_kind(m) {
@@ -718,6 +656,7 @@ impl<'a> Lower<'a> {
                         def: s,
                         dims: ds,
                         leaves: leaves[*at..*at + n].to_vec(),
+                        at: None,
                     };
                     *at += n;
                     Part::Structs(sa)
@@ -730,6 +669,27 @@ impl<'a> Lower<'a> {
             def: def.clone(),
             parts,
         }
+    }
+
+    /// The union at a flat position of its leaves (see [`leaves`]), reading them from `at`.
+    fn union_from_leaves(
+        &mut self,
+        def: &StructRef,
+        leaves: &[ArrayView],
+        at: &mut usize,
+    ) -> StructView {
+        let elem = |k: usize| {
+            let l: &ArrayView = &leaves[k];
+            Lval::Elem {
+                arr: l.arr.clone(),
+                flat: l.base,
+                ty: l.access,
+            }
+        };
+        let row = leaves[*at].clone();
+        let state = has_pointers(def).then(|| (elem(*at + 1), elem(*at + 2)));
+        *at += if state.is_some() { 3 } else { 1 };
+        self.union_view(def, &ByteStore::Row(row), state)
     }
 
     /// Every leaf moved to the row `i` (a 64-bit term) of its first dimension.
@@ -772,6 +732,9 @@ impl<'a> Lower<'a> {
                 ty: CInt::new(IntKind::LongLong, false),
             })
             .t;
+        if let Some(at) = sa.at {
+            return self.mem_structs_index(sa, at, idx, span);
+        }
         let leaves = self.leaves_at(&sa.leaves, idx);
         if sa.dims.len() == 1 {
             Ok(Place::Struct(
@@ -782,6 +745,7 @@ impl<'a> Lower<'a> {
                 def: sa.def.clone(),
                 dims: sa.dims[1..].to_vec(),
                 leaves,
+                at: None,
             }))
         }
     }
@@ -812,6 +776,22 @@ impl<'a> Lower<'a> {
 
     /// The scalars of a structure in member order (arrays row-major).
     pub fn slots(&mut self, s: &StructView, out: &mut Vec<Slot>) {
+        self.slots_in(s, out, false);
+    }
+
+    /// The scalars of a structure in member order, or with `raw` what a copy moves: the same,
+    /// except that a union with pointer members is its bytes, its tag and its pointer (see
+    /// [`super::unions`]).
+    fn slots_in(&mut self, s: &StructView, out: &mut Vec<Slot>, raw: bool) {
+        if let Some(state) = Self::union_state(s).filter(|_| raw) {
+            let all = state.bytes.iter().chain([&state.tag, &state.ptr]);
+            out.extend(all.map(|lv| Slot {
+                lv: lv.clone(),
+                pointer: false,
+                func: None,
+            }));
+            return;
+        }
         for p in &s.parts {
             match p {
                 Part::Scalar(lv) => out.push(Slot {
@@ -830,8 +810,8 @@ impl<'a> Lower<'a> {
                     func: None,
                 }),
                 Part::Array(v) => self.array_slots(v, out),
-                Part::Struct(v) => self.slots(v, out),
-                Part::Structs(sa) => self.struct_array_slots(sa, out),
+                Part::Struct(v) => self.slots_in(v, out, raw),
+                Part::Structs(sa) => self.struct_array_slots_in(sa, out, raw),
             }
         }
     }
@@ -853,7 +833,26 @@ impl<'a> Lower<'a> {
 
     /// The scalars of an array of structures, element by element.
     pub fn struct_array_slots(&mut self, sa: &StructArray, out: &mut Vec<Slot>) {
+        self.struct_array_slots_in(sa, out, false);
+    }
+
+    /// The scalars of an array of structures, element by element (`raw`: see
+    /// [`Lower::slots_in`]).
+    fn struct_array_slots_in(&mut self, sa: &StructArray, out: &mut Vec<Slot>, raw: bool) {
         let n: u64 = sa.dims.iter().product();
+        if let Some(at) = sa.at {
+            // Reached through a general pointer: each element checked as `*p` is (its member
+            // kinds were accepted when the array was reached).
+            let span = Span::none();
+            for o in 0..n {
+                let q = self.ptr_at(at, i128::from(o * sa.def.0.size));
+                let q = self.non_null(q);
+                if let Ok(v) = self.mem_struct(q, &sa.def, span) {
+                    self.slots_in(&v, out, raw);
+                }
+            }
+            return;
+        }
         let outer = sa.dims.len();
         for o in 0..n {
             let leaves: Vec<ArrayView> = sa
@@ -872,7 +871,7 @@ impl<'a> Lower<'a> {
                 })
                 .collect();
             let v = self.view_from_leaves(&sa.def, &leaves, &mut 0);
-            self.slots(&v, out);
+            self.slots_in(&v, out, raw);
         }
     }
 
@@ -880,8 +879,8 @@ impl<'a> Lower<'a> {
     /// first write.
     pub fn copy_struct(&mut self, dst: &StructView, src: &StructView) {
         let (mut d, mut s) = (Vec::new(), Vec::new());
-        self.slots(dst, &mut d);
-        self.slots(src, &mut s);
+        self.slots_in(dst, &mut d, true);
+        self.slots_in(src, &mut s, true);
         let values: Vec<RVal> = s.iter().map(|x| self.read(&x.lv)).collect();
         for (slot, v) in d.iter().zip(values) {
             self.store(&slot.lv, v);
@@ -936,6 +935,12 @@ impl<'a> Lower<'a> {
                     let Val::Struct(src) = self.expr(expr)? else {
                         return Err(FrontendError::Internal("structure initialiser".into()));
                     };
+                    if super::unions::holds_pointer_union(&src.def) {
+                        return self.unsupported(
+                            expr.span,
+                            "a member initialised by a copy of an object with a union with pointer members",
+                        );
+                    }
                     let mut from = Vec::new();
                     self.slots(&src, &mut from);
                     let values: Vec<RVal> = from.iter().map(|x| self.read(&x.lv)).collect();
@@ -1054,7 +1059,21 @@ impl<'a> Lower<'a> {
                 | Part::Ptr(Lval::Mem { .. }, _) => {}
                 Part::Scalar(Lval::Bytes { bytes, .. })
                 | Part::Addr(Lval::Bytes { bytes, .. }, _)
-                | Part::Ptr(Lval::Bytes { bytes, .. }, _) => out.extend(bytes.iter().copied()),
+                | Part::Ptr(Lval::Bytes { bytes, .. }, _) => {
+                    for b in bytes.iter() {
+                        Self::struct_vars(&[Part::Scalar(b.clone())], out);
+                    }
+                }
+                Part::Scalar(Lval::Tagged { state, .. })
+                | Part::Addr(Lval::Tagged { state, .. }, _)
+                | Part::Ptr(Lval::Tagged { state, .. }, _) => {
+                    let mut all = vec![
+                        Part::Scalar(state.tag.clone()),
+                        Part::Scalar(state.ptr.clone()),
+                    ];
+                    all.extend(state.bytes.iter().map(|b| Part::Scalar(b.clone())));
+                    Self::struct_vars(&all, out);
+                }
                 Part::Scalar(Lval::Bits { inner, .. })
                 | Part::Addr(Lval::Bits { inner, .. }, _)
                 | Part::Ptr(Lval::Bits { inner, .. }, _) => {

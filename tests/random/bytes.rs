@@ -5,7 +5,8 @@
 //! `memcmp` of two of them (its sign: glibc's value is the difference of the first differing
 //! bytes, gcc's folding of constants gives -1 or 1, the C standard fixes only the sign); a
 //! union of bytes, an integer and a structure, its members written and read in any order,
-//! copied, set by `memset` and written through a pointer to a member.
+//! copied, set by `memset` and written through a pointer to a member; unions with pointer and
+//! `_Bool` members, arrays of unions and unions in arrays of structures ([`super::unions`]).
 //!
 //! No undefined behaviour under `-fwrapv`: every byte index is inside its object, the arrays are
 //! aligned for the widest view (`_Alignas(8)`), word views stay inside the byte array, no byte
@@ -16,6 +17,7 @@
 use super::expr::Gen;
 use super::program::Program;
 use super::scope::{nondet_declarations, Scope, Ty};
+use super::unions;
 use bitmc::cfa::DataModel;
 use std::fmt::Write;
 
@@ -113,8 +115,10 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
         ux.c(),
         uy.c()
     );
+    unions::globals(g, &mut out);
     out.push_str("int main(void) {\n");
     out.push_str("  union U uu = {0};\n  union U uu2 = {0};\n");
+    let mut pointer_unions = unions::locals(g, &mut out, &mut sc, un, [uw, ux]);
     for u in ["uu", "uu2"] {
         sc.add_array(format!("{u}.b"), Ty(3), vec![un]);
         sc.add_var(format!("{u}.w"), uw);
@@ -137,8 +141,15 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
         sc.add_var(format!("s2.{m}"), t);
     }
     let mut results = 0;
-    for _ in 0..g.range(3, 8) {
-        stmt(g, &objs, &mut sc, &mut out, &mut results, dm);
+    for _ in 0..g.range(3, 10) {
+        if g.one_in(2) {
+            unions::stmt(g, &mut pointer_unions, &mut sc, &mut out, &mut results);
+        } else {
+            stmt(g, &objs, &mut sc, &mut out, &mut results, dm);
+        }
+    }
+    if g.one_in(3) {
+        unions::final_check(g, &pointer_unions, &mut out);
     }
     if g.one_in(3) {
         // A value of the union's bytes as a counterexample must state it: replayed on gcc, it

@@ -10,7 +10,7 @@
 //! - [`walks`]: programs with general pointers (assigned, moved, compared, subtracted,
 //!   walked over arrays, pointers to pointers);
 //! - [`bytes`]: programs that view objects as bytes and words, with `memset`, `memcpy` and
-//!   `memmove`;
+//!   `memmove`, and unions ([`unions`]: pointer and `_Bool` members, arrays of unions);
 //! - [`oracle`]: gcc with the fixtures' harness;
 //! - [`check`]: each program against gcc, and every engine against gcc and each other.
 #![allow(dead_code)]
@@ -23,4 +23,5 @@ pub mod oracle;
 pub mod program;
 pub mod scope;
 pub mod structs;
+pub mod unions;
 pub mod walks;

@@ -3,8 +3,9 @@
 //! function's result, a `?:` between pointers), moved with `++`, `--` and `+=`, compared with
 //! `==` and `<`, subtracted, walked over an array by a loop and by a function, written and read
 //! through (also through a pointer to a pointer and through a pointer to the type of the other
-//! signedness), and null; an array of pointers and a structure with a pointer member and an
-//! array member, reached directly and through a general pointer to the structure.
+//! signedness), and null; an array of pointers and a structure with a pointer member, an
+//! array member and an array of structures, reached directly and through a general pointer
+//! to the structure.
 //!
 //! No undefined behaviour under `-fwrapv`: the generator knows where each pointer points and
 //! only moves it within its object (one past the end included), dereferences it only when it
@@ -86,7 +87,11 @@ fn program(g: &mut Gen) -> String {
         out,
         "{tc} sum({tc} *p, {tc} *e) {{ {tc} s = 0; while (p < e) {{ s += *p; p++; }} return s; }}"
     );
-    let _ = writeln!(out, "struct W {{ {tc} v; {tc} *p; {tc} a[3]; }};");
+    let _ = writeln!(out, "struct E {{ {tc} e; short f[2]; }};");
+    let _ = writeln!(
+        out,
+        "struct W {{ {tc} v; {tc} *p; {tc} a[3]; struct E es[2]; }};"
+    );
     let mut w = Walk {
         g,
         objs: Vec::new(),
@@ -129,6 +134,9 @@ fn program(g: &mut Gen) -> String {
     let _ = writeln!(w.out, "struct W w = {{1, 0, {{{}}}}};", items.join(", "));
     w.sc.add_var("w.v".to_string(), t);
     w.sc.add_array("w.a".to_string(), t, vec![3]);
+    for k in 0..2 {
+        w.sc.add_var(format!("w.es[{k}].e"), t);
+    }
     w.out.push_str("int main(void) {\n");
     w.array("L", true);
     let x = w.g.fresh("x");
@@ -404,6 +412,14 @@ impl Walk<'_> {
                     let r = self.result();
                     let _ = writeln!(self.out, "  int {r} = (int)*{pw}->p;\n  *{pw}->p += 1;");
                 }
+                // Its array of structures, reached through it and through a pointer to its
+                // first element.
+                let [a, b, c, d] = [0; 4].map(|_| self.g.index(&self.sc, 2));
+                let r = self.result();
+                let _ = writeln!(
+                    self.out,
+                    "  {pw}->es[{a}].e = {pw}->a[{i}];\n  {pw}->es[{b}].f[1] = (short)({e});\n  struct E *{pw}e = {pw}->es;\n  int {r} = (int){pw}e[{c}].e + {pw}->es[{d}].f[1];"
+                );
             }
             _ => {
                 let r = self.result();

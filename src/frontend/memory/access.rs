@@ -8,7 +8,7 @@ use crate::frontend::array::{ArrayObj, ArrayView};
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::lval::Lval;
 use crate::frontend::pointer::{Place, ADDRESS};
-use crate::frontend::structs::{Part, StructView};
+use crate::frontend::structs::{Part, StructArray, StructView};
 use crate::frontend::types::{CInt, CType, IntKind, StructRef};
 use crate::frontend::FrontendError;
 use lang_c::span::Span;
@@ -18,7 +18,7 @@ impl<'a> Lower<'a> {
     /// its members are cells at `p` plus their offsets, checked once (every scalar member must
     /// be a live cell of its type). Structures with bit-fields, array members or function
     /// pointers are not reached through general pointers.
-    pub(super) fn mem_struct(
+    pub fn mem_struct(
         &mut self,
         p: TermId,
         def: &StructRef,
@@ -66,6 +66,11 @@ impl<'a> Lower<'a> {
                     Part::Ptr(cell(self, CInt::PTR), (**q).clone())
                 }
                 (CType::Struct(inner), None, _) => Part::Struct(self.mem_struct_at(p, inner, at, checks, span)?),
+                // An array of structures: each element checked where it is accessed.
+                (CType::Array(..), None, _) if matches!(m.ty.array_dims().0, CType::Struct(_)) => {
+                    let first = self.ptr_at(p, at as i128);
+                    Part::Structs(self.mem_structs(first, &m.ty, span)?)
+                }
                 // An array of integers: each element checked where it is accessed.
                 (_, None, Some((e, dims))) => {
                     let dims: Option<Vec<u64>> = dims.into_iter().collect();
@@ -95,7 +100,7 @@ impl<'a> Lower<'a> {
                     return self.unsupported(
                         span,
                         format!(
-                            "a general pointer to {} (its bit-fields, arrays of structures or pointers, or function pointers)",
+                            "a general pointer to {} (its bit-fields, arrays of pointers or unions, or function pointers)",
                             CType::Struct(def.clone()).describe()
                         ),
                     )
@@ -107,6 +112,66 @@ impl<'a> Lower<'a> {
             def: def.clone(),
             parts,
         })
+    }
+
+    /// The array of structures of type `ty` whose first element a general pointer `first`
+    /// designates (a member of a structure reached through a general pointer).
+    fn mem_structs(
+        &mut self,
+        first: TermId,
+        ty: &CType,
+        span: Span,
+    ) -> Result<StructArray, FrontendError> {
+        let (CType::Struct(def), dims) = ty.array_dims() else {
+            return Err(FrontendError::Internal("array of structures".into()));
+        };
+        let Some(dims) = dims.into_iter().collect::<Option<Vec<u64>>>() else {
+            return self.unsupported(span, "a flexible array member through a pointer");
+        };
+        // Every member kind is one an element can be reached with (checked once here).
+        self.mem_struct_at(first, def, 0, &mut Vec::new(), span)?;
+        let first = self
+            .materialize(RVal {
+                t: first,
+                ty: CInt::PTR,
+            })
+            .t;
+        Ok(StructArray {
+            def: def.clone(),
+            dims,
+            leaves: Vec::new(),
+            at: Some(first),
+        })
+    }
+
+    /// `sa[idx]` for an array of structures reached through a general pointer (`idx` checked
+    /// against the first dimension): a structure checked as `*p` is, or an array of one
+    /// dimension less.
+    pub fn mem_structs_index(
+        &mut self,
+        sa: &StructArray,
+        at: TermId,
+        idx: TermId,
+        span: Span,
+    ) -> Result<Place, FrontendError> {
+        let row: u64 = sa.dims[1..].iter().product::<u64>() * sa.def.0.size;
+        let q = self.mem_row_ptr(at, idx, row);
+        let q = self
+            .materialize(RVal {
+                t: q,
+                ty: CInt::PTR,
+            })
+            .t;
+        if sa.dims.len() == 1 {
+            let p = self.non_null(q);
+            return Ok(Place::Struct(self.mem_struct(p, &sa.def, span)?));
+        }
+        Ok(Place::Structs(StructArray {
+            def: sa.def.clone(),
+            dims: sa.dims[1..].to_vec(),
+            leaves: Vec::new(),
+            at: Some(q),
+        }))
     }
 
     /// The places a pointer `p` to `ty` may designate: the cells of the numbered objects whose
@@ -298,7 +363,7 @@ impl<'a> Lower<'a> {
 
     /// `p` kept in a temporary, after the check that it points to an object (null or an
     /// integer converted to a pointer is an UNKNOWN sink).
-    fn non_null(&mut self, p: TermId) -> TermId {
+    pub fn non_null(&mut self, p: TermId) -> TermId {
         let p = self
             .materialize(RVal {
                 t: p,
@@ -335,10 +400,15 @@ impl<'a> Lower<'a> {
     /// The general pointer to element `flat` of an array member whose first element (of type
     /// `elem`) is at general pointer `at`.
     pub fn mem_elem_ptr(&mut self, at: TermId, elem: CInt, flat: TermId) -> TermId {
-        let aw = ADDRESS.width(self.dm());
         let es = self.cell_size(elem);
+        self.mem_row_ptr(at, flat, es)
+    }
+
+    /// `at` moved by `flat` rows of `size` bytes (no check).
+    fn mem_row_ptr(&mut self, at: TermId, flat: TermId, size: u64) -> TermId {
+        let aw = ADDRESS.width(self.dm());
         let f = self.cfa.tm.resize(flat, aw, false);
-        let esc = self.cfa.tm.bv_const(u128::from(es), aw);
+        let esc = self.cfa.tm.bv_const(u128::from(size), aw);
         let k = self.cfa.tm.mul(f, esc);
         let obj = self.ptr_obj(at);
         let off = self.ptr_off(at);

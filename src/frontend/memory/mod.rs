@@ -36,6 +36,11 @@
 //! representation); a one-byte write to a structure's padding changes nothing, and a read of
 //! padding is an UNKNOWN sink.
 
+/// What a general pointer may not point to: a union with pointer members keeps a tag that
+/// accesses through a pointer would not see (see [`super::unions`]).
+const POINTER_UNION: &str =
+    "a pointer to an object with a union with pointer members, or to such a member";
+
 /// The bits of a general pointer that number its object.
 pub const OBJ_BITS: u32 = crate::cfa::POINTER_OBJECT_BITS;
 
@@ -44,8 +49,9 @@ use super::array::ArrayObj;
 use super::builder::Lower;
 use super::lval::Lval;
 use super::pointer::{Place, ADDRESS};
-use super::structs::{Part, StructArray, StructView};
+use super::structs::{has_union, Part, StructArray, StructView};
 use super::types::{CInt, IntKind};
+use super::unions::holds_pointer_union;
 use super::FrontendError;
 use crate::cfa::{DataModel, PVar, VarKind};
 use lang_c::span::Span;
@@ -328,7 +334,8 @@ impl<'a> Lower<'a> {
             match p {
                 // A union's member: its bytes.
                 Part::Scalar(Lval::Bytes { bytes, .. }) => {
-                    for (i, &var) in bytes.iter().enumerate() {
+                    let vars = bytes.iter().filter_map(|b| lval_var(b, &self.cfa.tm));
+                    for (i, var) in vars.enumerate() {
                         out.push(Cell {
                             offset: at + i as u64,
                             var,
@@ -414,11 +421,21 @@ impl<'a> Lower<'a> {
         // a pointer are byte views.
         let mut seen = HashSet::new();
         cells.retain(|c| seen.insert(c.var));
-        if let Place::Struct(v) = whole {
-            if v.def.0.union {
-                self.mem.learnt.bytes = true;
+        let def = match whole {
+            Place::Struct(v) => {
+                if v.def.0.union {
+                    self.mem.learnt.bytes = true;
+                }
+                &v.def
             }
-        }
+            Place::Structs(sa) => {
+                if has_union(&sa.def) {
+                    self.mem.learnt.bytes = true;
+                }
+                &sa.def
+            }
+            _ => return Ok(()),
+        };
         let Some(first) = cells.first().map(|c| c.var) else {
             return Ok(());
         };
@@ -426,6 +443,9 @@ impl<'a> Lower<'a> {
             || !self.mem.plan.exposed.contains(&self.decl_key(first))
         {
             return Ok(());
+        }
+        if holds_pointer_union(def) {
+            return self.unsupported(span, POINTER_UNION);
         }
         self.number(cells, size);
         Ok(())

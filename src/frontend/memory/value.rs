@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 impl<'a> Lower<'a> {
     /// A general pointer of object `obj` at offset `off` (a term of the pointer width).
-    pub(super) fn make_ptr(&mut self, obj: u32, off: TermId) -> TermId {
+    pub fn make_ptr(&mut self, obj: u32, off: TermId) -> TermId {
         let o = self.cfa.tm.bv_const(u128::from(obj), OBJ_BITS);
         self.cfa.tm.concat(o, off)
     }
@@ -186,9 +186,10 @@ impl<'a> Lower<'a> {
             // A member of a union: its first byte (numbered with its union, see
             // `declare_struct_object`).
             Place::Scalar(Lval::Bytes { bytes, .. }) | Place::Ptr(Lval::Bytes { bytes, .. }, _) => {
-                let (obj, off) = self.home_of(Root::Scalar(bytes[0], CInt::UCHAR), span)?;
-                let o = self.cfa.tm.bv_const(u128::from(off), aw);
-                Ok(self.make_ptr(obj, o))
+                self.place_ref(&Place::Scalar(bytes[0].clone()), span)
+            }
+            Place::Scalar(Lval::Tagged { .. }) | Place::Ptr(Lval::Tagged { .. }, _) => {
+                self.unsupported(span, super::POINTER_UNION)
             }
             Place::Ptr(Lval::Bits { .. }, _) => {
                 Err(FrontendError::Internal("pointer bit-field".into()))
@@ -214,7 +215,7 @@ impl<'a> Lower<'a> {
     }
 
     /// `p` moved by `k` bytes within its object (no check: `k` stays inside it).
-    pub(super) fn ptr_at(&mut self, p: TermId, k: i128) -> TermId {
+    pub fn ptr_at(&mut self, p: TermId, k: i128) -> TermId {
         let aw = ADDRESS.width(self.dm());
         let obj = self.ptr_obj(p);
         let off = self.ptr_off(p);
