@@ -48,7 +48,7 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("src/cfa/lbe.rs", "large_block_encoding", 88),
     ("src/frontend/array.rs", "new_array", 86),
     ("src/witness/svcomp/graphml.rs", "write", 85),
-    ("src/frontend/memory/value.rs", "place_ref", 84),
+    ("src/frontend/memory/value.rs", "place_ref", 85),
     ("src/frontend/memory/copy.rs", "mem_function", 83),
     ("src/frontend/libc.rs", "overflow_builtin", 83),
     ("src/frontend/expr.rs", "binary", 83),

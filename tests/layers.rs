@@ -64,6 +64,7 @@ const KNOWN_CYCLE: &[&str] = &[
     "frontend::pointer",
     "frontend::stmt",
     "frontend::structs",
+    "frontend::unions",
 ];
 
 /// A node of the module graph: `engine`, `ts::program`, `cli::bench::run`, `main`.
