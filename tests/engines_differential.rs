@@ -6,115 +6,12 @@ use bitmc::cnf::Cnf;
 use bitmc::engine::bmc::{self, BmcOptions};
 use bitmc::engine::pdr::{self, PdrOptions};
 use bitmc::engine::{Certificate, EngineKind, Options, Verdict};
-use bitmc::sat::{Backend, Lit, Var};
+use bitmc::sat::Backend;
 use bitmc::ts::System;
 use bitmc::witness;
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn random_clause(rng: &mut Rng, vars: u32, len: usize) -> Vec<Lit> {
-    (0..len)
-        .map(|_| Lit::new(Var(rng.below(vars as u64) as u32), rng.below(2) == 0))
-        .collect()
-}
-
-fn random_cnf(rng: &mut Rng, vars: u32, clauses: usize, max_len: usize) -> Cnf {
-    let mut c = Cnf::new();
-    for _ in 0..clauses {
-        let len = 1 + rng.below(max_len as u64) as usize;
-        c.push(&random_clause(rng, vars, len));
-    }
-    c
-}
-
-/// A random system with `n` variables whose transition relation tends to be functional in
-/// part of the variables (so that paths are long enough to be interesting).
-fn random_system(rng: &mut Rng, n: u32) -> System {
-    let mut sys = System {
-        num_vars: n,
-        ..System::default()
-    };
-    let ni = rng.below(n as u64 + 1) as usize;
-    sys.init = random_cnf(rng, n, ni, 2);
-    let nu = rng.below(2) as usize;
-    sys.constraints = random_cnf(rng, n, nu, 3);
-    let ng = 1 + rng.below(n as u64) as usize;
-    sys.bad = random_cnf(rng, n, ng, 2);
-    let mut t = Cnf::new();
-    let nt = n as usize + rng.below(2 * n as u64) as usize;
-    for _ in 0..nt {
-        let len = 2 + rng.below(2) as usize;
-        let mut c = random_clause(rng, 2 * n, len);
-        // Make sure most clauses mention a next-state variable.
-        let k = rng.below(n as u64) as u32;
-        c.push(Lit::new(Var(n + k), rng.below(2) == 0));
-        t.push(&c);
-    }
-    sys.trans = t;
-    sys.init.reserve_vars(n);
-    sys.constraints.reserve_vars(n);
-    sys.bad.reserve_vars(n);
-    sys.trans.reserve_vars(2 * n);
-    sys.names = vec![None; n as usize];
-    sys
-}
-
-/// The length (in steps) of a shortest path to the goal, by breadth-first search over all
-/// `2^n` states.
-fn explicit_search(sys: &System) -> Option<usize> {
-    let n = sys.num_vars;
-    let states = 1u32 << n;
-    let bit = |s: u32, v: Var| (s >> v.0) & 1 == 1;
-    let ok = |s: u32| sys.constraints.satisfied_by(|v| bit(s, v));
-    let mut dist = vec![usize::MAX; states as usize];
-    let mut frontier: Vec<u32> = (0..states)
-        .filter(|&s| ok(s) && sys.init.satisfied_by(|v| bit(s, v)))
-        .collect();
-    for &s in &frontier {
-        dist[s as usize] = 0;
-    }
-    let mut d = 0;
-    while !frontier.is_empty() {
-        for &s in &frontier {
-            if sys.bad.satisfied_by(|v| bit(s, v)) {
-                return Some(d);
-            }
-        }
-        let mut next = Vec::new();
-        for &s in &frontier {
-            for t in 0..states {
-                if dist[t as usize] == usize::MAX
-                    && ok(t)
-                    && sys.trans.satisfied_by(|v| {
-                        if v.0 < n {
-                            bit(s, v)
-                        } else {
-                            bit(t, Var(v.0 - n))
-                        }
-                    })
-                {
-                    dist[t as usize] = d + 1;
-                    next.push(t);
-                }
-            }
-        }
-        frontier = next;
-        d += 1;
-    }
-    None
-}
+mod systems;
+use systems::{explicit_search, holds, random_system, steps, Rng};
 
 fn check(
     sys: &System,
@@ -295,33 +192,13 @@ fn corrupted_invariants_are_rejected() {
 }
 
 fn is_inductive_invariant(sys: &System, inv: &Cnf) -> bool {
-    let n = sys.num_vars;
-    let bit = |s: u32, v: Var| (s >> v.0) & 1 == 1;
-    let holds = |c: &Cnf, s: u32| c.satisfied_by(|v| bit(s, v));
-    for s in 0..(1u32 << n) {
-        if !holds(&sys.constraints, s) {
-            continue;
-        }
-        if holds(&sys.init, s) && !holds(inv, s) {
-            return false;
-        }
-        if holds(inv, s) && holds(&sys.bad, s) {
-            return false;
-        }
-        if holds(inv, s) {
-            for t in 0..(1u32 << n) {
-                let step = sys.trans.satisfied_by(|v| {
-                    if v.0 < n {
-                        bit(s, v)
-                    } else {
-                        bit(t, Var(v.0 - n))
-                    }
-                });
-                if step && holds(&sys.constraints, t) && !holds(inv, t) {
-                    return false;
-                }
-            }
-        }
-    }
-    true
+    let all = 1u32 << sys.num_vars;
+    (0..all).filter(|&s| holds(&sys.constraints, s)).all(|s| {
+        (!holds(&sys.init, s) || holds(inv, s))
+            && (!holds(inv, s)
+                || (!holds(&sys.bad, s)
+                    && (0..all).all(|t| {
+                        !steps(sys, s, t) || !holds(&sys.constraints, t) || holds(inv, t)
+                    })))
+    })
 }
