@@ -63,8 +63,8 @@ impl<T: RawSolver> Solver for T {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        let poll = self.poll().clone();
-        if let Some(result) = self.tracker_mut().begin(assumptions, &poll) {
+        let raised = self.poll().is_interrupted();
+        if let Some(result) = self.tracker_mut().begin(assumptions, raised) {
             return result;
         }
         let result = self.run(assumptions);
@@ -191,21 +191,16 @@ impl Tracker {
     }
 
     /// Start a solve under `assumptions`. Returns `Some(Interrupted)` when the solve must not
-    /// run: the flag is raised, the solver overflowed, or an assumption is beyond the variable
+    /// run: the flag is raised (`raised`), the solver overflowed, or an assumption is beyond the variable
     /// limit (that one solve only: the assumption is not passed on). Otherwise the caller solves
     /// and passes its answer through [`Tracker::finish`].
-    pub(crate) fn begin(
-        &mut self,
-        assumptions: &[Lit],
-        interrupter: &Interrupter,
-    ) -> Option<SolveResult> {
+    pub(crate) fn begin(&mut self, assumptions: &[Lit], raised: bool) -> Option<SolveResult> {
         self.assumptions.clear();
         self.assumptions.extend_from_slice(assumptions);
         self.assumptions.sort_unstable();
         self.assumptions.dedup();
         self.phase = Phase::Interrupted;
-        if !self.extend(assumptions) || self.overflow || self.failed || interrupter.is_interrupted()
-        {
+        if !self.extend(assumptions) || self.overflow || self.failed || raised {
             return Some(SolveResult::Interrupted);
         }
         None
