@@ -6,7 +6,7 @@ use bitmc::cnf::Cnf;
 use bitmc::engine::bmc::{self, BmcOptions};
 use bitmc::engine::pdr::{self, PdrOptions};
 use bitmc::engine::{Certificate, EngineKind, Options, Verdict};
-use bitmc::sat::Backend;
+use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::System;
 use bitmc::witness;
 
@@ -95,6 +95,33 @@ fn engines_agree_with_explicit_search() {
                     &sys,
                     expected,
                     &format!("{name} windowed bmc"),
+                    v,
+                    backend,
+                    false,
+                );
+                // Windows from step 2 on, narrowed by bisection: still a shortest path, also
+                // when the goal state has no successor.
+                let early_windows = BmcOptions {
+                    window_from: 2,
+                    ..BmcOptions::default()
+                };
+                let (v, _) = bmc::run_with(&sys, &opts, &early_windows, &mut |_| {});
+                if let Some(d) = expected {
+                    match &v {
+                        Verdict::Unsafe(plan) => assert_eq!(
+                            plan.states.len(),
+                            d + 1,
+                            "{name}: bmc with early windows is not shortest"
+                        ),
+                        other => {
+                            panic!("{name}: bmc with early windows missed the goal: {other:?}")
+                        }
+                    }
+                }
+                check(
+                    &sys,
+                    expected,
+                    &format!("{name} early windows"),
                     v,
                     backend,
                     false,
@@ -201,4 +228,30 @@ fn is_inductive_invariant(sys: &System, inv: &Cnf) -> bool {
                         !steps(sys, s, t) || !holds(&sys.constraints, t) || holds(inv, t)
                     })))
     })
+}
+
+/// Which systems BMC may unroll without a guard per step: those whose steps provably keep
+/// `U`'s constraints under every input (the AIGER files here: constraint `¬l` on a latch that
+/// keeps its value, on a latch loaded from an input, and on an input).
+#[test]
+fn steps_that_keep_the_constraints_are_recognised() {
+    use bitmc::engine::unroll::every_state_has_successor;
+    use bitmc::ts::aiger::from_aiger;
+    for (text, expected) in [
+        ("aag 1 0 1 0 0 1 1\n2 2 0\n2\n3\n", true),
+        ("aag 2 1 1 0 0 1 1\n2\n4 2 0\n4\n5\n", false),
+        ("aag 2 1 1 0 0 1 1\n2\n4 2 0\n4\n3\n", false),
+    ] {
+        let file = bitmc::aig::aiger::parse(text.as_bytes()).expect("valid AIGER");
+        let sys = from_aiger(&file).expect("convertible").sys;
+        assert!(sys.lifting.is_some() && !sys.u_total, "{text}");
+        for backend in [Backend::Cadical, Backend::Batsat] {
+            let mut solver = backend.create(&Interrupter::new());
+            assert_eq!(
+                every_state_has_successor(&sys, solver.as_mut()),
+                expected,
+                "{text} with {backend}"
+            );
+        }
+    }
 }

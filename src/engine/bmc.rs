@@ -24,6 +24,13 @@
 //! The depths and times above are [`BmcOptions`], the defaults given here
 //! (`bmc:BACKEND:window-from=N:max-window=N:slow-query=MS` in a portfolio member).
 //!
+//! A window must not ask for states after the goal step it picks: in a system where some
+//! states have no successor (not shown by [`every_state_has_successor`]), a goal at such
+//! a state inside a window would go unseen. There the steps `k` of a window after its first have
+//! `U(k)` and `T(k-1, k)` in force only under a literal `c_k` ("the path reaches step `k`"),
+//! with `c_k → c_{k-1}`, and asking for the goal at `k` implies `c_k`; the first step of the
+//! next window makes them units.
+//!
 //! When a query takes longer than [`SLOW_QUERY`] (proving that no step reaches the goal is
 //! what is hard, e.g. with wide multiplications), the next windows are as long as the depth
 //! already checked, below [`WINDOW_FROM`] too, and a SAT window yields the goal step its
@@ -31,7 +38,7 @@
 //! without proving the steps before it safe.
 
 use super::optable::{Opt, OptionTable};
-use super::unroll::{too_large, Unrolling};
+use super::unroll::{every_state_has_successor, too_large, Unrolling};
 use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver};
 use crate::ts::{Plan, System};
@@ -93,6 +100,12 @@ struct Bmc<'s> {
     un: Unrolling<'s>,
     /// The activation literal of each step's goal clauses.
     act: Vec<Lit>,
+    /// Per step, the literal under which its `U` and `T` are in force (`c_k` of the module
+    /// doc), for the steps a window asks about after its first, when some states may have no
+    /// successor.
+    reaches: Vec<Option<Lit>>,
+    /// Whether some states may have no successor, so that window steps need `c_k`.
+    guard_windows: bool,
     calls: usize,
     /// A path to the goal kept by [`Bmc::query`].
     path: Option<Vec<Vec<bool>>>,
@@ -110,15 +123,41 @@ enum Found {
 
 impl Bmc<'_> {
     /// Add the next state and its guarded goal clauses.
-    fn push(&mut self) {
+    /// Add the next state and its guarded goal clauses; with `guard`, its `U` and `T` only in
+    /// force on a path that reaches it (see the module doc).
+    fn push(&mut self, guard: bool) {
         let s = self.solver.as_mut();
-        let k = self.un.push_state(s);
+        let k = self.un.len();
+        let reaches = if k > 0 && guard {
+            let c = s.new_var().pos();
+            self.un.push_state_guarded(s, !c, true);
+            if let Some(before) = self.reaches[k - 1] {
+                s.add_clause(&[!c, before]);
+            }
+            Some(c)
+        } else {
+            self.un.push_state(s);
+            // Every query from now on asks for a path through the steps before this one.
+            if let Some(before) = k.checked_sub(1).and_then(|i| self.reaches[i]) {
+                s.add_clause(&[before]);
+            }
+            None
+        };
         if k == 0 {
             self.un.add_section(s, &self.sys.init, 0);
         }
         let a = s.new_var().pos();
         self.un.add_section_guarded(s, &self.sys.bad, k, a);
+        if let Some(c) = reaches {
+            s.add_clause(&[a, c]);
+        }
         self.act.push(a);
+        self.reaches.push(reaches);
+    }
+
+    /// The assumption that the path reaches step `k` (none when step `k` is always in force).
+    fn reaching(&self, k: usize) -> Vec<Lit> {
+        self.reaches[k].into_iter().collect()
     }
 
     /// Is the goal reachable at one of the steps `lo..=hi`? Retires those steps when not.
@@ -171,8 +210,10 @@ impl Bmc<'_> {
             any.push(d);
         }
         s.add_clause(&any);
-        let r = s.solve(&[w]);
-        s.add_clause(&[!w]);
+        let mut assumptions = self.reaching(k);
+        assumptions.push(w);
+        let r = self.solver.solve(&assumptions);
+        self.solver.add_clause(&[!w]);
         match r {
             SolveResult::Sat => Found::Yes,
             SolveResult::Unsat => Found::None,
@@ -213,6 +254,11 @@ pub fn run_with(
         solver: opts.backend.create(&opts.interrupter),
         un: Unrolling::new(sys),
         act: Vec::new(),
+        reaches: Vec::new(),
+        guard_windows: !every_state_has_successor(
+            sys,
+            opts.backend.create(&opts.interrupter).as_mut(),
+        ),
         calls: 0,
         path: None,
         vars: sys.simple_path_vars(),
@@ -226,11 +272,26 @@ pub fn run_with(
             "SAT calls asking whether all paths ended",
             b.rest_calls.to_string(),
         ),
+        (
+            "steps in force only on paths that reach them",
+            b.reaches.iter().flatten().count().to_string(),
+        ),
         ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
     ];
     b.un.defer_drop();
     super::graveyard::keep(b.solver);
     (v, stats)
+}
+
+/// How many steps the query after the `checked` ones asks about.
+fn window(bmc: &BmcOptions, checked: usize, slow: bool) -> usize {
+    if checked >= bmc.window_from {
+        (checked / 8).min(bmc.max_window).max(1)
+    } else if slow {
+        checked.max(1)
+    } else {
+        1
+    }
 }
 
 fn search(b: &mut Bmc<'_>, opts: &Options, bmc: &BmcOptions, progress: ProgressFn<'_>) -> Verdict {
@@ -253,14 +314,7 @@ fn search(b: &mut Bmc<'_>, opts: &Options, bmc: &BmcOptions, progress: ProgressF
                 "no goal state within the bound of {max} steps"
             )));
         }
-        let window = if checked >= bmc.window_from {
-            (checked / 8).min(bmc.max_window).max(1)
-        } else if slow {
-            checked.max(1)
-        } else {
-            1
-        };
-        let hi = (checked + window - 1).min(max);
+        let hi = (checked + window(bmc, checked, slow) - 1).min(max);
         if too_large(b.sys, hi + 1, (hi + 1).saturating_sub(b.un.len())) {
             return Verdict::Unknown(Unknown::memory(format!(
                 "the unrolling would exceed the memory budget (depth {checked})"
@@ -270,7 +324,9 @@ fn search(b: &mut Bmc<'_>, opts: &Options, bmc: &BmcOptions, progress: ProgressF
             if opts.interrupter.is_interrupted() {
                 return interrupted();
             }
-            b.push();
+            // A single step's query asks for no state after it; a window's first step neither.
+            let k = b.un.len();
+            b.push(b.guard_windows && k > checked);
         }
         let asked = Instant::now();
         // In a window opened because queries are slow, the goal step the model chose is

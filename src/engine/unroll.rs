@@ -153,6 +153,36 @@ impl<'s> Unrolling<'s> {
     }
 }
 
+/// Whether every state of `sys` (satisfying `U`) is known to have a successor. That needs
+/// [`System::lifting`]: `T` is then functional, so any inputs extend a state to a step, and
+/// the question is whether the next state keeps `U`'s constraint units. Either there are none
+/// ([`System::u_total`]), or one query in `solver` shows that no state satisfying them steps,
+/// under any inputs, to one that violates one (true of the program counter's range in a C
+/// program's system; an AIGER constraint on inputs can fail it). DimSpec input and an
+/// interrupted query answer false.
+pub fn every_state_has_successor(sys: &System, solver: &mut dyn Solver) -> bool {
+    let (Some(lifting), Some(defs)) = (&sys.lifting, sys.definitions_only()) else {
+        return false;
+    };
+    if sys.u_total || lifting.constraints.is_empty() {
+        return true;
+    }
+    let mut un = Unrolling::new(&defs);
+    un.push_state(solver);
+    let at = |un: &Unrolling<'_>, k: usize, l: Lit| un.lit(k, l.var()).xor_sign(l.is_negated());
+    for &c in &lifting.constraints {
+        solver.add_clause(&[at(&un, 0, c)]);
+    }
+    un.push_state(solver);
+    let violated: Vec<Lit> = lifting
+        .constraints
+        .iter()
+        .map(|&c| !at(&un, 1, c))
+        .collect();
+    solver.add_clause(&violated);
+    solver.solve(&[]) == crate::sat::SolveResult::Unsat
+}
+
 /// A literal equivalent to "the state whose variables are `frame` satisfies `cnf`" (Tseitin
 /// encoding of the conjunction of the clauses, one auxiliary variable per clause).
 pub fn conjunction_literal(solver: &mut dyn Solver, cnf: &Cnf, frame: impl Fn(Var) -> Lit) -> Lit {
