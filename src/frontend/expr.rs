@@ -843,7 +843,29 @@ impl<'a> Lower<'a> {
             }
             Err(_) => return self.error(span, "subscript of a value that is not an array"),
         };
+        // A pointer bound to a scalar or a structure, moved by the subscript: general.
+        if matches!(
+            p.target,
+            Place::Scalar(_) | Place::Struct(_) | Place::Ptr(..)
+        ) && self.cfa.tm.const_value(i.t) != Some(0)
+        {
+            if let Some(key) = self.bound_pointer_key(l) {
+                return self.needs_general_key(key);
+            }
+        }
         self.at_op(span, |lw| lw.subscript_place(&p, i, span))
+    }
+
+    /// The declaration key of `e` if it names a pointer variable bound to the object it was
+    /// initialised with.
+    fn bound_pointer_key(&self, e: &Node<Expression>) -> Option<String> {
+        let Expression::Identifier(id) = &e.node else {
+            return None;
+        };
+        match self.lookup(&id.node.name) {
+            Some(Binding::Pointer(_, key)) => Some(key.clone()),
+            _ => None,
+        }
     }
 
     fn cond_of_binary(
