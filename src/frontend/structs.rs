@@ -105,7 +105,9 @@ enum Kind {
     Bits(CInt, u32),
     /// A pointer member: the type it points to (an object's or a function's).
     Pointer(CType),
-    IntArray(CInt, Vec<u64>),
+    /// An array of integers, or of pointers (elements of [`CInt::PTR`] or, for function
+    /// pointers, [`ADDRESS`]) to the type given.
+    Array(CInt, Vec<u64>, Option<CType>),
     Struct(StructRef),
     StructArray(StructRef, Vec<u64>),
 }
@@ -127,7 +129,8 @@ fn kind(ty: &CType) -> Result<Kind, String> {
                 t = e;
             }
             match t {
-                CType::Int(i) => Ok(Kind::IntArray(*i, dims)),
+                CType::Int(i) => Ok(Kind::Array(*i, dims, None)),
+                CType::Pointer(q) => Ok(Kind::Array(pointer_elem(q), dims, Some((**q).clone()))),
                 CType::Struct(s) => Ok(Kind::StructArray(s.clone(), dims)),
                 other => Err(format!("array of {}", other.describe())),
             }
@@ -149,6 +152,17 @@ fn member_kind(m: &Member) -> Result<Kind, String> {
 struct Leaf {
     path: Vec<(Option<String>, Vec<u64>)>,
     ty: CInt,
+    /// For an array of pointers: what its elements point to.
+    pointee: Option<CType>,
+}
+
+/// The type a pointer to `q` is kept as: a general pointer, or a function's number.
+fn pointer_elem(q: &CType) -> CInt {
+    if matches!(q, CType::Function(..)) {
+        ADDRESS
+    } else {
+        CInt::PTR
+    }
 }
 
 /// The scalar leaves of a structure type in member order (the order of [`StructArray`]'s
@@ -160,6 +174,7 @@ fn leaves(def: &StructDef) -> Vec<Leaf> {
         let leaf = |name: &str, dims: Vec<u64>, ty: CInt| Leaf {
             path: vec![(Some(name.to_string()), dims)],
             ty,
+            pointee: None,
         };
         out.push(leaf("bytes", vec![def.size], CInt::UCHAR));
         if def
@@ -178,18 +193,17 @@ fn leaves(def: &StructDef) -> Vec<Leaf> {
             Ok(Kind::Int(i) | Kind::Bits(i, _)) => out.push(Leaf {
                 path: vec![seg(Vec::new())],
                 ty: i,
+                pointee: None,
             }),
             Ok(Kind::Pointer(q)) => out.push(Leaf {
                 path: vec![seg(Vec::new())],
-                ty: if matches!(q, CType::Function(..)) {
-                    ADDRESS
-                } else {
-                    CInt::PTR
-                },
+                ty: pointer_elem(&q),
+                pointee: None,
             }),
-            Ok(Kind::IntArray(i, ds)) => out.push(Leaf {
+            Ok(Kind::Array(i, ds, pointee)) => out.push(Leaf {
                 path: vec![seg(ds)],
                 ty: i,
+                pointee,
             }),
             Ok(Kind::Struct(s)) => {
                 for mut l in leaves(&s.0) {
@@ -512,10 +526,11 @@ impl<'a> Lower<'a> {
                     ),
                     q,
                 ),
-                Ok(Kind::IntArray(i, ds)) => {
+                Ok(Kind::Array(i, ds, pointee)) => {
                     let leaf = Leaf {
                         path: vec![(None, ds)],
                         ty: i,
+                        pointee,
                     };
                     Part::Array(self.leaf_array(&mname, &[], &leaf, kind_, pos)?)
                 }
@@ -604,7 +619,7 @@ impl<'a> Lower<'a> {
             arr: Rc::new(super::array::ArrayObj {
                 elems,
                 elem: leaf.ty,
-                pointee: None,
+                pointee: leaf.pointee.clone(),
                 at: None,
             }),
             base,
@@ -645,7 +660,7 @@ impl<'a> Lower<'a> {
                         _ => Part::Scalar(lv),
                     }
                 }
-                Ok(Kind::IntArray(..)) => {
+                Ok(Kind::Array(..)) => {
                     *at += 1;
                     Part::Array(leaves[*at - 1].clone())
                 }
@@ -819,14 +834,19 @@ impl<'a> Lower<'a> {
     /// The elements of an integer array view, row-major.
     pub fn array_slots(&mut self, v: &ArrayView, out: &mut Vec<Slot>) {
         let n: u64 = v.dims.iter().product();
+        let func = v
+            .arr
+            .pointee
+            .clone()
+            .filter(|q| matches!(q, CType::Function(..)));
         for k in 0..n {
             let kc = self.cfa.tm.bv_const(u128::from(k), 64);
             let flat = self.cfa.tm.add(v.base, kc);
             let lv = self.elem_lval(&v.arr, flat, v.access);
             out.push(Slot {
                 lv,
-                pointer: false,
-                func: None,
+                pointer: v.arr.pointee.is_some(),
+                func: func.clone(),
             });
         }
     }

@@ -5,9 +5,11 @@
 //! value; pointers to structures passed to functions that write through them; `sizeof` and
 //! `_Alignof` of structure types (their layout differs between ILP32 and LP64); a function
 //! pointer given one of two functions and called through a callback; function pointers in a
-//! structure, in an array of structures and in an array, assigned, copied and called; bit-fields,
-//! signed and unsigned, of every width, named and unnamed (their stores truncate, their reads
-//! sign-extend, and they shape the layout).
+//! structure, in an array of structures and in an array, assigned, copied and called; an array
+//! of pointers in a structure, its elements given addresses, written through, copied with the
+//! structure and read through a pointer to it; bit-fields, signed and unsigned, of every width,
+//! named and unnamed (their stores truncate, their reads sign-extend, and they shape the
+//! layout).
 //!
 //! Like [`super::program`], programs have no undefined behaviour under `-fwrapv` (indices are
 //! reduced into range) and no loops.
@@ -245,6 +247,17 @@ fn program(g: &mut Gen) -> String {
         g.pick(&["fa", "fb"]),
         g.pick(&["&fa", "fb"])
     );
+    // An array of pointers in a structure, every element given an element of `pv`.
+    let _ = writeln!(
+        out,
+        "int pv[3] = {{{}, {}, {}}};\nstruct Pa {{ int *p[2]; int n; }} pa = {{{{&pv[{}], pv + {}}}, {}}};",
+        g.range(0, 9),
+        g.range(0, 9),
+        g.range(0, 9),
+        g.rng.below(3),
+        g.rng.below(3),
+        g.range(0, 9)
+    );
     out.push_str("int main(void) {\n");
     let mut sc = globals.clone();
     for _ in 0..g.range(2, 3) {
@@ -279,7 +292,7 @@ fn program(g: &mut Gen) -> String {
     let mut results = Vec::new();
     for _ in 0..g.range(3, 6) {
         let e = g.expr(&sc, 1);
-        match g.rng.below(6) {
+        match g.rng.below(7) {
             // A member written with an expression over the scope.
             0 | 1 => {
                 let w = sc.writable_vars();
@@ -342,6 +355,23 @@ fn program(g: &mut Gen) -> String {
                     out,
                     "  struct Cb {name}c = cbs[{i}];\n  int {name} = {name}c.f((int)({e})) + tab[{j}]({name}c.k) + (cbs[0].f == tab[1]);"
                 );
+                results.push(name);
+            }
+            // The array of pointers of `pa`: an element given another address, a write
+            // through one, a copy of the structure, a read through a pointer to it.
+            6 => {
+                let (i, j, k) = (g.index(&sc, 2), g.index(&sc, 3), g.index(&sc, 2));
+                let name = g.fresh("r");
+                let _ = match g.rng.below(4) {
+                    0 => writeln!(out, "  pa.p[{i}] = &pv[{j}];"),
+                    1 => writeln!(out, "  *pa.p[{i}] = (int)({e});"),
+                    2 => writeln!(
+                        out,
+                        "  struct Pa {name}c = pa;\n  {name}c.p[{i}] = &pv[{j}];\n  *{name}c.p[{k}] ^= 1;"
+                    ),
+                    _ => writeln!(out, "  struct Pa *{name}q = &pa;\n  *{name}q->p[{i}] = {name}q->n + pv[{j}];"),
+                };
+                let _ = writeln!(out, "  int {name} = *pa.p[{k}] + pv[{j}];");
                 results.push(name);
             }
             // A result read from the members.

@@ -71,8 +71,16 @@ impl<'a> Lower<'a> {
                     let first = self.ptr_at(p, at as i128);
                     Part::Structs(self.mem_structs(first, &m.ty, span)?)
                 }
-                // An array of integers: each element checked where it is accessed.
-                (_, None, Some((e, dims))) => {
+                // An array of integers or of pointers to objects: each element checked
+                // where it is accessed.
+                (_, None, shape) if shape.is_some() || object_pointer_array(&m.ty).is_some() => {
+                    let (e, pointee, dims) = match shape {
+                        Some((e, dims)) => (e, None, dims),
+                        None => {
+                            let (q, dims) = object_pointer_array(&m.ty).unwrap_or_default();
+                            (CInt::PTR, q, dims)
+                        }
+                    };
                     let dims: Option<Vec<u64>> = dims.into_iter().collect();
                     let Some(dims) = dims else {
                         return self.unsupported(span, "a flexible array member through a pointer");
@@ -88,7 +96,7 @@ impl<'a> Lower<'a> {
                         arr: std::rc::Rc::new(ArrayObj {
                             elems: Vec::new(),
                             elem: e,
-                            pointee: None,
+                            pointee,
                             at: Some(first),
                         }),
                         base: self.cfa.tm.bv_const(0, 64),
@@ -100,7 +108,7 @@ impl<'a> Lower<'a> {
                     return self.unsupported(
                         span,
                         format!(
-                            "a general pointer to {} (its bit-fields, arrays of pointers or unions, or function pointers)",
+                            "a general pointer to {} (its bit-fields, arrays of function pointers, unions, or function pointers)",
                             CType::Struct(def.clone()).describe()
                         ),
                     )
@@ -629,4 +637,12 @@ fn update(
     let old = cells[i].1;
     let new = value(lw, old);
     cells[i].1 = lw.cfa.tm.ite(here, new, old);
+}
+
+/// The pointee and dimensions of an array of pointers to objects (not functions).
+fn object_pointer_array(ty: &CType) -> Option<(Option<CType>, Vec<Option<u64>>)> {
+    match crate::frontend::array::pointer_array_shape(ty) {
+        Some((q, dims)) if !matches!(q, CType::Function(..)) => Some((Some(q), dims)),
+        _ => None,
+    }
 }
