@@ -145,6 +145,7 @@ impl<'a> Lower<'a> {
                     | "ffsll"
             ) || ctype_mask(b).is_some()
                 || Lower::is_mem_function(b)
+                || Lower::is_string_function(b)
         };
         let known = match name.strip_prefix("__builtin_") {
             Some(b) => {
@@ -224,6 +225,9 @@ impl<'a> Lower<'a> {
         }
         if Lower::is_mem_function(b) {
             return self.mem_function(b, args, c.span);
+        }
+        if Lower::is_string_function(b) {
+            return self.string_function(b, args, c.span);
         }
         match b {
             "unreachable" => {

@@ -2,8 +2,10 @@
 //! written through `unsigned char *` and `signed char *`, an array of bytes read and written as
 //! `unsigned short`, `unsigned int` and `unsigned long long` words, and `memset`, `memcpy` and
 //! `memmove` over scalars, arrays and structures (a structure's padding set and copied too),
-//! `memcmp` of two of them (its sign: glibc's value is the difference of the first differing
-//! bytes, gcc's folding of constants gives -1 or 1, the C standard fixes only the sign); a
+//! `memcmp` of two of them (its sign: glibc's value is -1 or 1 on i386 and the difference of
+//! the first differing bytes on x86-64, gcc's folding of constants gives -1 or 1, the C
+//! standard fixes only the sign); an array of bytes as a string, its `strlen` and the sign of
+//! a `strcmp`; a
 //! union of bytes, an integer and a structure, its members written and read in any order,
 //! copied, set by `memset` and written through a pointer to a member; unions with pointer and
 //! `_Bool` members, arrays of unions and unions in arrays of structures ([`super::unions`]).
@@ -147,6 +149,33 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
         } else {
             stmt(g, &objs, &mut sc, &mut out, &mut results, dm);
         }
+    }
+    if g.one_in(2) {
+        // `C` as a string (its last byte 0, another byte given a value that may be 0): its
+        // length and the sign of a comparison from two positions.
+        let n = objs.c;
+        let e = g.expr(&sc, 1);
+        let _ = writeln!(
+            out,
+            "  C[{}] = 0;\n  C[{}] = (unsigned char)({e});",
+            n - 1,
+            g.rng.below(n - 1)
+        );
+        let (i, j) = (g.index(&sc, n), g.rng.below(n));
+        let (r, q) = (g.fresh("len"), g.fresh("cmp"));
+        let _ = writeln!(
+            out,
+            "  int {r} = (int)strlen((char *)C + {i});\n  int {q} = strcmp((char *)C + {i}, (char *)C + {j});\n  {q} = ({q} > 0) - ({q} < 0);"
+        );
+        // The length and the sign stated, so that a counterexample depends on them.
+        let _ = writeln!(
+            out,
+            "  if ({r} == {} || {q} == {})\n    reach_error();",
+            g.rng.below(n),
+            g.pick(&[-1, 0, 1])
+        );
+        sc.add_var(r, Ty(6));
+        sc.add_var(q, Ty(6));
     }
     if g.one_in(3) {
         unions::final_check(g, &pointer_unions, &mut out);

@@ -6,8 +6,8 @@
 //! padding byte may be copied into padding (a structure copied whole); copied into a value it
 //! is an UNKNOWN sink, and so is a padding byte `memcmp` compares. `memcmp` reads all `n`
 //! bytes of both objects (as the C standard's "the first n characters of the object" and
-//! ASan's `strict_memcmp` require) and returns the difference of the first differing bytes as
-//! `unsigned char`s, as glibc and CBMC do (the standard fixes only its sign).
+//! ASan's `strict_memcmp` require) and returns what glibc returns for the first differing bytes
+//! (see [`Lower::byte_order`]; the standard fixes only its sign).
 
 use super::OBJ_BITS;
 use crate::bv::TermId;
@@ -77,7 +77,7 @@ impl<'a> Lower<'a> {
         self.mem.learnt.bytes = true;
         let count = count as i128;
         if let ("memcmp", Val::Ref(s, _)) = (b, &second) {
-            return self.compare_bytes(d.t, s.t, count, span);
+            return self.compare_bytes(d.t, s.t, count, string_literals(&args[..2]), span);
         }
         match second {
             Val::Int(c) => {
@@ -122,6 +122,7 @@ impl<'a> Lower<'a> {
         a: TermId,
         b: TermId,
         n: i128,
+        literals: bool,
         span: Span,
     ) -> Result<Val, FrontendError> {
         let mut pairs = Vec::new();
@@ -138,18 +139,34 @@ impl<'a> Lower<'a> {
             "comparison of a padding byte by memcmp (its value is not modelled)",
         );
         let w = CInt::INT.width(self.dm());
-        let tm = &mut self.cfa.tm;
-        let mut r = tm.bv_const(0, w);
+        let mut r = self.cfa.tm.bv_const(0, w);
         for (x, y) in pairs.into_iter().rev() {
-            let same = tm.eq(x, y);
-            let (xi, yi) = (tm.resize(x, w, false), tm.resize(y, w, false));
-            let diff = tm.sub(xi, yi);
-            r = tm.ite(same, r, diff);
+            let same = self.cfa.tm.eq(x, y);
+            let diff = self.byte_order(x, y, literals);
+            r = self.cfa.tm.ite(same, r, diff);
         }
         Ok(Val::Int(RVal {
             t: r,
             ty: CInt::INT,
         }))
+    }
+
+    /// What `memcmp` and `strcmp` return for the first differing bytes `x` and `y` (as
+    /// `unsigned char`s), an `int`. The C standard fixes only its sign; the magnitude is the
+    /// platform's C library's: glibc on i386 (ILP32, `gcc -m32`) returns -1 or 1, on x86-64
+    /// (LP64) the difference `x - y`. gcc folds a call on two string literals to -1 or 1
+    /// (`literals`).
+    pub(super) fn byte_order(&mut self, x: TermId, y: TermId, literals: bool) -> TermId {
+        let w = CInt::INT.width(self.dm());
+        let tm = &mut self.cfa.tm;
+        let (xi, yi) = (tm.resize(x, w, false), tm.resize(y, w, false));
+        if self.opts.data_model == crate::cfa::DataModel::Lp64 && !literals {
+            return tm.sub(xi, yi);
+        }
+        let less = tm.ult(xi, yi);
+        let minus_one = tm.bv_const(u128::from(u32::MAX), w);
+        let one = tm.bv_const(1, w);
+        tm.ite(less, minus_one, one)
     }
 
     /// `v` kept from the side effects of `later` (evaluated after it).
@@ -231,4 +248,10 @@ impl<'a> Lower<'a> {
         let bad = self.cfa.tm.and(both, close);
         self.ub_check(None, bad, "memcpy between overlapping bytes");
     }
+}
+
+/// Whether every argument is a string literal (a call gcc folds to a constant).
+pub(super) fn string_literals(args: &[Node<Expression>]) -> bool {
+    args.iter()
+        .all(|a| matches!(a.node, Expression::StringLiteral(_)))
 }

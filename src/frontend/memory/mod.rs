@@ -60,6 +60,7 @@ use std::rc::Rc;
 
 mod access;
 mod copy;
+mod cstring;
 mod value;
 
 pub fn ptr_width(dm: DataModel) -> u32 {
