@@ -303,6 +303,7 @@ impl<'a> Lower<'a> {
 
     /// The size a pointer to `q` steps over, or an error for `void` and incomplete types.
     pub fn step_or_err(&mut self, q: &CType, span: Span) -> Result<u64, FrontendError> {
+        let q = &self.completed(q);
         match self.step_of(q) {
             Some(n) => Ok(n),
             None => self.unsupported(

@@ -298,10 +298,7 @@ impl<'a> Lower<'a> {
         let Some(decls) = &s.node.declarations else {
             return Ok(match key.as_deref().and_then(|k| self.lookup(k)) {
                 Some(Binding::Typedef(t)) => t.clone(),
-                _ => CType::Unsupported(format!(
-                    "incomplete type `{kw} {}`",
-                    tag.as_deref().unwrap_or("")
-                )),
+                _ => CType::incomplete(kw, tag.as_deref().unwrap_or("")),
             });
         };
         let name = tag.as_deref().unwrap_or("<anonymous>").to_string();
@@ -325,6 +322,17 @@ impl<'a> Lower<'a> {
             self.bind(&k, Binding::Typedef(ty.clone()));
         }
         Ok(ty)
+    }
+
+    /// `q`, or, for a structure or union type that was incomplete where `q` was written (a
+    /// pointer member to the structure being defined), its definition when one is in scope.
+    pub fn completed(&self, q: &CType) -> CType {
+        if let Some(Binding::Typedef(t @ CType::Struct(_))) =
+            q.incomplete_key().and_then(|k| self.lookup(k))
+        {
+            return t.clone();
+        }
+        q.clone()
     }
 
     /// The members of a structure definition with gcc's layout (offsets, size, alignment), or

@@ -237,6 +237,21 @@ pub enum CType {
 }
 
 impl CType {
+    /// A `struct` or `union` tag (`kw` is the keyword) named where it has no definition yet:
+    /// unsupported, unless a pointer to it is used where the definition is known (see
+    /// [`CType::incomplete_key`]).
+    pub fn incomplete(kw: &str, tag: &str) -> CType {
+        CType::Unsupported(format!("incomplete type `{kw} {tag}`"))
+    }
+
+    /// For a type made by [`CType::incomplete`], its tag as a scope key (`struct T`).
+    pub fn incomplete_key(&self) -> Option<&str> {
+        match self {
+            CType::Unsupported(s) => s.strip_prefix("incomplete type `")?.strip_suffix('`'),
+            _ => None,
+        }
+    }
+
     /// The integer type, if this is one.
     pub fn as_int(&self) -> Option<CInt> {
         match self {

@@ -346,6 +346,7 @@ impl<'a> Lower<'a> {
         pointee: &CType,
         span: Span,
     ) -> Result<Place, FrontendError> {
+        let pointee = &self.completed(pointee);
         match pointee {
             CType::Int(_) | CType::Struct(_) => {}
             CType::Pointer(q) if !matches!(**q, CType::Function(..)) => {}
