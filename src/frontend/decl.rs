@@ -642,6 +642,30 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// A compound literal `(T){ … }` in a function: an unnamed object of automatic storage
+    /// in the enclosing block, initialised as a declaration is (C11 6.5.2.5). Gives the
+    /// identifier the object is bound to (a name no C identifier can have), for the caller to
+    /// evaluate as a value or a place.
+    pub fn compound_literal(
+        &mut self,
+        c: &Node<CompoundLiteral>,
+        span: Span,
+    ) -> Result<Node<Expression>, FrontendError> {
+        if self.fctx.is_none() {
+            return self.unsupported(span, "compound literal outside a function");
+        }
+        let ty = self.type_name(&c.node.type_name)?;
+        if let CType::Unsupported(why) = &ty {
+            return self.unsupported(span, format!("{why} (compound literal)"));
+        }
+        let pos = self.src.span_pos(span);
+        let name = format!("(literal {}:{})", pos.line, pos.col);
+        let init = Node::new(Initializer::List(c.node.initializer_list.clone()), span);
+        self.local_var(&name, span, ty, Some(&init))?;
+        let id = Node::new(Identifier { name }, span);
+        Ok(Node::new(Expression::Identifier(Box::new(id)), span))
+    }
+
     /// Creates the variables of an object of type `ty`.
     fn new_object(
         &mut self,

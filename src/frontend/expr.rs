@@ -484,7 +484,10 @@ impl<'a> Lower<'a> {
                 let place = self.member_expr(m)?;
                 Ok(self.place_value(place))
             }
-            Expression::CompoundLiteral(_) => self.unsupported(e.span, "compound literal"),
+            Expression::CompoundLiteral(c) => {
+                let id = self.compound_literal(c, e.span)?;
+                self.expr(&id)
+            }
             Expression::OffsetOf(o) => {
                 let n = self.offset_of(o)?;
                 Ok(Val::Int(self.int_const(i128::from(n), size_t(self.dm()))))

@@ -114,6 +114,10 @@ impl<'a> Lower<'a> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 self.deref_operand(&u.node.operand, e.span)
             }
+            Expression::CompoundLiteral(c) => {
+                let id = self.compound_literal(c, e.span)?;
+                self.place(&id)
+            }
             Expression::Cast(c) => self.unsupported(c.span, "cast as an lvalue"),
             _ => self.error(e.span, "expression is not assignable"),
         }
