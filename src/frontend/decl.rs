@@ -666,6 +666,16 @@ impl<'a> Lower<'a> {
         Ok(Node::new(Expression::Identifier(Box::new(id)), span))
     }
 
+    /// The value of a compound literal (see [`Lower::compound_literal`]).
+    pub fn literal_value(
+        &mut self,
+        c: &Node<CompoundLiteral>,
+        span: Span,
+    ) -> Result<Val, FrontendError> {
+        let id = self.compound_literal(c, span)?;
+        self.expr(&id)
+    }
+
     /// Creates the variables of an object of type `ty`.
     fn new_object(
         &mut self,

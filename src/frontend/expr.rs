@@ -484,10 +484,7 @@ impl<'a> Lower<'a> {
                 let place = self.member_expr(m)?;
                 Ok(self.place_value(place))
             }
-            Expression::CompoundLiteral(c) => {
-                let id = self.compound_literal(c, e.span)?;
-                self.expr(&id)
-            }
+            Expression::CompoundLiteral(c) => self.literal_value(c, e.span),
             Expression::OffsetOf(o) => {
                 let n = self.offset_of(o)?;
                 Ok(Val::Int(self.int_const(i128::from(n), size_t(self.dm()))))
