@@ -361,7 +361,11 @@ impl<'a> Lower<'a> {
             CType::Int(to) => self.view_as(&v, *to, span)?.unwrap_or(v),
             _ => v,
         };
-        if self.mem.plan.general.contains(&key) || matches!(v, Val::Ref(..)) {
+        // A pointer to an array steps over whole arrays (rows): general.
+        if self.mem.plan.general.contains(&key)
+            || matches!(v, Val::Ref(..))
+            || matches!(pointee, CType::Array(..))
+        {
             let r = self.general_pointer(v, span)?;
             let pv = self.new_var(name, CInt::PTR, kind, Some(pos));
             self.assign(pv, r.t);

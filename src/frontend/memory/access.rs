@@ -350,6 +350,7 @@ impl<'a> Lower<'a> {
         match pointee {
             CType::Int(_) | CType::Struct(_) => {}
             CType::Pointer(q) if !matches!(**q, CType::Function(..)) => {}
+            CType::Array(..) => return self.array_at(p, pointee, span),
             CType::Void => return self.error(span, "dereferencing a `void *` pointer"),
             other => {
                 return self.unsupported(span, format!("a general pointer to {}", other.describe()))
@@ -368,6 +369,31 @@ impl<'a> Lower<'a> {
             Some(q) => Place::Ptr(lv, q),
             None => Place::Scalar(lv),
         })
+    }
+
+    /// `*p` for a general pointer `p` to an array (`int (*p)[4]`): the array whose first
+    /// element `p` designates, each element checked where it is accessed.
+    fn array_at(&mut self, p: TermId, ty: &CType, span: Span) -> Result<Place, FrontendError> {
+        let (e, pointee, dims) = match (ty.array_shape(), object_pointer_array(ty)) {
+            (Some((e, dims)), _) => (e, None, dims),
+            (None, Some((q, dims))) => (CInt::PTR, q, dims),
+            _ => return self.unsupported(span, format!("a general pointer to {}", ty.describe())),
+        };
+        let Some(dims) = dims.into_iter().collect::<Option<Vec<u64>>>() else {
+            return self.unsupported(span, "a general pointer to an array of unknown size");
+        };
+        let p = self.non_null(p);
+        Ok(Place::Array(ArrayView {
+            arr: std::rc::Rc::new(ArrayObj {
+                elems: Vec::new(),
+                elem: e,
+                pointee,
+                at: Some(p),
+            }),
+            base: self.cfa.tm.bv_const(0, 64),
+            dims,
+            access: e,
+        }))
     }
 
     /// `p` kept in a temporary, after the check that it points to an object (null or an
