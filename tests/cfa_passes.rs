@@ -185,9 +185,8 @@ fn check_fixtures(files: &[std::path::PathBuf], t: usize, n: usize) -> (Vec<Stri
 /// elimination and the cone of influence never add an atomic command or a location; large-block
 /// encoding removes locations, and the commands it copies (an incoming edge prefixed to each
 /// outgoing one) stay within its budget of 64 copied commands per removed location. Over all
-/// fixtures the pipeline removes locations, the passes before large-block encoding remove
-/// commands, and the copies at most two and a half times the commands (2.31 measured on the
-/// fixtures of November 2026; without the fan-out and copy limits, 4.7).
+/// fixtures the pipeline removes locations and the passes before large-block encoding remove
+/// commands (the limits of its copies are `cfa::tests::lbe_copies_only_within_its_limits`).
 #[test]
 fn passes_shrink_the_cfa() {
     const COPY_BUDGET: usize = 64;
@@ -237,8 +236,4 @@ fn passes_shrink_the_cfa() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(reduced.1 < before.1, "the reductions removed no command");
     assert!(after.0 < before.0, "the pipeline removed no location");
-    assert!(
-        after.1 * 2 <= reduced.1 * 5,
-        "large-block encoding copied commands beyond its limits"
-    );
 }

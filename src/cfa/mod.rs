@@ -452,6 +452,10 @@ pub struct LocInfo {
     pub note: String,
     /// The C function the location is in (the innermost one of an inlined call), if any.
     pub function: Option<Arc<str>>,
+    /// How many calls are active at the location (1 in `main`, 0 outside every function):
+    /// with [`LocInfo::function`], which activation it belongs to when a function is
+    /// recursive.
+    pub call_depth: u32,
     /// For the head of a loop (where its condition is evaluated, which for `do` is after the
     /// body): the position of the loop's keyword (`while`, `for`, `do`).
     pub loop_keyword: Option<SrcPos>,
@@ -530,6 +534,7 @@ impl Cfa {
             pos,
             note: note.to_string(),
             function: None,
+            call_depth: 0,
             loop_keyword: None,
         });
         l

@@ -202,6 +202,47 @@ fn lbe_merges_chains_and_diamonds_but_keeps_loop_heads() {
     assert_eq!(run(&l, &[], 100).0, Outcome::Exit);
 }
 
+/// Large-block encoding copies a location's incoming edge into each outgoing one only within
+/// its limits: at most four outgoing edges and 64 copied atomic commands.
+#[test]
+fn lbe_copies_only_within_its_limits() {
+    // init --(n assignments)--> mid --(one of `fan` guards)--> t_k --> exit, each t_k a loop
+    // head; is `mid` removed?
+    let removed = |n: usize, fan: u128| {
+        let mut b = B::new();
+        let (x, xt) = b.var("x");
+        let mid = b.loc();
+        let one = b.c(1);
+        let mut inc = Vec::new();
+        for _ in 0..n {
+            let o = b.o();
+            let t = b.cfa.tm.add(xt, one);
+            inc.push(Gcl::Assign(x, t, o));
+        }
+        b.cfa.add_edge(b.cfa.init, Gcl::Seq(inc), mid);
+        let exit = b.cfa.exit;
+        for k in 0..fan {
+            let c = b.c(k);
+            let eq = b.cfa.tm.eq(xt, c);
+            let (o, t) = (b.o(), b.loc());
+            b.cfa.add_edge(mid, Gcl::Assume(eq, o), t);
+            b.cfa.add_edge(t, Gcl::skip(), exit);
+            // A self-loop keeps `t` (a loop head), so `mid` keeps `fan` outgoing edges.
+            let (f, o) = (b.cfa.tm.fals(), b.o());
+            b.cfa.add_edge(t, Gcl::Assume(f, o), t);
+        }
+        let key = b.cfa.locations[mid.index()].key;
+        let l = large_block_encoding(&b.cfa);
+        assert_eq!(l.check(), b.cfa.check());
+        l.locations.iter().all(|loc| loc.key != key)
+    };
+    assert!(removed(1, 4));
+    assert!(!removed(1, 5), "more than four outgoing edges");
+    assert!(removed(64, 2));
+    assert!(!removed(65, 2), "more than 64 copied commands");
+    assert!(removed(500, 1), "nothing is copied for one outgoing edge");
+}
+
 #[test]
 fn propagation_and_dead_variables() {
     let mut b = B::new();

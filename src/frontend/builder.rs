@@ -181,6 +181,7 @@ impl<'a> Lower<'a> {
         let l = self.cfa.add_loc(LocKind::Normal, pos, note);
         self.cfa.locations[l.index()].function =
             self.call_stack.last().map(|f| Arc::from(f.as_str()));
+        self.cfa.locations[l.index()].call_depth = self.call_stack.len() as u32;
         l
     }
 

@@ -98,7 +98,9 @@ impl Trace {
         let mut t = Trace::default();
         // The functions active at the current command, innermost last, each with the statement
         // it is executing.
-        let mut frames: Vec<(Option<String>, StatementKey)> = Vec::new();
+        let mut frames: Vec<(Option<Activation>, StatementKey)> = Vec::new();
+        // The activation of the current statement.
+        let mut current: Option<Activation> = None;
         // The commands of the current statement so far.
         let mut seen: Vec<OriginId> = Vec::new();
         let mut last = None;
@@ -108,7 +110,8 @@ impl Trace {
         let mut known: HashMap<PVar, u128> = HashMap::new();
         for (i, step) in steps.iter().enumerate() {
             let edge = cfa.edge(step.edge);
-            let function = lowered_in(cfa, edge);
+            let activation = lowered_in(cfa, edge);
+            let function = activation.as_ref().map(|(f, _)| f.clone());
             let mut atoms = Vec::new();
             let mut choice = false;
             collect_atoms(&edge.cmd, &mut atoms, &mut choice);
@@ -149,11 +152,12 @@ impl Trace {
                 let same = t.statements.last().is_some_and(|s: &Executed| {
                     s.pos == pos
                         && s.statement_at == at
-                        && s.function == function
+                        && current == activation
                         && !seen.contains(&o)
                 });
                 if !same {
-                    let resumed = enter(&mut frames, &function, &(pos.clone(), at));
+                    let resumed = enter(&mut frames, &activation, &(pos.clone(), at));
+                    current = activation.clone();
                     seen.clear();
                     named = !check;
                     t.statements.push(Executed {
@@ -189,13 +193,7 @@ impl Trace {
             }
             t.path.push((step.edge, statement));
         }
-        t.failure = last.map(|o| {
-            let origin = cfa.origin(o);
-            (
-                origin.and_then(|x| x.pos.clone()),
-                origin.map(|x| x.text.clone()).unwrap_or_default(),
-            )
-        });
+        t.failure = last.map(|o| failure_at(cfa, o));
         Ok(t)
     }
 
@@ -271,20 +269,28 @@ fn collect_atoms<'a>(g: &'a Gcl, out: &mut Vec<&'a Gcl>, choice: &mut bool) {
     }
 }
 
+/// Where the command `o` that ends a run is, and its text.
+fn failure_at(cfa: &Cfa, o: OriginId) -> (Option<SrcPos>, String) {
+    let origin = cfa.origin(o);
+    (
+        origin.and_then(|x| x.pos.clone()),
+        origin.map(|x| x.text.clone()).unwrap_or_default(),
+    )
+}
+
 /// A statement: its start and where it starts in the preprocessed text.
 type StatementKey = (Option<SrcPos>, Option<u32>);
 
-/// Moves the frames to a command of `function` in the statement starting at `pos`; returns
-/// whether the command continues a statement already running: the caller's, after a call it
-/// made returned, or when it binds the arguments of a call it makes.
+/// Moves the frames to a command of the activation `function` in the statement starting at
+/// `pos`; returns whether the command continues a statement already running: the caller's,
+/// after a call it made returned, or when it binds the arguments of a call it makes.
 fn enter(
-    frames: &mut Vec<(Option<String>, StatementKey)>,
-    function: &Option<String>,
+    frames: &mut Vec<(Option<Activation>, StatementKey)>,
+    function: &Option<Activation>,
     pos: &StatementKey,
 ) -> bool {
     match frames.iter().rposition(|(f, _)| f == function) {
-        // Functions are inlined, never recursive: a function still active is the one
-        // returned to.
+        // An activation still active is the one returned to.
         Some(k) => {
             let returned = k + 1 < frames.len();
             frames.truncate(k + 1);
@@ -347,10 +353,18 @@ fn havoc(cfa: &Cfa, var: PVar, kind: &HavocKind, value: u128) -> Effect {
 /// The function whose code an edge's command is: its target's (created with the command,
 /// after a call's entry or return), or its source's for an edge into a location of no
 /// function (the error location, a sink, the exit).
-fn lowered_in(cfa: &Cfa, edge: &crate::cfa::Edge) -> Option<String> {
-    let at = |l: crate::cfa::Loc| cfa.locations[l.index()].function.as_deref();
-    at(edge.to).or(at(edge.from)).map(str::to_string)
+fn lowered_in(cfa: &Cfa, edge: &crate::cfa::Edge) -> Option<Activation> {
+    let at = |l: crate::cfa::Loc| {
+        let info = &cfa.locations[l.index()];
+        let f = info.function.as_deref()?;
+        Some((f.to_string(), info.call_depth))
+    };
+    at(edge.to).or_else(|| at(edge.from))
 }
+
+/// An activation of a function: its name and how many calls are active in it (calls are
+/// inlined, so a recursive function's activations differ in depth).
+type Activation = (String, u32);
 
 /// The function an edge is in: its source's, or its target's for an edge leaving the initial
 /// location, which belongs to no function.
