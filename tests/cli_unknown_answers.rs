@@ -51,9 +51,9 @@ int main(void) {
 ";
 
 const LIBRARY_WITHOUT_MODEL: &str = "extern void reach_error(void);
-unsigned long strlen(const char *);
+int atoi(const char *);
 int main(void) {
-    if (strlen(\"abc\") != 3)
+    if (atoi(\"123\") != 123)
         reach_error();
     return 0;
 }
@@ -64,7 +64,7 @@ fn a_counterexample_through_an_undefined_result_is_unknown() {
     for (name, text, function) in [
         ("result.c", RESULT_USED, "ext"),
         ("global.c", GLOBAL_WRITTEN, "update"),
-        ("strlen.c", LIBRARY_WITHOUT_MODEL, "strlen"),
+        ("atoi.c", LIBRARY_WITHOUT_MODEL, "atoi"),
     ] {
         let p = write(name, text);
         let r = bitmc(&["verify", &p, "--timeout", "30"]);
