@@ -29,7 +29,7 @@ fn unsupported(src: &str, what: &str) {
 fn unsupported_constructs() {
     unsupported(
         "struct s { int x; int a : 3; }; int main(){ struct s v; struct s *p = 0; p = &v; return p->a; }",
-        "bit-fields, arrays of pointers or unions, or function pointers",
+        "bit-fields, arrays of function pointers, unions, or function pointers",
     );
     unsupported(
         "struct t { int a; }; int main(){ char b[4] = {0}; struct t *p = 0; p = (struct t *)b; return p->a; }",
