@@ -246,9 +246,8 @@ fn steps_that_keep_the_constraints_are_recognised() {
         let sys = from_aiger(&file).expect("convertible").sys;
         assert!(sys.lifting.is_some() && !sys.u_total, "{text}");
         for backend in [Backend::Cadical, Backend::Batsat] {
-            let mut solver = backend.create(&Interrupter::new());
             assert_eq!(
-                every_state_has_successor(&sys, solver.as_mut()),
+                every_state_has_successor(&sys, || backend.create(&Interrupter::new())),
                 expected,
                 "{text} with {backend}"
             );

@@ -255,10 +255,7 @@ pub fn run_with(
         un: Unrolling::new(sys),
         act: Vec::new(),
         reaches: Vec::new(),
-        guard_windows: !every_state_has_successor(
-            sys,
-            opts.backend.create(&opts.interrupter).as_mut(),
-        ),
+        guard_windows: !every_state_has_successor(sys, || opts.backend.create(&opts.interrupter)),
         calls: 0,
         path: None,
         vars: sys.simple_path_vars(),

@@ -159,14 +159,19 @@ impl<'s> Unrolling<'s> {
 /// ([`System::u_total`]), or one query in `solver` shows that no state satisfying them steps,
 /// under any inputs, to one that violates one (true of the program counter's range in a C
 /// program's system; an AIGER constraint on inputs can fail it). DimSpec input and an
-/// interrupted query answer false.
-pub fn every_state_has_successor(sys: &System, solver: &mut dyn Solver) -> bool {
-    let (Some(lifting), Some(defs)) = (&sys.lifting, sys.definitions_only()) else {
+/// interrupted query answer false. `solver` makes the solver, only when the query is needed.
+pub fn every_state_has_successor(sys: &System, solver: impl FnOnce() -> Box<dyn Solver>) -> bool {
+    let Some(lifting) = &sys.lifting else {
         return false;
     };
     if sys.u_total || lifting.constraints.is_empty() {
         return true;
     }
+    let Some(defs) = sys.definitions_only() else {
+        return false;
+    };
+    let mut solver = solver();
+    let solver = solver.as_mut();
     let mut un = Unrolling::new(&defs);
     un.push_state(solver);
     let at = |un: &Unrolling<'_>, k: usize, l: Lit| un.lit(k, l.var()).xor_sign(l.is_negated());

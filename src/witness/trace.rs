@@ -99,8 +99,6 @@ impl Trace {
         // The functions active at the current command, innermost last, each with the statement
         // it is executing.
         let mut frames: Vec<(Option<Activation>, StatementKey)> = Vec::new();
-        // The activation of the current statement.
-        let mut current: Option<Activation> = None;
         // The commands of the current statement so far.
         let mut seen: Vec<OriginId> = Vec::new();
         let mut last = None;
@@ -152,12 +150,11 @@ impl Trace {
                 let same = t.statements.last().is_some_and(|s: &Executed| {
                     s.pos == pos
                         && s.statement_at == at
-                        && current == activation
+                        && frames.last().is_some_and(|(f, _)| *f == activation)
                         && !seen.contains(&o)
                 });
                 if !same {
                     let resumed = enter(&mut frames, &activation, &(pos.clone(), at));
-                    current = activation.clone();
                     seen.clear();
                     named = !check;
                     t.statements.push(Executed {

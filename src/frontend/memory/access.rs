@@ -73,16 +73,8 @@ impl<'a> Lower<'a> {
                 }
                 // An array of integers or of pointers to objects: each element checked
                 // where it is accessed.
-                (_, None, shape) if shape.is_some() || object_pointer_array(&m.ty).is_some() => {
-                    let (e, pointee, dims) = match shape {
-                        Some((e, dims)) => (e, None, dims),
-                        None => {
-                            let (q, dims) = object_pointer_array(&m.ty).unwrap_or_default();
-                            (CInt::PTR, q, dims)
-                        }
-                    };
-                    let dims: Option<Vec<u64>> = dims.into_iter().collect();
-                    let Some(dims) = dims else {
+                (_, None, _) if array_elems(&m.ty).is_some() => {
+                    let Some((e, pointee, Some(dims))) = array_elems(&m.ty) else {
                         return self.unsupported(span, "a flexible array member through a pointer");
                     };
                     let first = self.ptr_at(p, at as i128);
@@ -92,17 +84,7 @@ impl<'a> Lower<'a> {
                             ty: CInt::PTR,
                         })
                         .t;
-                    Part::Array(ArrayView {
-                        arr: std::rc::Rc::new(ArrayObj {
-                            elems: Vec::new(),
-                            elem: e,
-                            pointee,
-                            at: Some(first),
-                        }),
-                        base: self.cfa.tm.bv_const(0, 64),
-                        dims,
-                        access: e,
-                    })
+                    Part::Array(self.array_view_at(first, e, pointee, dims))
                 }
                 _ => {
                     return self.unsupported(
@@ -374,26 +356,39 @@ impl<'a> Lower<'a> {
     /// `*p` for a general pointer `p` to an array (`int (*p)[4]`): the array whose first
     /// element `p` designates, each element checked where it is accessed.
     fn array_at(&mut self, p: TermId, ty: &CType, span: Span) -> Result<Place, FrontendError> {
-        let (e, pointee, dims) = match (ty.array_shape(), object_pointer_array(ty)) {
-            (Some((e, dims)), _) => (e, None, dims),
-            (None, Some((q, dims))) => (CInt::PTR, q, dims),
-            _ => return self.unsupported(span, format!("a general pointer to {}", ty.describe())),
-        };
-        let Some(dims) = dims.into_iter().collect::<Option<Vec<u64>>>() else {
-            return self.unsupported(span, "a general pointer to an array of unknown size");
+        let (e, pointee, dims) = match array_elems(ty) {
+            Some((e, pointee, Some(dims))) => (e, pointee, dims),
+            Some(_) => {
+                return self.unsupported(span, "a general pointer to an array of unknown size")
+            }
+            None => {
+                return self.unsupported(span, format!("a general pointer to {}", ty.describe()))
+            }
         };
         let p = self.non_null(p);
-        Ok(Place::Array(ArrayView {
+        Ok(Place::Array(self.array_view_at(p, e, pointee, dims)))
+    }
+
+    /// The array of dimensions `dims` of elements kept as `e` (pointing to `pointee`) whose
+    /// first element the general pointer `first` designates.
+    fn array_view_at(
+        &mut self,
+        first: TermId,
+        e: CInt,
+        pointee: Option<CType>,
+        dims: Vec<u64>,
+    ) -> ArrayView {
+        ArrayView {
             arr: std::rc::Rc::new(ArrayObj {
                 elems: Vec::new(),
                 elem: e,
                 pointee,
-                at: Some(p),
+                at: Some(first),
             }),
             base: self.cfa.tm.bv_const(0, 64),
             dims,
             access: e,
-        }))
+        }
     }
 
     /// `p` kept in a temporary, after the check that it points to an object (null or an
@@ -666,10 +661,16 @@ fn update(
     cells[i].1 = lw.cfa.tm.ite(here, new, old);
 }
 
-/// The pointee and dimensions of an array of pointers to objects (not functions).
-fn object_pointer_array(ty: &CType) -> Option<(Option<CType>, Vec<Option<u64>>)> {
-    match crate::frontend::array::pointer_array_shape(ty) {
-        Some((q, dims)) if !matches!(q, CType::Function(..)) => Some((Some(q), dims)),
-        _ => None,
-    }
+/// For an array of integers or of pointers to objects (not functions): the type its elements
+/// are kept as, what they point to, and its dimensions (`None` if one is unknown).
+fn array_elems(ty: &CType) -> Option<(CInt, Option<CType>, Option<Vec<u64>>)> {
+    let (e, pointee, dims) = match (
+        ty.array_shape(),
+        crate::frontend::array::pointer_array_shape(ty),
+    ) {
+        (Some((e, dims)), _) => (e, None, dims),
+        (None, Some((q, dims))) if !matches!(q, CType::Function(..)) => (CInt::PTR, Some(q), dims),
+        _ => return None,
+    };
+    Some((e, pointee, dims.into_iter().collect()))
 }
