@@ -7,6 +7,7 @@
 
 use bitmc::cfa::Cfa;
 use bitmc::engine::ic3cfa::{self, Ic3cfaOptions};
+use bitmc::engine::stats::Value;
 use bitmc::engine::{graveyard, pdr, Options, Stats, Verdict};
 use bitmc::frontend::{lower_source, FrontendOptions};
 use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
@@ -52,9 +53,8 @@ const PDR: Names = [
     "time generalising",
 ];
 
-/// IC3CFA counts all SAT calls together; the relative-induction ones come first in brackets.
 const IC3CFA: Names = [
-    "ic3cfa SAT calls (relative induction, generalisation, push)",
+    "ic3cfa SAT calls for relative induction",
     "ic3cfa time in relative induction",
     "ic3cfa generalisations",
     "ic3cfa time generalising",
@@ -73,26 +73,21 @@ fn figures(
     );
     // The engines defer freeing their solvers to their caller.
     graveyard::release();
-    let get = |name: &str| -> String {
+    let count = |name: &str| {
         stats
-            .iter()
-            .find(|(n, _)| *n == name)
-            .unwrap_or_else(|| panic!("{engine} statistics lack `{name}`"))
-            .1
-            .clone()
+            .count(name)
+            .unwrap_or_else(|| panic!("{engine} statistics lack the counter `{name}`"))
+            as f64
     };
-    let secs = |s: String| Duration::from_secs_f64(s.trim_end_matches(" s").parse().unwrap());
-    // `N` or `N (relative induction, …)`.
-    let queries = get(names[0]);
-    let queries = match queries.split_once(" (") {
-        Some((_, detail)) => detail.split(',').next().unwrap_or("0").to_string(),
-        None => queries,
+    let time = |name: &str| match stats.get(name) {
+        Some(Value::Time(d)) => *d,
+        _ => panic!("{engine} statistics lack the time `{name}`"),
     };
     (
-        queries.parse().unwrap(),
-        secs(get(names[1])),
-        get(names[2]).parse().unwrap(),
-        secs(get(names[3])),
+        count(names[0]),
+        time(names[1]),
+        count(names[2]),
+        time(names[3]),
     )
 }
 

@@ -4,9 +4,9 @@
 Usage: bench-stats.py [--solved-by-all] OUT_DIR STAT [STAT ...]
 
 For each configuration (a directory under OUT_DIR/logs), every run's standard error is read;
-a line `STAT: VALUE` (STAT as printed, e.g. "ic3cfa SAT calls (relative induction,
-generalisation, push)") contributes the numbers of VALUE, position by position ("12537 (1769,
-4864, 5904)" is four numbers). A run stopped by the bench's time limit reports its statistics
+a line `STAT: VALUE` (STAT as printed, e.g. "ic3cfa SAT calls for relative induction")
+contributes the numbers of VALUE, position by position ("120 -> 84", a size before and after,
+is two numbers). A run stopped by the bench's time limit reports its statistics
 too (bitmc answers SIGTERM with UNKNOWN and its statistics). Prints a markdown table: one row
 per configuration, one column per statistic (its sums, separated by " / "), and how many runs
 reported it.

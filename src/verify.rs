@@ -223,9 +223,8 @@ fn run_phase(
     let mut ps = encode(cfa, EncodeOptions { pc: opts.pc, goal });
     out.rewrites = ps.tm.rewrites().clone();
     out.stats
-        .push(("state bits", ps.sys.latch_vars().len().to_string()));
-    out.stats
-        .push(("system variables", ps.sys.num_vars.to_string()));
+        .counter("state bits", ps.sys.latch_vars().len())
+        .counter("system variables", ps.sys.num_vars);
     let eopts = Options {
         backend: crate::sat::Backend::Cadical,
         max_depth: opts.max_depth,
@@ -523,7 +522,7 @@ fn strengthen(
     let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, &|| {
         interrupter.is_interrupted() || Instant::now() >= sampled
     });
-    stats.push(("simulation steps (64 runs each)", samples.steps.to_string()));
+    stats.counter("simulation steps (64 runs each)", samples.steps);
     let mut cut = 0;
     with_deadline(interrupter, start + budget, |intr| {
         for templates in [Templates::Comparisons, Templates::Linear, Templates::Scaled] {
@@ -558,22 +557,24 @@ fn strengthen(
         }
     });
     houdini::release_unless_stopped(interrupter);
-    stats.push(("candidate instances", instances.to_string()));
-    stats.push(("refuted by simulation", refuted.to_string()));
+    stats
+        .counter("candidate instances", instances)
+        .counter("refuted by simulation", refuted);
     if cut > 0 {
-        stats.push((
-            "locations with untested instances",
-            format!("{cut} (over {} per location)", invariants::MAX_EXAMINED),
-        ));
+        stats.counter(
+            format!(
+                "locations with untested instances (over {} per location)",
+                invariants::MAX_EXAMINED
+            ),
+            cut,
+        );
     }
-    stats.push(("candidate invariants", tried.to_string()));
-    stats.push(("Houdini SAT calls", sat_calls.to_string()));
-    stats.push(("invariants proved", proven.len().to_string()));
+    stats
+        .counter("candidate invariants", tried)
+        .counter("Houdini SAT calls", sat_calls)
+        .counter("invariants proved", proven.len());
     let proven = invariants::strongest(proven);
-    stats.push((
-        "invariants used (not implied by others)",
-        proven.len().to_string(),
-    ));
+    stats.counter("invariants used (not implied by others)", proven.len());
     let lits: Vec<_> = proven.iter().map(|c| c.lit).collect();
     let check = backend.independent_of();
     let searched = start.elapsed();
@@ -583,15 +584,10 @@ fn strengthen(
         })
     });
     houdini::release_unless_stopped(interrupter);
-    stats.push((
-        "time proving invariants",
-        format!(
-            "{:.3} s (search {:.3} s, re-check {:.3} s)",
-            start.elapsed().as_secs_f64(),
-            searched.as_secs_f64(),
-            (start.elapsed() - searched).as_secs_f64()
-        ),
-    ));
+    stats
+        .time("time proving invariants", start.elapsed())
+        .time("time searching invariants", searched)
+        .time("time re-checking invariants", start.elapsed() - searched);
     match checked? {
         Ok(true) => {
             notes.push(format!(
@@ -628,7 +624,7 @@ pub fn verify_cfa(cfa: &Cfa, opts: &VerifyOptions, progress: ProgressFn<'_>) -> 
         invariant: None,
         proved_invariants: None,
         verdict: ProgramVerdict::Unknown(Unknown::incomplete("not run")),
-        stats: Vec::new(),
+        stats: Stats::new(),
         rewrites: Rewrites::default(),
         notes: Vec::new(),
     };

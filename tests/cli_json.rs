@@ -262,3 +262,70 @@ fn json_to_stdout_alone_and_every_property_of_a_task() {
         "{cex}"
     );
 }
+
+/// The statistics of `--json` are typed: counters are integers, times are seconds, sizes before
+/// and after a transformation are objects, and each says what `-v` prints for it on the same run.
+#[test]
+fn statistics_are_typed_and_agree_with_minus_v() {
+    let dir = temp_dir("cli-json-stats");
+    let prog = dir.join("prog.c");
+    std::fs::write(
+        &prog,
+        "extern void reach_error(void);\nextern unsigned __VERIFIER_nondet_uint(void);\n\
+         int main(void) {\n  unsigned x = 0, n = __VERIFIER_nondet_uint();\n\
+         while (x < n) x += 2;\n  if (x % 2) reach_error();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let r = bitmc(&[
+        "verify",
+        prog.to_str().unwrap(),
+        "--engine",
+        "pdr",
+        "--preprocess",
+        "sweep",
+        "-v",
+        "--json",
+        "-",
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).expect("stdout is the document alone");
+    let stats = doc["properties"][0]["statistics"]
+        .as_object()
+        .expect("statistics are an object");
+    let shown = |name: &str| -> String {
+        let prefix = format!("{name}: ");
+        let lines: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with(&prefix))
+            .collect();
+        assert_eq!(lines.len(), 1, "`-v` prints {name} once:\n{}", r.stderr);
+        lines[0][prefix.len()..].to_string()
+    };
+    for key in ["SAT calls", "frames", "lemmas", "state bits"] {
+        let n = stats[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key} is a counter: {stats:?}"));
+        assert_eq!(shown(key), n.to_string(), "{key}");
+    }
+    let secs = stats["time in SAT"]
+        .as_f64()
+        .expect("a time is a number of seconds");
+    let text = shown("time in SAT");
+    let printed: f64 = text
+        .strip_suffix(" s")
+        .expect("-v prints seconds")
+        .parse()
+        .unwrap();
+    assert!((printed - secs).abs() < 1e-3, "{printed} vs {secs}");
+    let gates = &stats["preprocessing AND gates"];
+    let (before, after) = (gates["before"].as_u64(), gates["after"].as_u64());
+    let (Some(before), Some(after)) = (before, after) else {
+        panic!("a size before and after is an object: {gates}")
+    };
+    assert_eq!(
+        shown("preprocessing AND gates"),
+        format!("{before} -> {after}")
+    );
+    assert!(after <= before, "preprocessing never grows the circuit");
+}

@@ -157,8 +157,8 @@ fn a_win_stops_every_member_within_50_ms() {
     );
     assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
     assert_eq!(r.winner.map(|m| m.engine()), Some(EngineKind::Pdr));
-    for (k, v) in &r.stats {
-        eprintln!("{k}: {v}");
+    for s in &r.stats {
+        eprintln!("{}: {}", s.name, s.value);
     }
     let latency = r.stop_latency.expect("a member won");
     eprintln!("all members stopped {latency:?} after the win");

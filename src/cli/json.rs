@@ -12,6 +12,7 @@
 //! that bitmc does not check.
 
 use bitmc::cfa::{Cfa, SrcPos};
+use bitmc::engine::stats::Value as Stat;
 use bitmc::engine::Stats;
 use bitmc::witness::trace::{c_name, c_type, format_value, Effect, Executed, Trace};
 use serde_json::{json, Map, Value};
@@ -112,25 +113,23 @@ fn executed(cfa: &Cfa, e: &Executed) -> Value {
     })
 }
 
-/// The statistics of `-v`: a number where the text is one (seconds without their unit: a key's
-/// text `0.25 s` is 0.25), else the text.
+/// The statistics of `-v` as an object: counters and reals as numbers (an undefined mean as
+/// `null`), times as seconds, before/after pairs as `{"before": …, "after": …}`, flags as
+/// booleans and texts as strings.
 pub fn statistics(stats: &Stats) -> Value {
     let mut out = Map::new();
-    for (k, v) in stats {
-        let text = v.trim();
-        let bare = text.strip_suffix(" s").unwrap_or(text);
-        let value = if let Ok(n) = bare.parse::<i64>() {
-            Value::from(n)
-        } else if let Some(x) = bare
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-        {
-            Value::Number(x)
-        } else {
-            Value::String(text.to_string())
+    for s in stats {
+        let value = match &s.value {
+            Stat::Count(n) => Value::from(*n),
+            Stat::Real { value, .. } => value
+                .and_then(serde_json::Number::from_f64)
+                .map_or(Value::Null, Value::Number),
+            Stat::Time(d) => Value::from(d.as_secs_f64()),
+            Stat::Change { before, after } => json!({ "before": before, "after": after }),
+            Stat::Flag(b) => Value::Bool(*b),
+            Stat::Text(t) => Value::String(t.clone()),
         };
-        out.insert((*k).to_string(), value);
+        out.insert(s.name.to_string(), value);
     }
     Value::Object(out)
 }

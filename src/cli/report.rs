@@ -435,7 +435,13 @@ fn statistics(stats: &Value) -> String {
         .as_object()
         .into_iter()
         .flatten()
-        .map(|(k, v)| vec![esc(k), esc(&text(v))])
+        .map(|(k, v)| {
+            let shown = match (&v["before"], &v["after"]) {
+                (Value::Number(b), Value::Number(a)) => format!("{b} -> {a}"),
+                _ => text(v),
+            };
+            vec![esc(k), esc(&shown)]
+        })
         .collect();
     if rows.is_empty() {
         return "<p class=\"note\">No statistics.</p>\n".into();

@@ -160,8 +160,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         if let Some(w) = &winner {
             eprintln!("verdict by: {w}");
         }
-        for (k, v) in &stats {
-            eprintln!("{k}: {v}");
+        for s in &stats {
+            eprintln!("{}: {}", s.name, s.value);
         }
         for n in notes.lock().map(|n| n.clone()).unwrap_or_default() {
             if !n.is_empty() {

@@ -473,8 +473,8 @@ fn print_statistics(c: &Check, strategy: &str, several: bool) {
         .collect();
     eprintln!("rewrites: {} ({})", rewrites.total(), rules.join(", "));
     eprintln!("engine: {strategy}");
-    for (k, v) in &c.result.stats {
-        eprintln!("{k}: {v}");
+    for s in &c.result.stats {
+        eprintln!("{}: {}", s.name, s.value);
     }
     for n in &c.result.notes {
         eprintln!("check: {n}");

@@ -262,19 +262,16 @@ pub fn run_with(
         rest_calls: 0,
     };
     let v = search(&mut b, opts, bmc, progress);
-    let stats = vec![
-        ("depth", b.un.len().saturating_sub(1).to_string()),
-        ("SAT calls", b.calls.to_string()),
-        (
-            "SAT calls asking whether all paths ended",
-            b.rest_calls.to_string(),
-        ),
-        (
+    let mut stats = Stats::new();
+    stats
+        .counter("depth", b.un.len().saturating_sub(1))
+        .counter("SAT calls", b.calls)
+        .counter("SAT calls asking whether all paths ended", b.rest_calls)
+        .counter(
             "steps in force only on paths that reach them",
-            b.reaches.iter().flatten().count().to_string(),
-        ),
-        ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
-    ];
+            b.reaches.iter().flatten().count(),
+        )
+        .time("time", start.elapsed());
     b.un.defer_drop();
     super::graveyard::keep(b.solver);
     (v, stats)

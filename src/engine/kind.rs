@@ -205,10 +205,8 @@ pub fn run_with(
     let start = Instant::now();
     let mut depth = 0;
     let v = search(sys, opts, kind, progress, &mut depth);
-    let stats = vec![
-        ("depth", depth.to_string()),
-        ("time", format!("{:.3} s", start.elapsed().as_secs_f64())),
-    ];
+    let mut stats = Stats::new();
+    stats.counter("depth", depth).time("time", start.elapsed());
     (v, stats)
 }
 

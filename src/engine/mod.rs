@@ -14,6 +14,7 @@ pub mod optable;
 pub mod pdr;
 pub mod portfolio;
 pub mod preprocess;
+pub mod stats;
 pub mod unroll;
 
 use crate::aig::{Aig, AigLit};
@@ -216,8 +217,7 @@ impl Eq for CircuitInvariant {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Interrupted;
 
-/// Named statistics of a run, in the order they should be shown.
-pub type Stats = Vec<(&'static str, String)>;
+pub use stats::Stats;
 
 /// A progress report from a running engine.
 #[derive(Clone, Debug)]
@@ -366,7 +366,7 @@ impl EngineKind {
             EngineKind::Pdr => pdr::run(sys, opts, progress),
             EngineKind::Ic3cfa => (
                 Verdict::Unknown(Unknown::incomplete(NO_PROGRAM)),
-                Vec::new(),
+                Stats::new(),
             ),
         }
     }

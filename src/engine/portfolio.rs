@@ -422,7 +422,7 @@ pub fn run(
     let (tx, rx) = unbounded::<(usize, Verdict, Duration, Stats)>();
     let (ptx, prx) = unbounded::<Progress>();
     let mut results: Vec<Option<(Verdict, Duration)>> = vec![None; active.len()];
-    let mut member_stats: Vec<Stats> = vec![Vec::new(); active.len()];
+    let mut member_stats: Vec<Stats> = vec![Stats::new(); active.len()];
     let mut winner: Option<usize> = None;
     let mut conflict = None;
     let mut won_at: Option<Instant> = None;
@@ -461,7 +461,7 @@ pub fn run(
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if defer && m.engine() == EngineKind::Pdr {
                         let v = run_deferred(m, systems, sys, &mopts, search_over, &mut forward);
-                        (v, Vec::new())
+                        (v, Stats::new())
                     } else {
                         m.run_on(systems, sys, &mopts, &mut forward)
                     }
@@ -473,7 +473,7 @@ pub fn run(
                         .or_else(|| panic.downcast_ref::<String>().cloned())
                         .unwrap_or_default();
                     let why = Unknown::internal(format!("{m} failed: {what}"));
-                    (Verdict::Unknown(why), Vec::new())
+                    (Verdict::Unknown(why), Stats::new())
                 });
                 let v = systems.settle(chosen, v, m, &mopts, check);
                 let _ = tx.send((i, v, t.elapsed(), member_stats));
@@ -530,21 +530,18 @@ pub fn run(
     });
     // From the win to the last member's report (the members free their memory afterwards).
     let stop_latency = won_at.map(|t| last_report.saturating_duration_since(t));
-    let mut stats: Stats = Vec::new();
+    let mut stats = Stats::new();
     for (i, m) in active.iter().enumerate() {
         let desc = match &results[i] {
             Some((v, t)) => format!("{} after {:.3} s", v.word(), t.as_secs_f64()),
             None => "no answer".into(),
         };
-        stats.push(("member", format!("{m}: {desc}")));
+        stats.text(format!("member {m}"), desc);
     }
-    stats.push((
-        "portfolio time",
-        format!("{:.3} s", start.elapsed().as_secs_f64()),
-    ));
+    stats.time("portfolio time", start.elapsed());
     // The statistics of the member that won, or of the only one.
     if let Some(i) = winner.or((active.len() == 1).then_some(0)) {
-        stats.append(&mut member_stats[i]);
+        stats.extend(std::mem::take(&mut member_stats[i]));
     }
     if let Some((a, b)) = conflict {
         return PortfolioResult {
@@ -559,7 +556,7 @@ pub fn run(
     }
     match winner {
         Some(w) => {
-            stats.push(("winner", active[w].to_string()));
+            stats.text("winner", active[w].to_string());
             let verdict =
                 results[w]
                     .take()

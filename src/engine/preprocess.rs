@@ -100,40 +100,29 @@ impl Preprocessed {
     pub fn stats(&self, orig: &System) -> Stats {
         let s = &self.sweep;
         let count = |v: &[Option<Var>]| v.iter().flatten().count();
-        vec![
-            (
-                "preprocessing time",
-                format!(
-                    "{:.3} s{}",
-                    s.time.as_secs_f64(),
-                    if s.stopped { " (stopped early)" } else { "" }
-                ),
-            ),
-            (
-                "preprocessing AND gates",
-                format!("{} -> {}", s.ands_before, s.ands_after),
-            ),
-            (
+        let mut out = Stats::new();
+        out.time("preprocessing time", s.time)
+            .flag("preprocessing stopped early", s.stopped)
+            .change("preprocessing AND gates", s.ands_before, s.ands_after)
+            .change(
                 "preprocessing latches",
-                format!(
-                    "{} -> {}",
-                    self.orig_latches.iter().filter(|l| l.0.is_some()).count(),
-                    count(&self.latch_var)
-                ),
-            ),
-            (
+                self.orig_latches.iter().filter(|l| l.0.is_some()).count(),
+                count(&self.latch_var),
+            )
+            .change(
                 "preprocessing inputs",
-                format!("{} -> {}", count(&self.orig_inputs), count(&self.input_var)),
-            ),
-            (
+                count(&self.orig_inputs),
+                count(&self.input_var),
+            )
+            .change(
                 "preprocessing system variables",
-                format!("{} -> {}", orig.num_vars, self.sys.num_vars),
-            ),
-            (
-                "preprocessing SAT calls (merged, refuted)",
-                format!("{} ({}, {})", s.sat_calls, s.merged, s.refuted),
-            ),
-        ]
+                orig.num_vars,
+                self.sys.num_vars,
+            )
+            .counter("preprocessing SAT calls", s.sat_calls)
+            .counter("preprocessing merges", s.merged)
+            .counter("preprocessing SAT calls refuting a merge", s.refuted);
+        out
     }
 
     /// The verdict about the preprocessed system as a verdict about `orig` (not yet checked);

@@ -42,114 +42,74 @@ impl Ic3cfa<'_> {
     /// The statistics of the run so far.
     pub(super) fn stats(&self) -> Stats {
         let n = &self.n;
-        let mean = |a: usize, b: usize| {
-            if b == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.2}", a as f64 / b as f64)
-            }
-        };
-        let lemmas_now = self.lemmas.len();
-        let blocked = self.n.lemmas - self.n.pushed;
-        vec![
-            ("ic3cfa obligations handled", n.obligations.to_string()),
-            (
-                "ic3cfa predecessors (mean literals)",
-                format!(
-                    "{} ({})",
-                    n.predecessors,
-                    mean(n.predecessor_literals, n.predecessors)
-                ),
-            ),
-            (
-                "ic3cfa lemmas (kept, pushed)",
-                format!("{} ({lemmas_now}, {})", n.lemmas, n.pushed),
-            ),
-            (
-                "ic3cfa mean cube before/after generalisation",
-                format!(
-                    "{} / {}",
-                    mean(n.literals_before, blocked),
-                    mean(n.literals_after, blocked)
-                ),
-            ),
-            (
-                "ic3cfa SAT calls (relative induction, generalisation, push)",
-                format!(
-                    "{} ({}, {}, {})",
-                    n.sat_relind + n.sat_gen + n.sat_push,
-                    n.sat_relind,
-                    n.sat_gen,
-                    n.sat_push
-                ),
-            ),
-            (
-                "ic3cfa time in SAT",
-                format!("{:.3} s", n.sat_time.as_secs_f64()),
-            ),
-            (
-                "ic3cfa time in relative induction",
-                format!("{:.6} s", n.relind_time.as_secs_f64()),
-            ),
-            ("ic3cfa generalisations", n.generalisations.to_string()),
-            (
-                "ic3cfa time generalising",
-                format!("{:.6} s", n.gen_time.as_secs_f64()),
-            ),
-            (
-                "ic3cfa equalities split into bits",
-                n.bit_splits.to_string(),
-            ),
-            (
-                "ic3cfa pushes (tried, succeeded)",
-                format!("{}, {}", n.push_tried, n.pushed),
-            ),
-            ("ic3cfa pushes filtered out", n.push_filtered.to_string()),
-            ("ic3cfa stable rounds", n.stable_rounds.to_string()),
-            ("ic3cfa stable-iteration stops", n.stable_stops.to_string()),
-            ("ic3cfa predecessor-cube hits", n.precube_hits.to_string()),
-            (
+        let blocked = n.lemmas - n.pushed;
+        let made: Vec<u32> = self
+            .solvers
+            .iter()
+            .flatten()
+            .map(|s| s.num_vars())
+            .collect();
+        let solver_vars: u64 = made.iter().map(|&v| v as u64).sum();
+        let held = self.tm.heap_bytes() + self.circuit.aig.heap_bytes();
+        let mut s = Stats::new();
+        s.counter("ic3cfa obligations handled", n.obligations)
+            .counter("ic3cfa predecessors", n.predecessors)
+            .mean(
+                "ic3cfa predecessors' mean literals",
+                n.predecessor_literals as f64,
+                n.predecessors,
+                2,
+            )
+            .counter("ic3cfa lemmas", n.lemmas)
+            .counter("ic3cfa lemmas kept", self.lemmas.len())
+            .counter("ic3cfa lemmas pushed", n.pushed)
+            .mean(
+                "ic3cfa mean cube before generalisation",
+                n.literals_before as f64,
+                blocked,
+                2,
+            )
+            .mean(
+                "ic3cfa mean cube after generalisation",
+                n.literals_after as f64,
+                blocked,
+                2,
+            )
+            .counter("ic3cfa SAT calls", n.sat_relind + n.sat_gen + n.sat_push)
+            .counter("ic3cfa SAT calls for relative induction", n.sat_relind)
+            .counter("ic3cfa SAT calls for generalisation", n.sat_gen)
+            .counter("ic3cfa SAT calls for pushing", n.sat_push)
+            .time("ic3cfa time in SAT", n.sat_time)
+            .time("ic3cfa time in relative induction", n.relind_time)
+            .counter("ic3cfa generalisations", n.generalisations)
+            .time("ic3cfa time generalising", n.gen_time)
+            .counter("ic3cfa equalities split into bits", n.bit_splits)
+            .counter("ic3cfa pushes tried", n.push_tried)
+            .counter("ic3cfa pushes filtered out", n.push_filtered)
+            .counter("ic3cfa stable rounds", n.stable_rounds)
+            .counter("ic3cfa stable-iteration stops", n.stable_stops)
+            .counter("ic3cfa predecessor-cube hits", n.precube_hits)
+            .counter(
                 "ic3cfa literals dropped as assumed by the edge",
-                n.assumed_dropped.to_string(),
-            ),
-            (
-                "ic3cfa context hits (upper bounds, lower bounds; contexts kept)",
-                format!(
-                    "{}, {}; {}",
-                    n.upper_hits,
-                    n.lower_hits,
-                    self.contexts.len()
-                ),
-            ),
-            (
-                "ic3cfa obligations (reused, skipped)",
-                format!("{}, {}", n.reused, n.skipped),
-            ),
-            ("ic3cfa CTGs blocked", n.ctgs.to_string()),
-            (
-                "ic3cfa WP-inductivity answers reused",
-                n.wp_cache_hits.to_string(),
-            ),
-            (
-                "ic3cfa terms, AND gates (MiB held)",
-                format!(
-                    "{}, {} ({:.0})",
-                    self.tm.len(),
-                    self.circuit.aig.num_ands(),
-                    (self.tm.heap_bytes() + self.circuit.aig.heap_bytes()) as f64
-                        / (1 << 20) as f64
-                ),
-            ),
-            ("ic3cfa solvers (mean variables)", {
-                let made: Vec<u32> = self
-                    .solvers
-                    .iter()
-                    .flatten()
-                    .map(|s| s.num_vars())
-                    .collect();
-                let total: u64 = made.iter().map(|&v| v as u64).sum();
-                format!("{} ({})", made.len(), mean(total as usize, made.len()))
-            }),
-        ]
+                n.assumed_dropped,
+            )
+            .counter("ic3cfa context hits of upper bounds", n.upper_hits)
+            .counter("ic3cfa context hits of lower bounds", n.lower_hits)
+            .counter("ic3cfa contexts kept", self.contexts.len())
+            .counter("ic3cfa obligations reused", n.reused)
+            .counter("ic3cfa obligations skipped", n.skipped)
+            .counter("ic3cfa CTGs blocked", n.ctgs)
+            .counter("ic3cfa WP-inductivity answers reused", n.wp_cache_hits)
+            .counter("ic3cfa terms", self.tm.len())
+            .counter("ic3cfa AND gates", self.circuit.aig.num_ands())
+            .real("ic3cfa MiB held", held as f64 / (1 << 20) as f64, 0)
+            .counter("ic3cfa solvers", made.len())
+            .mean(
+                "ic3cfa solvers' mean variables",
+                solver_vars as f64,
+                made.len(),
+                2,
+            );
+        s
     }
 }

@@ -352,81 +352,56 @@ impl<'s> Pdr<'s> {
     }
 
     fn stats(&self) -> Stats {
-        vec![
-            ("frames", self.k().to_string()),
-            ("lemmas", self.lemmas.to_string()),
-            ("lemmas in the last frames", self.frames.len().to_string()),
-            ("proof obligations", self.obligations.to_string()),
-            ("CTGs blocked", self.ctgs.to_string()),
-            (
+        let mut s = Stats::new();
+        let lemma_literals: usize = self.lemma_store.iter().map(|c| c.len()).sum();
+        let solver_vars: f64 = self.solvers.iter().map(|s| s.num_vars() as f64).sum();
+        s.counter("frames", self.k())
+            .counter("lemmas", self.lemmas)
+            .counter("lemmas in the last frames", self.frames.len())
+            .counter("proof obligations", self.obligations)
+            .counter("CTGs blocked", self.ctgs)
+            .counter(
                 "propagation queries skipped (witness still valid)",
-                self.pushes_skipped.to_string(),
-            ),
-            ("solvers rebuilt", self.recycled.to_string()),
-            (
+                self.pushes_skipped,
+            )
+            .counter("solvers rebuilt", self.recycled)
+            .mean(
                 "mean lemma size (literals)",
-                format!(
-                    "{:.1}",
-                    self.lemma_store.iter().map(|c| c.len()).sum::<usize>() as f64
-                        / self.lemma_store.len().max(1) as f64
-                ),
-            ),
-            (
+                lemma_literals as f64,
+                self.lemma_store.len().max(1),
+                1,
+            )
+            .mean(
                 "variables per frame solver (mean)",
-                format!(
-                    "{:.0}",
-                    self.solvers
-                        .iter()
-                        .map(|s| s.num_vars() as f64)
-                        .sum::<f64>()
-                        / self.solvers.len().max(1) as f64
-                ),
-            ),
-            ("SAT calls", self.sat.calls.to_string()),
-            (
+                solver_vars,
+                self.solvers.len().max(1),
+                0,
+            )
+            .counter("SAT calls", self.sat.calls)
+            .real(
                 "SAT calls per second of SAT time",
-                format!(
-                    "{:.0}",
-                    self.sat.calls as f64 / self.sat.time.as_secs_f64().max(1e-9)
-                ),
-            ),
-            (
+                self.sat.calls as f64 / self.sat.time.as_secs_f64().max(1e-9),
+                0,
+            )
+            .text(
                 "transition relation in the solvers",
                 match &self.load {
-                    Load::Whole => "whole".to_string(),
-                    Load::OnDemand(_) => "cones loaded on demand".to_string(),
+                    Load::Whole => "whole",
+                    Load::OnDemand(_) => "cones loaded on demand",
                 },
-            ),
-            (
-                "relative-induction queries",
-                self.relind_queries.to_string(),
-            ),
-            (
-                "time in relative induction",
-                format!("{:.3} s", self.time_relind.as_secs_f64()),
-            ),
-            ("generalisations", self.generalisations.to_string()),
-            (
+            )
+            .counter("relative-induction queries", self.relind_queries)
+            .time("time in relative induction", self.time_relind)
+            .counter("generalisations", self.generalisations)
+            .counter(
                 "generalisations allowed to go down",
-                self.down_generalisations.to_string(),
-            ),
-            (
-                "time in SAT",
-                format!("{:.3} s", self.sat.time.as_secs_f64()),
-            ),
-            (
-                "time blocking",
-                format!("{:.3} s", self.time_block.as_secs_f64()),
-            ),
-            (
-                "time generalising",
-                format!("{:.3} s", self.time_generalize.as_secs_f64()),
-            ),
-            (
-                "time propagating",
-                format!("{:.3} s", self.time_propagate.as_secs_f64()),
-            ),
-        ]
+                self.down_generalisations,
+            )
+            .time("time in SAT", self.sat.time)
+            .time("time blocking", self.time_block)
+            .time("time generalising", self.time_generalize)
+            .time("time propagating", self.time_propagate);
+        s
     }
 }
 
