@@ -5,7 +5,7 @@
 use bitmc::cnf::Cnf;
 use bitmc::engine::bmc::{self, BmcOptions};
 use bitmc::engine::pdr::{self, PdrOptions};
-use bitmc::engine::{Certificate, EngineKind, Options, Verdict};
+use bitmc::engine::{Certificate, EngineKind, Options, Problem, Verdict};
 use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::System;
 use bitmc::witness;
@@ -67,7 +67,7 @@ fn engines_agree_with_explicit_search() {
             };
             let name = format!("case {case} (n = {n})");
             // BMC is complete for reachability within the bound (2^n steps suffice).
-            let (v, _) = EngineKind::Bmc.run(&sys, &opts, &mut |_| {});
+            let (v, _) = EngineKind::Bmc.run(&Problem::system(&sys), &opts, &mut |_| {});
             bmc_proofs += usize::from(matches!(v, Verdict::Safe(_)));
             if let Some(d) = expected {
                 match &v {
@@ -127,7 +127,7 @@ fn engines_agree_with_explicit_search() {
                     false,
                 );
             }
-            let (v, _) = EngineKind::Kind.run(&sys, &opts, &mut |_| {});
+            let (v, _) = EngineKind::Kind.run(&Problem::system(&sys), &opts, &mut |_| {});
             check(&sys, expected, &format!("{name} kind"), v, backend, true);
             for popts in [
                 PdrOptions::default(),

@@ -10,7 +10,7 @@
 use bitmc::aig::{Aig, AigLit};
 use bitmc::engine::pdr::{self, PdrOptions};
 use bitmc::engine::preprocess::Preprocessed;
-use bitmc::engine::{Cause, EngineKind, Options, Verdict};
+use bitmc::engine::{Cause, EngineKind, Options, Problem, Verdict};
 use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::model::{Model, ModelInput, ModelLatch, Original};
 use bitmc::ts::sweep;
@@ -313,7 +313,7 @@ fn preprocessed_systems_keep_functions_and_verdicts() {
                 max_depth: Some(40),
                 ..opts.clone()
             };
-            let (v, _) = engine.run(&p.sys, &o, &mut |_| {});
+            let (v, _) = engine.run(&Problem::system(&p.sys), &o, &mut |_| {});
             let v = p.carry_back(&ms.sys, v);
             let checked = witness::check_bit_level(&ms.sys, v, Backend::Cadical, &opts);
             match (&checked.verdict, expected, engine) {

@@ -10,7 +10,7 @@ mod common;
 
 use bitmc::cfa::{Cfa, DataModel, Property};
 use bitmc::engine::portfolio::{default_members, Member, Strategy};
-use bitmc::engine::{EngineKind, Options, Stats, Verdict};
+use bitmc::engine::{EngineKind, Options, Problem, Stats, Verdict};
 use bitmc::frontend::{lower_file, FrontendOptions};
 use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
@@ -565,7 +565,9 @@ fn exports_agree_with_the_program() {
                 interrupter: intr.clone(),
             };
             let v = common::interrupt_after(&intr, limit, || {
-                EngineKind::Kind.run(sys, &opts, &mut |_| {}).0
+                EngineKind::Kind
+                    .run(&Problem::system(sys), &opts, &mut |_| {})
+                    .0
             });
             verdicts.push(match v {
                 Verdict::Safe(_) => Some(true),

@@ -38,8 +38,9 @@
 //! without proving the steps before it safe.
 
 use super::optable::{Opt, OptionTable};
+use super::problem::{Engine, Problem};
 use super::unroll::{every_state_has_successor, too_large, Unrolling};
-use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
+use super::{Certificate, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver};
 use crate::ts::{Plan, System};
 use std::time::{Duration, Instant};
@@ -232,6 +233,21 @@ impl Bmc<'_> {
             }
         }
         Some(lo)
+    }
+}
+
+impl Engine for BmcOptions {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Bmc
+    }
+
+    fn run(
+        &self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
+        run_with(problem.sys(), opts, self, progress)
     }
 }
 

@@ -22,8 +22,11 @@
 //! repeated.
 
 use super::optable::{Opt, OptionTable};
+use super::problem::{Engine, Problem};
 use super::unroll::{too_large, Unrolling};
-use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
+use super::{
+    Certificate, EngineKind, Interrupted, Options, Progress, ProgressFn, Stats, Unknown, Verdict,
+};
 use crate::sat::{Lit, SolveResult, Solver, Var};
 use crate::ts::{Plan, System};
 use std::time::Instant;
@@ -188,6 +191,21 @@ fn add_distinct(s: &mut dyn Solver, un: &Unrolling<'_>, vars: &[Var], i: usize, 
         any.push(d);
     }
     s.add_clause(&any);
+}
+
+impl Engine for KindOptions {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Kind
+    }
+
+    fn run(
+        &self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
+        run_with(problem.sys(), opts, self, progress)
+    }
 }
 
 /// Run k-induction.

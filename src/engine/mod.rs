@@ -1,4 +1,4 @@
-//! Model-checking engines on the bit-level [`System`] and what they share: options, verdicts,
+//! Model-checking engines on the bit-level [`System`](crate::ts::System) and what they share: options, verdicts,
 //! progress reports, cancellation and the unrolling of the transition relation.
 //!
 //! Every engine polls the [`Interrupter`] it is given (which its SAT solvers poll too), reports
@@ -14,13 +14,14 @@ pub mod optable;
 pub mod pdr;
 pub mod portfolio;
 pub mod preprocess;
+pub mod problem;
 pub mod stats;
 pub mod unroll;
 
 use crate::aig::{Aig, AigLit};
 use crate::cnf::Cnf;
 use crate::sat::{Backend, Interrupter, Var};
-use crate::ts::{Plan, System};
+use crate::ts::Plan;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -357,24 +358,20 @@ impl EngineKind {
         self == EngineKind::Ic3cfa
     }
 
-    /// Run this engine on `sys`. An engine that [needs a program](EngineKind::needs_program)
-    /// answers UNKNOWN: run it through [`portfolio::Member::run_on`] with the program.
-    pub fn run(self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
-        match self {
-            EngineKind::Bmc => bmc::run(sys, opts, progress),
-            EngineKind::Kind => kind::run(sys, opts, progress),
-            EngineKind::Pdr => pdr::run(sys, opts, progress),
-            EngineKind::Ic3cfa => (
-                Verdict::Unknown(Unknown::incomplete(NO_PROGRAM)),
-                Stats::new(),
-            ),
-        }
+    /// Run this engine with its default options on `problem`.
+    pub fn run(
+        self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
+        EngineOptions::defaults(self)
+            .as_engine()
+            .run(problem, opts, progress)
     }
 }
 
-/// Why an engine that needs a program cannot run on a system alone.
-pub const NO_PROGRAM: &str =
-    "ic3cfa works on a C program's control-flow automaton, and DimSpec and AIGER inputs have none";
+pub use problem::{Engine, EngineOptions, Problem, Program, NO_PROGRAM};
 
 impl EngineKind {
     /// The engines, by name.

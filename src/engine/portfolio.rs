@@ -15,16 +15,16 @@
 //!   forwarded to it, and a win raises it. Members run on at most `jobs` threads; with fewer
 //!   threads than members, the first `jobs` members run.
 
-use super::bmc::{self, BmcOptions};
-use super::ic3cfa::{self, Ic3cfaOptions};
-use super::kind::{self, KindOptions};
+use super::bmc::BmcOptions;
+use super::ic3cfa::Ic3cfaOptions;
+use super::kind::KindOptions;
 use super::optable::{self, OptionError};
-use super::pdr::{self, PdrOptions};
+use super::pdr::PdrOptions;
 use super::preprocess::Preprocessed;
+use super::problem::Problem;
+pub use super::problem::{EngineOptions, Program};
 use super::{Cause, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
-use crate::cfa::Cfa;
 use crate::sat::{Backend, Interrupter};
-use crate::ts::program::ProgramSystem;
 use crate::ts::System;
 use crossbeam_channel::{unbounded, RecvTimeoutError};
 use std::fmt;
@@ -39,15 +39,6 @@ pub struct Member {
     pub options: EngineOptions,
 }
 
-/// An engine and its options (each engine's [`OptionTable`](optable::OptionTable)).
-#[derive(Clone, Debug, PartialEq)]
-pub enum EngineOptions {
-    Bmc(BmcOptions),
-    Kind(KindOptions),
-    Pdr(PdrOptions),
-    Ic3cfa(Ic3cfaOptions),
-}
-
 /// Calls `$f::<T>($args)` with `T` the option table of `$engine`.
 macro_rules! per_table {
     ($engine:expr, $f:ident($($arg:expr),*)) => {
@@ -58,48 +49,6 @@ macro_rules! per_table {
             EngineKind::Ic3cfa => optable::$f::<Ic3cfaOptions>($($arg),*),
         }
     };
-}
-
-impl EngineOptions {
-    /// The defaults of `engine`.
-    pub fn defaults(engine: EngineKind) -> EngineOptions {
-        match engine {
-            EngineKind::Bmc => EngineOptions::Bmc(Default::default()),
-            EngineKind::Kind => EngineOptions::Kind(Default::default()),
-            EngineKind::Pdr => EngineOptions::Pdr(Default::default()),
-            EngineKind::Ic3cfa => EngineOptions::Ic3cfa(Default::default()),
-        }
-    }
-
-    /// The engine these options are for.
-    pub fn engine(&self) -> EngineKind {
-        match self {
-            EngineOptions::Bmc(_) => EngineKind::Bmc,
-            EngineOptions::Kind(_) => EngineKind::Kind,
-            EngineOptions::Pdr(_) => EngineKind::Pdr,
-            EngineOptions::Ic3cfa(_) => EngineKind::Ic3cfa,
-        }
-    }
-
-    /// Applies one option of the engine's table.
-    pub fn set(&mut self, option: &str) -> Result<(), OptionError> {
-        match self {
-            EngineOptions::Bmc(o) => optable::set(o, option),
-            EngineOptions::Kind(o) => optable::set(o, option),
-            EngineOptions::Pdr(o) => optable::set(o, option),
-            EngineOptions::Ic3cfa(o) => optable::set(o, option),
-        }
-    }
-
-    /// The options that differ from the defaults, each as `:OPTION`.
-    pub fn changes(&self) -> String {
-        match self {
-            EngineOptions::Bmc(o) => optable::changes(o),
-            EngineOptions::Kind(o) => optable::changes(o),
-            EngineOptions::Pdr(o) => optable::changes(o),
-            EngineOptions::Ic3cfa(o) => optable::changes(o),
-        }
-    }
 }
 
 /// The options of `engine` with what they do, for help texts.
@@ -191,22 +140,22 @@ impl Member {
         self.options.engine()
     }
 
-    /// Run this member alone.
-    pub fn run(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+    /// Run this member alone on `problem`.
+    pub fn run(
+        &self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
         let opts = Options {
             backend: self.backend,
             ..opts.clone()
         };
-        match &self.options {
-            EngineOptions::Bmc(o) => bmc::run_with(sys, &opts, o, progress),
-            EngineOptions::Kind(o) => kind::run_with(sys, &opts, o, progress),
-            EngineOptions::Pdr(o) => pdr::run_with(sys, &opts, o.clone(), progress),
-            EngineOptions::Ic3cfa(_) => EngineKind::Ic3cfa.run(sys, &opts, progress),
-        }
+        self.options.as_engine().run(problem, &opts, progress)
     }
 
-    /// Run this member alone on `sys`, the system [`Systems::for_member`] chose for it, or,
-    /// for an engine that needs one, on the program of `systems`.
+    /// Run this member alone on `sys`, the system [`Systems::for_member`] chose for it (with
+    /// the program of `systems` when `sys` is that program's system).
     pub fn run_on(
         &self,
         systems: &Systems<'_>,
@@ -214,25 +163,8 @@ impl Member {
         opts: &Options,
         progress: ProgressFn<'_>,
     ) -> (Verdict, Stats) {
-        match (&self.options, systems.program) {
-            (EngineOptions::Ic3cfa(o), Some(p)) => {
-                let opts = Options {
-                    backend: self.backend,
-                    ..opts.clone()
-                };
-                ic3cfa::run(p.cfa, p.ps, &opts, o.clone(), progress)
-            }
-            _ => self.run(sys, opts, progress),
-        }
+        self.run(&Problem::of(sys, systems.program), opts, progress)
     }
-}
-
-/// A C program as engines that work on its control-flow automaton see it: the CFA and its
-/// system (whose variables their verdicts are about).
-#[derive(Clone, Copy)]
-pub struct Program<'a> {
-    pub cfa: &'a Cfa,
-    pub ps: &'a ProgramSystem,
 }
 
 /// The systems members run on: k-induction on the one constrained by proved invariants when

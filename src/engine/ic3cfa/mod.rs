@@ -73,7 +73,8 @@ mod tests;
 pub mod wp;
 
 use super::ic3::{self, Frames, ObId, Queue};
-use super::{Certificate, Options, ProgressFn, Stats, Unknown, Verdict};
+use super::problem::{Engine, Problem};
+use super::{Certificate, EngineKind, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::aig::AigLit;
 use crate::bv::Valuation;
 use crate::bv::{TermId, TermManager};
@@ -554,6 +555,24 @@ impl<'a> Ic3cfa<'a> {
             Err(e) => Verdict::Unknown(Unknown::incomplete(format!(
                 "ic3cfa proved the program but cannot state its invariant: {e}"
             ))),
+        }
+    }
+}
+
+impl Engine for Ic3cfaOptions {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Ic3cfa
+    }
+
+    fn run(
+        &self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
+        match problem.program_of() {
+            Some(p) => run(p.cfa, p.ps, opts, self.clone(), progress),
+            None => super::problem::no_program(),
         }
     }
 }

@@ -45,7 +45,8 @@ pub use options::PdrOptions;
 
 use super::ic3::cube::is_subset;
 use super::ic3::{self, Frames};
-use super::{bmc, Cause, Options, ProgressFn, Stats, Unknown, Verdict};
+use super::problem::{Engine, Problem};
+use super::{bmc, Cause, EngineKind, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};
 use crate::ts::{Lifting, System};
@@ -402,6 +403,21 @@ impl<'s> Pdr<'s> {
             .time("time generalising", self.time_generalize)
             .time("time propagating", self.time_propagate);
         s
+    }
+}
+
+impl Engine for PdrOptions {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Pdr
+    }
+
+    fn run(
+        &self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
+        run_with(problem.sys(), opts, self.clone(), progress)
     }
 }
 

@@ -1,0 +1,158 @@
+//! What an engine is given, and the one interface every engine implements.
+//!
+//! A [`Problem`] is a bit-level [`System`] and, when the system encodes a C program, that
+//! program's control-flow automaton and encoding ([`Program`]); engines over the automaton
+//! (IC3CFA) need the second, the others use the first. An [`Engine`] is an engine with its
+//! options (each engine's option table implements it): the portfolio, `verify` and `solve` run
+//! every engine through it, so a new engine is one `impl Engine` and one entry in
+//! [`EngineKind`](super::EngineKind).
+
+use super::bmc::BmcOptions;
+use super::ic3cfa::Ic3cfaOptions;
+use super::kind::KindOptions;
+use super::optable::{self, OptionError};
+use super::pdr::PdrOptions;
+use super::{EngineKind, Options, ProgressFn, Stats, Unknown, Verdict};
+use crate::cfa::Cfa;
+use crate::ts::program::ProgramSystem;
+use crate::ts::System;
+
+/// A C program as engines that work on its control-flow automaton see it: the CFA and its
+/// system (whose variables their verdicts are about).
+#[derive(Clone, Copy)]
+pub struct Program<'a> {
+    pub cfa: &'a Cfa,
+    pub ps: &'a ProgramSystem,
+}
+
+/// What an engine works on. Invariant: the program, when there is one, is the one `sys`
+/// encodes (`sys` is `program.ps.sys`), so an engine may answer about either.
+#[derive(Clone, Copy)]
+pub struct Problem<'a> {
+    sys: &'a System,
+    program: Option<Program<'a>>,
+}
+
+impl<'a> Problem<'a> {
+    /// A bit-level system alone (DimSpec, AIGER, or a system derived from a program's).
+    pub fn system(sys: &'a System) -> Problem<'a> {
+        Problem { sys, program: None }
+    }
+
+    /// A C program and its system.
+    pub fn program(program: Program<'a>) -> Problem<'a> {
+        Problem {
+            sys: &program.ps.sys,
+            program: Some(program),
+        }
+    }
+
+    /// `sys`, with `program` when `sys` is the program's own system (a system derived from it,
+    /// such as a preprocessed one, is a system alone).
+    pub fn of(sys: &'a System, program: Option<Program<'a>>) -> Problem<'a> {
+        match program {
+            Some(p) if std::ptr::eq(sys, &p.ps.sys) => Problem::program(p),
+            _ => Problem::system(sys),
+        }
+    }
+
+    /// The bit-level system: every engine's verdict is about it.
+    pub fn sys(&self) -> &'a System {
+        self.sys
+    }
+
+    /// The program `sys` encodes, if any.
+    pub fn program_of(&self) -> Option<Program<'a>> {
+        self.program
+    }
+}
+
+/// An engine with its options, ready to run on a [`Problem`]. Engines poll `opts.interrupter`
+/// (their SAT solvers poll it too), report progress through `progress`, never print, and return
+/// a verdict about `problem.sys()` for the caller to check, with their statistics.
+pub trait Engine: Send + Sync {
+    /// Which engine this is.
+    fn kind(&self) -> EngineKind;
+
+    /// Runs on `problem`; an engine that needs what the problem lacks (IC3CFA without a
+    /// program) answers UNKNOWN and says why.
+    fn run(
+        &self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats);
+}
+
+/// Why an engine that needs a program cannot run on a system alone.
+pub const NO_PROGRAM: &str =
+    "ic3cfa works on a C program's control-flow automaton, and DimSpec and AIGER inputs have none";
+
+/// The answer of an engine that needs a program, given a system alone.
+pub fn no_program() -> (Verdict, Stats) {
+    (
+        Verdict::Unknown(Unknown::incomplete(NO_PROGRAM)),
+        Stats::new(),
+    )
+}
+
+/// An engine and its options (each engine's [`OptionTable`](optable::OptionTable)).
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineOptions {
+    Bmc(BmcOptions),
+    Kind(KindOptions),
+    Pdr(PdrOptions),
+    Ic3cfa(Ic3cfaOptions),
+}
+
+impl EngineOptions {
+    /// The defaults of `engine`.
+    pub fn defaults(engine: EngineKind) -> EngineOptions {
+        match engine {
+            EngineKind::Bmc => EngineOptions::Bmc(Default::default()),
+            EngineKind::Kind => EngineOptions::Kind(Default::default()),
+            EngineKind::Pdr => EngineOptions::Pdr(Default::default()),
+            EngineKind::Ic3cfa => EngineOptions::Ic3cfa(Default::default()),
+        }
+    }
+
+    /// The engine these options are for.
+    pub fn engine(&self) -> EngineKind {
+        match self {
+            EngineOptions::Bmc(_) => EngineKind::Bmc,
+            EngineOptions::Kind(_) => EngineKind::Kind,
+            EngineOptions::Pdr(_) => EngineKind::Pdr,
+            EngineOptions::Ic3cfa(_) => EngineKind::Ic3cfa,
+        }
+    }
+
+    /// The engine these options configure.
+    pub fn as_engine(&self) -> &dyn Engine {
+        match self {
+            EngineOptions::Bmc(o) => o,
+            EngineOptions::Kind(o) => o,
+            EngineOptions::Pdr(o) => o,
+            EngineOptions::Ic3cfa(o) => o,
+        }
+    }
+
+    /// Applies one option of the engine's table.
+    pub fn set(&mut self, option: &str) -> Result<(), OptionError> {
+        match self {
+            EngineOptions::Bmc(o) => optable::set(o, option),
+            EngineOptions::Kind(o) => optable::set(o, option),
+            EngineOptions::Pdr(o) => optable::set(o, option),
+            EngineOptions::Ic3cfa(o) => optable::set(o, option),
+        }
+    }
+
+    /// The options that differ from the defaults, each as `:OPTION`.
+    pub fn changes(&self) -> String {
+        match self {
+            EngineOptions::Bmc(o) => optable::changes(o),
+            EngineOptions::Kind(o) => optable::changes(o),
+            EngineOptions::Pdr(o) => optable::changes(o),
+            EngineOptions::Ic3cfa(o) => optable::changes(o),
+        }
+    }
+}
