@@ -10,6 +10,7 @@
 //! needed kept ([`Mic::query`] sees the candidate without them).
 
 use super::drop_literals;
+use crate::engine::Interrupted;
 
 /// The answer of a generalisation query.
 pub enum Gen<L, M> {
@@ -25,20 +26,18 @@ pub trait Mic {
     type Lit: Ord + Copy;
     /// A failing query's predecessor.
     type Model;
-    /// Why the run stops.
-    type Stop;
 
     /// How many CTGs in a row one candidate may block.
     fn ctg_max(&self) -> usize;
     /// Whether `candidate` may be asked at all (it must exclude the initial states).
-    fn admissible(&mut self, candidate: &[Self::Lit]) -> Result<bool, Self::Stop>;
+    fn admissible(&mut self, candidate: &[Self::Lit]) -> Result<bool, Interrupted>;
     /// Is the candidate inductive relative to the frame below `level`?
     fn query(
         &mut self,
         candidate: &[Self::Lit],
         level: usize,
         depth: usize,
-    ) -> Result<Gen<Self::Lit, Self::Model>, Self::Stop>;
+    ) -> Result<Gen<Self::Lit, Self::Model>, Interrupted>;
     /// Blocks the predecessor in `model` one level below `level` as a CTG, with the candidate
     /// it refuted; whether it did.
     fn block_ctg(
@@ -47,7 +46,7 @@ pub trait Mic {
         model: &Self::Model,
         level: usize,
         depth: usize,
-    ) -> Result<bool, Self::Stop>;
+    ) -> Result<bool, Interrupted>;
     /// The candidate cut down to the predecessor in `model` (`down`), or `None` to give up.
     fn down(&mut self, candidate: Vec<Self::Lit>, model: Self::Model) -> Option<Vec<Self::Lit>>;
 }
@@ -63,7 +62,7 @@ pub fn mic<M: Mic>(
     patience: usize,
     level: usize,
     depth: usize,
-) -> Result<Vec<M::Lit>, M::Stop> {
+) -> Result<Vec<M::Lit>, Interrupted> {
     drop_literals(cube, order, floor, patience, |candidate| {
         down(m, candidate, level, depth)
     })
@@ -75,7 +74,7 @@ fn down<M: Mic>(
     mut c: Vec<M::Lit>,
     level: usize,
     depth: usize,
-) -> Result<Option<Vec<M::Lit>>, M::Stop> {
+) -> Result<Option<Vec<M::Lit>>, Interrupted> {
     let mut ctgs = 0;
     loop {
         if !m.admissible(&c)? {

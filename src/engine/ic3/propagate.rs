@@ -4,10 +4,11 @@
 //! frames there and one above are equal, and the lemmas above it are an inductive invariant.
 
 use super::template::Ic3;
+use crate::engine::Interrupted;
 
 /// Pushes the lemmas of levels `1..=k` (in level order, then by place, each level's lemmas in
 /// the order they were stored); returns the first level left empty that closes the run.
-pub fn propagate<H: Ic3>(h: &mut H, k: usize) -> Result<Option<usize>, H::Stop> {
+pub fn propagate<H: Ic3>(h: &mut H, k: usize) -> Result<Option<usize>, Interrupted> {
     for level in 1..=k {
         if h.pushes() {
             for place in 0..h.frames().places() {

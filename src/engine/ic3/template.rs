@@ -12,6 +12,7 @@
 //! ([`super::mic`] is MIC with CTGs, written once) and stores as a lemma.
 
 use super::{Frames, ObId, Order, Queue};
+use crate::engine::Interrupted;
 use std::time::{Duration, Instant};
 
 /// The answer of a relative-induction query.
@@ -81,8 +82,6 @@ pub trait Ic3 {
     type Cex;
     /// The verdict of a run.
     type Answer;
-    /// Why a run stops without a verdict (interrupted, out of memory).
-    type Stop;
 
     /// The lemmas.
     fn frames(&self) -> &Frames<Self::Lit>;
@@ -98,22 +97,22 @@ pub trait Ic3 {
     }
 
     /// An answer before the first round (an initial goal state, no reachable goal).
-    fn start(&mut self) -> Result<Option<Self::Answer>, Self::Stop>;
+    fn start(&mut self) -> Result<Option<Self::Answer>, Interrupted>;
     /// An answer before the round at `k` (a depth bound), after reporting progress.
-    fn open_round(&mut self, _k: usize) -> Result<Option<Self::Answer>, Self::Stop> {
+    fn open_round(&mut self, _k: usize) -> Result<Option<Self::Answer>, Interrupted> {
         Ok(None)
     }
     /// The obligations a round at `k` starts with (goals, obligations kept from before).
     fn seed(&mut self, k: usize, queue: &mut Queue<Self::Ob>);
     /// A further goal at `k` that the frames do not exclude yet, blocked in a queue of its own.
-    fn next_goal(&mut self, _k: usize) -> Result<Option<Self::Ob>, Self::Stop> {
+    fn next_goal(&mut self, _k: usize) -> Result<Option<Self::Ob>, Interrupted> {
         Ok(None)
     }
     /// A queue of the round at `k` was drained in `took`.
     fn drained(&mut self, _k: usize, _queue: Queue<Self::Ob>, _took: Duration) {}
     /// An answer after blocking at `k` (a bound, the memory budget); else the frames are ready
     /// for propagation up to `k + 1`.
-    fn extend(&mut self, _k: usize) -> Result<Option<Self::Answer>, Self::Stop> {
+    fn extend(&mut self, _k: usize) -> Result<Option<Self::Answer>, Interrupted> {
         Ok(None)
     }
     /// An answer after the round at `k` found no fixpoint.
@@ -122,12 +121,12 @@ pub trait Ic3 {
     }
     /// The answer for a counterexample, or `None` after refining an abstraction that allowed a
     /// spurious one (the round is then repeated).
-    fn counterexample(&mut self, cex: Self::Cex) -> Result<Option<Self::Answer>, Self::Stop>;
+    fn counterexample(&mut self, cex: Self::Cex) -> Result<Option<Self::Answer>, Interrupted>;
     /// The answer for the inductive invariant of the lemmas above `level`.
     fn invariant(&mut self, level: usize) -> Self::Answer;
 
     /// An obligation was taken from the queue.
-    fn popped(&mut self) -> Result<(), Self::Stop>;
+    fn popped(&mut self) -> Result<(), Interrupted>;
     /// The counterexample of an obligation `depth` steps from a goal when `level` is the
     /// initial one.
     fn initial(&self, _level: usize, _depth: usize) -> Option<Self::Cex> {
@@ -146,7 +145,7 @@ pub trait Ic3 {
         &mut self,
         ob: &Self::Ob,
         level: usize,
-    ) -> Result<Query<Self::Proof, Self::Model>, Self::Stop>;
+    ) -> Result<Query<Self::Proof, Self::Model>, Interrupted>;
     /// The predecessor of obligation `id` at `level` in a failing query's model.
     fn predecessor(
         &mut self,
@@ -154,14 +153,14 @@ pub trait Ic3 {
         id: ObId,
         level: usize,
         model: Self::Model,
-    ) -> Result<Pred<Self::Ob, Self::Cex>, Self::Stop>;
+    ) -> Result<Pred<Self::Ob, Self::Cex>, Interrupted>;
     /// The lemma's cube for the obligation blocked at `level` with `proof`.
     fn generalise(
         &mut self,
         ob: &Self::Ob,
         level: usize,
         proof: Self::Proof,
-    ) -> Result<Vec<Self::Lit>, Self::Stop>;
+    ) -> Result<Vec<Self::Lit>, Interrupted>;
     /// Stores the lemma `¬cube` of the obligation, blocked at `level`; returns the level it
     /// was stored at (higher when the variant pushes it on at once).
     fn store(
@@ -169,7 +168,7 @@ pub trait Ic3 {
         ob: &mut Self::Ob,
         level: usize,
         cube: Vec<Self::Lit>,
-    ) -> Result<usize, Self::Stop>;
+    ) -> Result<usize, Interrupted>;
     /// The obligation, `depth` steps from a goal, was blocked at the top level: keep it for
     /// the next round if the variant does.
     fn keep(&mut self, _ob: &Self::Ob, _depth: usize) {}
@@ -179,7 +178,8 @@ pub trait Ic3 {
         true
     }
     /// Tries to push lemma `¬cube` of `place` from `level` to `level + 1`.
-    fn push(&mut self, place: usize, level: usize, cube: Vec<Self::Lit>) -> Result<(), Self::Stop>;
+    fn push(&mut self, place: usize, level: usize, cube: Vec<Self::Lit>)
+        -> Result<(), Interrupted>;
     /// Whether an empty `level` ends the run (every place has its frames there).
     fn closes(&self, _level: usize) -> bool {
         true
@@ -187,7 +187,7 @@ pub trait Ic3 {
 }
 
 /// Runs IC3 with the hooks of `h` (see the module doc) until an answer.
-pub fn run<H: Ic3>(h: &mut H) -> Result<H::Answer, H::Stop> {
+pub fn run<H: Ic3>(h: &mut H) -> Result<H::Answer, Interrupted> {
     if let Some(a) = h.start()? {
         return Ok(a);
     }
@@ -216,7 +216,7 @@ pub fn run<H: Ic3>(h: &mut H) -> Result<H::Answer, H::Stop> {
 }
 
 /// Blocks every goal at `k`: the seeded queue, then each further goal in a queue of its own.
-fn round<H: Ic3>(h: &mut H, k: usize) -> Result<Option<H::Cex>, H::Stop> {
+fn round<H: Ic3>(h: &mut H, k: usize) -> Result<Option<H::Cex>, Interrupted> {
     let mut queue = Queue::new(h.order());
     h.seed(k, &mut queue);
     loop {
@@ -236,7 +236,11 @@ fn round<H: Ic3>(h: &mut H, k: usize) -> Result<Option<H::Cex>, H::Stop> {
 }
 
 /// Handles obligations until the queue is empty or one is a counterexample.
-fn drain<H: Ic3>(h: &mut H, queue: &mut Queue<H::Ob>, k: usize) -> Result<Option<H::Cex>, H::Stop> {
+fn drain<H: Ic3>(
+    h: &mut H,
+    queue: &mut Queue<H::Ob>,
+    k: usize,
+) -> Result<Option<H::Cex>, Interrupted> {
     let retry = h.retry();
     while let Some((id, level)) = queue.pop() {
         h.popped()?;

@@ -4,6 +4,7 @@
 //! the initial states, exclude the bad ones and be closed under the transitions.
 
 use super::{mic, run, Frames, Gen, Ic3, Mic, ObId, Order, Pred, Query, Queue};
+use crate::engine::Interrupted;
 
 const STATES: u8 = 16;
 const BITS: u8 = 4;
@@ -65,7 +66,6 @@ impl Ic3 for Toy {
     type Model = u8;
     type Cex = usize;
     type Answer = Answer;
-    type Stop = ();
 
     fn frames(&self) -> &Frames<Lit> {
         &self.frames
@@ -75,23 +75,23 @@ impl Ic3 for Toy {
         Order::Shallowest
     }
 
-    fn start(&mut self) -> Result<Option<Answer>, ()> {
+    fn start(&mut self) -> Result<Option<Answer>, Interrupted> {
         let bad_init = self.init.iter().any(|s| self.bad.contains(s));
         Ok(bad_init.then_some(Answer::Unsafe(0)))
     }
 
-    fn open_round(&mut self, k: usize) -> Result<Option<Answer>, ()> {
+    fn open_round(&mut self, k: usize) -> Result<Option<Answer>, Interrupted> {
         Ok((k > usize::from(STATES) + 1).then_some(Answer::Bound))
     }
 
     fn seed(&mut self, _: usize, _: &mut Queue<Vec<Lit>>) {}
 
-    fn next_goal(&mut self, k: usize) -> Result<Option<Vec<Lit>>, ()> {
+    fn next_goal(&mut self, k: usize) -> Result<Option<Vec<Lit>>, Interrupted> {
         let goal = self.bad.iter().find(|&&s| self.in_frame(s, k));
         Ok(goal.map(|&s| full(s)))
     }
 
-    fn counterexample(&mut self, depth: usize) -> Result<Option<Answer>, ()> {
+    fn counterexample(&mut self, depth: usize) -> Result<Option<Answer>, Interrupted> {
         Ok(Some(Answer::Unsafe(depth)))
     }
 
@@ -99,7 +99,7 @@ impl Ic3 for Toy {
         Answer::Safe(level + 1)
     }
 
-    fn popped(&mut self) -> Result<(), ()> {
+    fn popped(&mut self) -> Result<(), Interrupted> {
         Ok(())
     }
 
@@ -111,7 +111,7 @@ impl Ic3 for Toy {
         self.frames.excludes(0, level, cube)
     }
 
-    fn query(&mut self, cube: &Vec<Lit>, level: usize) -> Result<Query<(), u8>, ()> {
+    fn query(&mut self, cube: &Vec<Lit>, level: usize) -> Result<Query<(), u8>, Interrupted> {
         Ok(match self.relind(cube, level - 1) {
             None => Query::Holds(()),
             Some(s) => Query::Fails(s),
@@ -124,24 +124,34 @@ impl Ic3 for Toy {
         id: ObId,
         _: usize,
         s: u8,
-    ) -> Result<Pred<Vec<Lit>, usize>, ()> {
+    ) -> Result<Pred<Vec<Lit>, usize>, Interrupted> {
         Ok(match self.init.contains(&s) {
             true => Pred::Initial(queue.depth(id) + 1),
             false => Pred::Obligation(full(s)),
         })
     }
 
-    fn generalise(&mut self, cube: &Vec<Lit>, level: usize, _: ()) -> Result<Vec<Lit>, ()> {
+    fn generalise(
+        &mut self,
+        cube: &Vec<Lit>,
+        level: usize,
+        _: (),
+    ) -> Result<Vec<Lit>, Interrupted> {
         let order = cube.clone();
         mic(self, cube.clone(), &order, 1, 0, level, 0)
     }
 
-    fn store(&mut self, _: &mut Vec<Lit>, level: usize, cube: Vec<Lit>) -> Result<usize, ()> {
+    fn store(
+        &mut self,
+        _: &mut Vec<Lit>,
+        level: usize,
+        cube: Vec<Lit>,
+    ) -> Result<usize, Interrupted> {
         self.frames.add(0, level, cube);
         Ok(level)
     }
 
-    fn push(&mut self, _: usize, level: usize, cube: Vec<Lit>) -> Result<(), ()> {
+    fn push(&mut self, _: usize, level: usize, cube: Vec<Lit>) -> Result<(), Interrupted> {
         if self.relind(&cube, level).is_none() {
             self.frames.add(0, level + 1, cube);
         }
@@ -152,24 +162,23 @@ impl Ic3 for Toy {
 impl Mic for Toy {
     type Lit = Lit;
     type Model = u8;
-    type Stop = ();
 
     fn ctg_max(&self) -> usize {
         0
     }
 
-    fn admissible(&mut self, c: &[Lit]) -> Result<bool, ()> {
+    fn admissible(&mut self, c: &[Lit]) -> Result<bool, Interrupted> {
         Ok(!c.is_empty() && self.excludes_init(c))
     }
 
-    fn query(&mut self, c: &[Lit], level: usize, _: usize) -> Result<Gen<Lit, u8>, ()> {
+    fn query(&mut self, c: &[Lit], level: usize, _: usize) -> Result<Gen<Lit, u8>, Interrupted> {
         Ok(match self.relind(c, level - 1) {
             None => Gen::Holds(c.to_vec()),
             Some(s) => Gen::Fails(s),
         })
     }
 
-    fn block_ctg(&mut self, _: &[Lit], _: &u8, _: usize, _: usize) -> Result<bool, ()> {
+    fn block_ctg(&mut self, _: &[Lit], _: &u8, _: usize, _: usize) -> Result<bool, Interrupted> {
         Ok(false)
     }
 

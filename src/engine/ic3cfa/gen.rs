@@ -3,11 +3,12 @@
 //! the edge assumes (as options), united over the incoming edges; and the bit-level fallback for
 //! equalities that word-level generalisation keeps enumerating.
 
-use super::{Cores, Cube, Ic3cfa, Kind, Rel, Stopped};
+use super::{Cores, Cube, Ic3cfa, Kind, Rel};
 use crate::bv::TermId;
 use crate::cfa::Loc;
 use crate::engine::ic3::cube::union;
 use crate::engine::ic3::{self, binary, Gen, Mic};
+use crate::engine::Interrupted;
 
 impl Ic3cfa<'_> {
     /// `genMic`: drops the literals of `free` one at a time while `support ∪ rest` passes,
@@ -21,7 +22,7 @@ impl Ic3cfa<'_> {
         level: usize,
         free: Cube,
         support: &[TermId],
-    ) -> Result<Cube, Stopped> {
+    ) -> Result<Cube, Interrupted> {
         let order = free.clone();
         let mut edge = EdgeMic {
             ic3: self,
@@ -34,7 +35,12 @@ impl Ic3cfa<'_> {
     /// After `candidate` failed along `e` at `level`: blocks the model's predecessor state at
     /// `e`'s source one level lower, if every edge into it refutes it there (IC3CFA thesis,
     /// the IC3CFA thesis, after Hassan, Bradley and Somenzi). CTGs are not blocked while one is.
-    fn block_ctg(&mut self, e: usize, level: usize, candidate: &[TermId]) -> Result<bool, Stopped> {
+    fn block_ctg(
+        &mut self,
+        e: usize,
+        level: usize,
+        candidate: &[TermId],
+    ) -> Result<bool, Interrupted> {
         let from = self.cfa.edges[e].from;
         if !self.io.ctg || self.in_ctg || level < 2 || from == self.cfa.init {
             return Ok(false);
@@ -59,7 +65,7 @@ impl Ic3cfa<'_> {
         level: usize,
         c: Cube,
         support: &[TermId],
-    ) -> Result<Cube, Stopped> {
+    ) -> Result<Cube, Interrupted> {
         binary(c, support, &mut |cube: &[TermId]| {
             Ok(self.passes(e, level, cube)?.is_some())
         })
@@ -74,7 +80,7 @@ impl Ic3cfa<'_> {
         level: usize,
         cube: &[TermId],
         cores: Cores,
-    ) -> Result<Cube, Stopped> {
+    ) -> Result<Cube, Interrupted> {
         let mut support: Cube = Vec::new();
         for (e, core, exact) in cores {
             let r = if exact {
@@ -97,7 +103,7 @@ impl Ic3cfa<'_> {
         cube: &[TermId],
         core: Cube,
         support: &[TermId],
-    ) -> Result<Cube, Stopped> {
+    ) -> Result<Cube, Interrupted> {
         let from = self.cfa.edges[e].from.index();
         let contexts = self.io.contexts > 0;
         if contexts {
@@ -193,7 +199,7 @@ impl Ic3cfa<'_> {
         loc: Loc,
         level: usize,
         g: &[TermId],
-    ) -> Result<Option<Cube>, Stopped> {
+    ) -> Result<Option<Cube>, Interrupted> {
         let Some((lit, t, c)) = self.enumerated(loc, g) else {
             return Ok(None);
         };
@@ -224,7 +230,7 @@ impl Ic3cfa<'_> {
         loc: Loc,
         level: usize,
         cube: &[TermId],
-    ) -> Result<Option<Cube>, Stopped> {
+    ) -> Result<Option<Cube>, Interrupted> {
         match self.edge_cores(loc, level, cube, Kind::Gen)? {
             Ok(cores) => self.generalise(level, cube, cores).map(Some),
             Err(_) => Ok(None),
@@ -243,13 +249,12 @@ struct EdgeMic<'x, 'a, 's> {
 impl Mic for EdgeMic<'_, '_, '_> {
     type Lit = TermId;
     type Model = ();
-    type Stop = Stopped;
 
     fn ctg_max(&self) -> usize {
         self.ic3.io.ctg_max
     }
 
-    fn admissible(&mut self, _: &[TermId]) -> Result<bool, Stopped> {
+    fn admissible(&mut self, _: &[TermId]) -> Result<bool, Interrupted> {
         Ok(true)
     }
 
@@ -258,7 +263,7 @@ impl Mic for EdgeMic<'_, '_, '_> {
         rest: &[TermId],
         level: usize,
         _: usize,
-    ) -> Result<Gen<TermId, ()>, Stopped> {
+    ) -> Result<Gen<TermId, ()>, Interrupted> {
         let candidate = union(self.support, rest);
         Ok(
             match self.ic3.relind(self.e, level, &candidate, Kind::Gen)? {
@@ -276,7 +281,7 @@ impl Mic for EdgeMic<'_, '_, '_> {
         _: &(),
         level: usize,
         _: usize,
-    ) -> Result<bool, Stopped> {
+    ) -> Result<bool, Interrupted> {
         let candidate = union(self.support, rest);
         self.ic3.block_ctg(self.e, level, &candidate)
     }

@@ -6,9 +6,10 @@
 //! the stop after stable rounds ([`super::stable`]).
 
 use super::MEMORY_CHECK_EVERY;
-use super::{Cores, Cube, Ic3cfa, Kind, Obligation, Stopped};
+use super::{Cores, Cube, Ic3cfa, Kind, Obligation};
 use crate::bv::TermId;
 use crate::engine::ic3::{Frames, Ic3, ObId, Order, Pred, Query, Queue, Retry};
+use crate::engine::Interrupted;
 use crate::engine::{ProgressFn, Reporter, Unknown, Verdict};
 use std::time::{Duration, Instant};
 
@@ -36,7 +37,6 @@ impl Ic3 for Run<'_, '_, '_> {
     type Model = usize;
     type Cex = Vec<Vec<u128>>;
     type Answer = Verdict;
-    type Stop = Stopped;
 
     fn frames(&self) -> &Frames<TermId> {
         &self.ic3.lemmas
@@ -53,11 +53,11 @@ impl Ic3 for Run<'_, '_, '_> {
         }
     }
 
-    fn start(&mut self) -> Result<Option<Verdict>, Stopped> {
+    fn start(&mut self) -> Result<Option<Verdict>, Interrupted> {
         Ok(self.ic3.targets.is_empty().then(|| self.ic3.safe(0)))
     }
 
-    fn open_round(&mut self, k: usize) -> Result<Option<Verdict>, Stopped> {
+    fn open_round(&mut self, k: usize) -> Result<Option<Verdict>, Interrupted> {
         if let Some(max) = self.ic3.opts.max_depth {
             if k > max {
                 return Ok(Some(Verdict::Unknown(Unknown::bound(format!(
@@ -81,7 +81,7 @@ impl Ic3 for Run<'_, '_, '_> {
         }
     }
 
-    fn extend(&mut self, _: usize) -> Result<Option<Verdict>, Stopped> {
+    fn extend(&mut self, _: usize) -> Result<Option<Verdict>, Interrupted> {
         self.ic3.filter_before = std::mem::take(&mut self.ic3.filter);
         Ok(None)
     }
@@ -95,7 +95,7 @@ impl Ic3 for Run<'_, '_, '_> {
         Some(self.ic3.safe(j - 1))
     }
 
-    fn counterexample(&mut self, steps: Self::Cex) -> Result<Option<Verdict>, Stopped> {
+    fn counterexample(&mut self, steps: Self::Cex) -> Result<Option<Verdict>, Interrupted> {
         Ok(Some(match self.ic3.plan(&steps) {
             Ok(plan) => Verdict::Unsafe(plan),
             Err(e) => Verdict::Unknown(Unknown::internal(e)),
@@ -107,7 +107,7 @@ impl Ic3 for Run<'_, '_, '_> {
         self.ic3.safe(level)
     }
 
-    fn popped(&mut self) -> Result<(), Stopped> {
+    fn popped(&mut self) -> Result<(), Interrupted> {
         let lemmas = &self.ic3.lemmas;
         self.reporter
             .tick(&mut *self.progress, || format!("{} lemmas", lemmas.len()));
@@ -115,7 +115,7 @@ impl Ic3 for Run<'_, '_, '_> {
         n.obligations += 1;
         if n.obligations.is_multiple_of(MEMORY_CHECK_EVERY) && !self.ic3.room_to_grow() {
             self.ic3.short_of_memory = true;
-            return Err(Stopped);
+            return Err(Interrupted);
         }
         Ok(())
     }
@@ -135,7 +135,7 @@ impl Ic3 for Run<'_, '_, '_> {
         true
     }
 
-    fn query(&mut self, ob: &Obligation, level: usize) -> Result<Query<Cores, usize>, Stopped> {
+    fn query(&mut self, ob: &Obligation, level: usize) -> Result<Query<Cores, usize>, Interrupted> {
         Ok(
             match self.ic3.edge_cores(ob.loc, level, &ob.cube, Kind::RelInd)? {
                 Ok(cores) => Query::Holds(cores),
@@ -150,7 +150,7 @@ impl Ic3 for Run<'_, '_, '_> {
         id: ObId,
         _: usize,
         e: usize,
-    ) -> Result<Pred<Obligation, Self::Cex>, Stopped> {
+    ) -> Result<Pred<Obligation, Self::Cex>, Interrupted> {
         let (pred, slots) = self.ic3.predecessor(e, &queue.get(id).cube);
         let from = self.ic3.cfa.edges[e].from;
         if from == self.ic3.cfa.init {
@@ -163,7 +163,12 @@ impl Ic3 for Run<'_, '_, '_> {
         )))
     }
 
-    fn generalise(&mut self, ob: &Obligation, level: usize, cores: Cores) -> Result<Cube, Stopped> {
+    fn generalise(
+        &mut self,
+        ob: &Obligation,
+        level: usize,
+        cores: Cores,
+    ) -> Result<Cube, Interrupted> {
         self.ic3.n.literals_before += ob.cube.len();
         let started = Instant::now();
         let mut g = self.ic3.generalise(level, &ob.cube, cores)?;
@@ -177,7 +182,7 @@ impl Ic3 for Run<'_, '_, '_> {
         Ok(g)
     }
 
-    fn store(&mut self, ob: &mut Obligation, level: usize, g: Cube) -> Result<usize, Stopped> {
+    fn store(&mut self, ob: &mut Obligation, level: usize, g: Cube) -> Result<usize, Interrupted> {
         self.ic3.add_lemma(ob.loc, level, g.clone());
         ob.blocked = Some((level, g));
         Ok(level)
@@ -187,7 +192,7 @@ impl Ic3 for Run<'_, '_, '_> {
         self.ic3.io.push
     }
 
-    fn push(&mut self, place: usize, level: usize, cube: Cube) -> Result<(), Stopped> {
+    fn push(&mut self, place: usize, level: usize, cube: Cube) -> Result<(), Interrupted> {
         self.ic3.push(place, level, cube)
     }
 

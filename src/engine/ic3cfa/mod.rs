@@ -80,6 +80,7 @@ use crate::bv::Valuation;
 use crate::bv::{TermId, TermManager};
 use crate::cfa::symex;
 use crate::cfa::{Cfa, Loc};
+use crate::engine::Interrupted;
 use crate::sat::Interrupter;
 use crate::ts::program::ProgramSystem;
 use context::Contexts;
@@ -139,8 +140,6 @@ enum Rel {
     /// It fails: the last query's model has a predecessor.
     Fails,
 }
-
-struct Stopped;
 
 /// IC3CFA on one program (see the module doc).
 struct Ic3cfa<'a> {
@@ -415,7 +414,7 @@ impl<'a> Ic3cfa<'a> {
         level: usize,
         cube: &[TermId],
         kind: Kind,
-    ) -> Result<Rel, Stopped> {
+    ) -> Result<Rel, Interrupted> {
         if self.io.precubes && !matches!(kind, Kind::RelInd) {
             if let Some(g) = self.precube(e, level, cube) {
                 self.n.precube_hits += 1;
@@ -425,7 +424,7 @@ impl<'a> Ic3cfa<'a> {
         match self.query(e, level, cube, kind) {
             Answer::Unsat(core) => Ok(Rel::Holds(core, false)),
             Answer::Sat => Ok(Rel::Fails),
-            Answer::Interrupted => Err(Stopped),
+            Answer::Interrupted => Err(Interrupted),
         }
     }
 
@@ -437,7 +436,7 @@ impl<'a> Ic3cfa<'a> {
         level: usize,
         cube: &[TermId],
         kind: Kind,
-    ) -> Result<Result<Cores, usize>, Stopped> {
+    ) -> Result<Result<Cores, usize>, Interrupted> {
         let mut cores = Vec::new();
         for e in self.incoming[loc.index()].clone() {
             match self.relind(e, level, cube, kind)? {
@@ -449,7 +448,12 @@ impl<'a> Ic3cfa<'a> {
     }
 
     /// Whether `cube` passes along `e` at `level`, with the literals it needs.
-    fn passes(&mut self, e: usize, level: usize, cube: &[TermId]) -> Result<Option<Cube>, Stopped> {
+    fn passes(
+        &mut self,
+        e: usize,
+        level: usize,
+        cube: &[TermId],
+    ) -> Result<Option<Cube>, Interrupted> {
         Ok(match self.relind(e, level, cube, Kind::Gen)? {
             Rel::Holds(core, _) => Some(core),
             Rel::Fails => None,
@@ -544,7 +548,7 @@ impl<'a> Ic3cfa<'a> {
         (pred, slots)
     }
 
-    fn run(&mut self, progress: ProgressFn<'_>, start: Instant) -> Result<Verdict, Stopped> {
+    fn run(&mut self, progress: ProgressFn<'_>, start: Instant) -> Result<Verdict, Interrupted> {
         ic3::run(&mut hooks::Run::new(self, progress, start))
     }
 
@@ -590,10 +594,10 @@ pub fn run(
     let mut e = Ic3cfa::new(cfa, ps, opts, io);
     let v = match e.run(progress, start) {
         Ok(v) => v,
-        Err(Stopped) if e.short_of_memory => Verdict::Unknown(Unknown::memory(
+        Err(Interrupted) if e.short_of_memory => Verdict::Unknown(Unknown::memory(
             "ic3cfa stopped: less than 64 MiB left for its solvers",
         )),
-        Err(Stopped) => super::stopped(opts),
+        Err(Interrupted) => super::stopped(opts),
     };
     let stats = e.stats();
     for s in std::mem::take(&mut e.solvers).into_iter().flatten() {

@@ -22,10 +22,11 @@
 //!
 //! [`Ic3cfaOptions::push_filter`]: super::Ic3cfaOptions::push_filter
 
-use super::{Cube, Ic3cfa, Kind, Rel, Stopped};
+use super::{Cube, Ic3cfa, Kind, Rel};
 use crate::bv::TermId;
 use crate::bv::Valuation;
 use crate::cfa::Loc;
+use crate::engine::Interrupted;
 use std::collections::HashMap;
 
 /// A push that failed: the edge that refuted it, and the state at the edge's source in the
@@ -55,7 +56,7 @@ impl Ic3cfa<'_> {
     /// propagation asks for every lemma of levels `1..=k` after a round at `k`): left out
     /// while the failure recorded at the last propagation still holds, else tried along every
     /// incoming edge, its failure recorded for the next propagation.
-    pub(super) fn push(&mut self, l: usize, level: usize, cube: Cube) -> Result<(), Stopped> {
+    pub(super) fn push(&mut self, l: usize, level: usize, cube: Cube) -> Result<(), Interrupted> {
         let key = (l, cube);
         if let Some(f) = self.filter_before.remove(&key) {
             if self.io.push_filter && self.fails_again(&f, level) {
@@ -81,7 +82,7 @@ impl Ic3cfa<'_> {
         l: usize,
         level: usize,
         cube: &Cube,
-    ) -> Result<Option<Failure>, Stopped> {
+    ) -> Result<Option<Failure>, Interrupted> {
         self.n.push_tried += 1;
         for e in self.incoming[l].clone() {
             if let Rel::Fails = self.relind(e, level + 1, cube, Kind::Push)? {
@@ -107,7 +108,7 @@ impl Ic3cfa<'_> {
         l: usize,
         level: usize,
         cube: &Cube,
-    ) -> Result<(), Stopped> {
+    ) -> Result<(), Interrupted> {
         if self.audit_filter {
             let held = matches!(
                 self.relind(failure.edge, level + 1, cube, Kind::Push)?,

@@ -39,7 +39,6 @@ impl Ic3 for Run<'_, '_, '_> {
     type Model = Vec<bool>;
     type Cex = usize;
     type Answer = Verdict;
-    type Stop = Interrupted;
 
     fn frames(&self) -> &Frames<Lit> {
         &self.pdr.frames

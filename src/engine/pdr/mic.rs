@@ -49,7 +49,6 @@ pub(super) type Failure = (Cube, Vec<bool>);
 impl Mic for Pdr<'_> {
     type Lit = Lit;
     type Model = Failure;
-    type Stop = Interrupted;
 
     fn ctg_max(&self) -> usize {
         self.opts.ctg_max

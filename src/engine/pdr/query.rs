@@ -21,9 +21,7 @@ pub enum RelInd {
     Pred(Cube, Vec<bool>),
 }
 
-/// The query was interrupted.
-#[derive(Debug)]
-pub struct Interrupted;
+pub use crate::engine::Interrupted;
 
 /// SAT call counters shared by every solver of a PDR run.
 #[derive(Default, Debug, Clone)]
