@@ -4,8 +4,8 @@
 //! `memmove` over scalars, arrays and structures (a structure's padding set and copied too),
 //! `memcmp` of two of them (its sign: glibc's value is -1 or 1 on i386 and the difference of
 //! the first differing bytes on x86-64, gcc's folding of constants gives -1 or 1, the C
-//! standard fixes only the sign); an array of bytes as a string, its `strlen` and the sign of
-//! a `strcmp`; a
+//! standard fixes only the sign); an array of bytes as a string, its `strlen`, the signs of a
+//! `strcmp` and a `strncmp`, and where `strchr` finds a byte; a
 //! union of bytes, an integer and a structure, its members written and read in any order,
 //! copied, set by `memset` and written through a pointer to a member; unions with pointer and
 //! `_Bool` members, arrays of unions and unions in arrays of structures ([`super::unions`]).
@@ -163,19 +163,31 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
         );
         let (i, j) = (g.index(&sc, n), g.rng.below(n));
         let (r, q) = (g.fresh("len"), g.fresh("cmp"));
+        let (m, f) = (g.fresh("ncmp"), g.fresh("at"));
+        let (k, c) = (g.rng.below(n + 2), g.expr(&sc, 1));
         let _ = writeln!(
             out,
             "  int {r} = (int)strlen((char *)C + {i});\n  int {q} = strcmp((char *)C + {i}, (char *)C + {j});\n  {q} = ({q} > 0) - ({q} < 0);"
         );
-        // The length and the sign stated, so that a counterexample depends on them.
+        // `strncmp` of at most `k` bytes (up to two past the array: it stops at the null
+        // character before), and where `strchr` finds a byte (-1 for null).
         let _ = writeln!(
             out,
-            "  if ({r} == {} || {q} == {})\n    reach_error();",
+            "  int {m} = strncmp((char *)C + {j}, (char *)C + {i}, {k});\n  {m} = ({m} > 0) - ({m} < 0);\n  char *{f}p = strchr((char *)C + {i}, {c});\n  int {f} = {f}p ? (int)({f}p - (char *)C) : -1;"
+        );
+        // The length, the signs and the place stated, so that a counterexample depends on them.
+        let _ = writeln!(
+            out,
+            "  if ({r} == {} || {q} == {} || ({m} == {} && {f} == {}))\n    reach_error();",
             g.rng.below(n),
-            g.pick(&[-1, 0, 1])
+            g.pick(&[-1, 0, 1]),
+            g.pick(&[-1, 0, 1]),
+            g.rng.below(n + 1) as i64 - 1
         );
         sc.add_var(r, Ty(6));
         sc.add_var(q, Ty(6));
+        sc.add_var(m, Ty(6));
+        sc.add_var(f, Ty(6));
     }
     if g.one_in(3) {
         unions::final_check(g, &pointer_unions, &mut out);
