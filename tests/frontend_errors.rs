@@ -76,8 +76,8 @@ fn unsupported_constructs() {
         "__int128",
     );
     unsupported(
-        "int main(){ switch(1){ case 1 ... 3: break; } return 0; }",
-        "case range",
+        "int main(){ int *p = 0; __typeof__(p) q = p; return q == 0; }",
+        "typeof of a pointer that is never dereferenced",
     );
 }
 
@@ -122,6 +122,18 @@ fn semantic_and_syntax_errors_have_positions() {
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(e.contains("no definition of `main`"), "{e}");
+    // Overlapping case ranges, as gcc rejects them; a range alone is accepted.
+    let e = lower(
+        "int main(){ int x = 4; switch(x){ case 1 ... 5: break; case 5 ... 9: break; } return 0; }",
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(
+        e.starts_with("t.c:1:") && e.contains("duplicate case value"),
+        "{e}"
+    );
+    assert!(lower("int main(){ switch(3){ case 1 ... 5: case 6: break; } return 0; }").is_ok());
 }
 
 /// Columns are those of the original line, counted in bytes (a tab is one), although `gcc -E`

@@ -60,6 +60,8 @@ pub enum Ret {
     /// A general pointer (see [`super::memory`]) to the type.
     Ptr(PVar, CType),
     Struct(super::structs::StructView),
+    /// A function pointer: its number (see [`super::fnptr`]) and the function type.
+    Func(PVar, CType),
 }
 
 /// The state of one inlined function body.

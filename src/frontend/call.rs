@@ -31,11 +31,15 @@ impl<'a> Lower<'a> {
             d = inner;
         }
         let mut params = Vec::new();
-        let mut ret = rt.clone();
-        // The return type: pointers before the function declarator.
+        // The return type, from the whole declarator: `int (*f(int k))(int)` returns a pointer
+        // to a function, `int (*g(void))[3]` a pointer to an array.
+        let ret = match self.declarator(rt.clone(), &def.declarator)?.1 {
+            CType::Function(ret, _) => *ret,
+            _ => return self.unsupported(def.declarator.span, "this function declarator"),
+        };
         for dd in &d.node.derived {
             match &dd.node {
-                DerivedDeclarator::Pointer(_) => ret = CType::Pointer(Box::new(ret)),
+                DerivedDeclarator::Pointer(_) => {}
                 DerivedDeclarator::Function(f) => {
                     if f.node.ellipsis == Ellipsis::Some {
                         return self.unsupported(f.span, "variadic function");
@@ -294,6 +298,16 @@ impl<'a> Lower<'a> {
                     (**q).clone(),
                 )
             }
+            CType::Pointer(f) => {
+                let w = super::pointer::ADDRESS.width(self.dm());
+                Val::Func(
+                    RVal {
+                        t: self.cfa.tm.bv_const(0, w),
+                        ty: super::pointer::ADDRESS,
+                    },
+                    (**f).clone(),
+                )
+            }
             CType::Struct(def) => {
                 let pos = Some(self.pos.clone());
                 Val::Struct(self.new_struct(
@@ -356,6 +370,17 @@ impl<'a> Lower<'a> {
                 self.havoc(v, HavocKind::Uninitialized);
                 Some(Ret::Ptr(v, *q))
             }
+            CType::Pointer(f) => {
+                let v = self.new_var(
+                    &format!("{name}::return"),
+                    super::pointer::ADDRESS,
+                    VarKind::Return,
+                    Some(self.pos.clone()),
+                );
+                self.havoc(v, HavocKind::Uninitialized);
+                self.cfa.function_pointers.insert(v);
+                Some(Ret::Func(v, *f))
+            }
             CType::Struct(def) => {
                 let pos = Some(self.pos.clone());
                 let v = self.new_struct(&format!("{name}::return"), &def, VarKind::Return, &pos)?;
@@ -409,6 +434,13 @@ impl<'a> Lower<'a> {
                 ty,
             }),
             Some(Ret::Struct(v)) => Val::Struct(v),
+            Some(Ret::Func(v, f)) => Val::Func(
+                RVal {
+                    t: self.var_term(v),
+                    ty: super::pointer::ADDRESS,
+                },
+                f,
+            ),
             Some(Ret::Ptr(v, q)) => Val::Ref(
                 RVal {
                     t: self.var_term(v),

@@ -124,6 +124,14 @@ impl<'a> Lower<'a> {
             x = Val::Int(a);
             y = Val::Int(b);
         }
+        // Two functions (or function pointers) of one type: their numbers.
+        let mut func = None;
+        if let (Val::Func(a, fa), Val::Func(b, fb)) = (&x, &y) {
+            if fa == fb {
+                func = Some(fa.clone());
+                (x, y) = (Val::Int(*a), Val::Int(*b));
+            }
+        }
         let ty = match (&x, &y) {
             (Val::Int(a), Val::Int(b)) => {
                 Some(super::types::usual_arithmetic(a.ty, b.ty, self.dm()))
@@ -134,9 +142,10 @@ impl<'a> Lower<'a> {
                 return self.unsupported(c.span, "conditional expression of pointer or array type")
             }
         };
-        let wrap = |v: Val| match (v, &pointee) {
-            (Val::Int(r), Some(q)) => Val::Ref(r, q.clone()),
-            (v, _) => v,
+        let wrap = |v: Val| match (v, &pointee, func) {
+            (Val::Int(r), Some(q), _) => Val::Ref(r, q.clone()),
+            (Val::Int(r), _, Some(f)) => Val::Func(r, f),
+            (v, _, _) => v,
         };
         if end_t == lt && end_e == le {
             self.cur = start;

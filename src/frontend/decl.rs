@@ -159,7 +159,7 @@ impl<'a> Lower<'a> {
                         return self.error(id.span, format!("unknown type name `{}`", id.node.name))
                     }
                 },
-                TypeSpecifier::TypeOf(_) => return self.unsupported(t.span, "typeof"),
+                TypeSpecifier::TypeOf(of) => other = Some(self.type_of_specifier(of)?),
             }
         }
         if let Some(o) = other {

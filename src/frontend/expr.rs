@@ -540,6 +540,12 @@ impl<'a> Lower<'a> {
 
     /// The type of an expression, without keeping its effects (for `sizeof`).
     pub fn type_of(&mut self, e: &Node<Expression>) -> Result<CType, FrontendError> {
+        Ok(self.type_of_val(e)?.0)
+    }
+
+    /// [`Lower::type_of`], and whether the value is an address-only pointer (whose pointee
+    /// type is not kept: its type is given as `void *`).
+    fn type_of_val(&mut self, e: &Node<Expression>) -> Result<(CType, bool), FrontendError> {
         let saved = self.cur;
         self.cur = self.new_loc("sizeof operand (not evaluated)");
         let v = self.expr(e);
@@ -555,7 +561,9 @@ impl<'a> Lower<'a> {
             Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
             _ => false,
         };
-        Ok(match v? {
+        let v = v?;
+        let addr = matches!(v, Val::Addr(_));
+        let ty = match v {
             Val::Int(r) => CType::Int(r.ty),
             Val::Array(view) if !lvalue => CType::Pointer(Box::new(view.row_type())),
             Val::Array(view) => view.ctype(),
@@ -566,7 +574,24 @@ impl<'a> Lower<'a> {
             Val::Addr(_) => CType::Pointer(Box::new(CType::Void)),
             Val::Func(_, t) => CType::Pointer(Box::new(t)),
             Val::Void => CType::Void,
-        })
+        };
+        Ok((ty, addr))
+    }
+
+    /// The type a GNU `typeof` (or `__typeof__`) names: of a type name, that type; of an
+    /// expression, its type as `sizeof` sees it (the expression is not evaluated). A pointer
+    /// the program never dereferences keeps no pointee type, so its `typeof` is unsupported.
+    pub fn type_of_specifier(&mut self, of: &Node<TypeOf>) -> Result<CType, FrontendError> {
+        match &of.node {
+            TypeOf::Type(t) => self.type_name(t),
+            TypeOf::Expression(e) => match self.type_of_val(e)? {
+                (_, true) => self.unsupported(
+                    of.span,
+                    "typeof of a pointer that is never dereferenced (its pointee type is not kept)",
+                ),
+                (ty, false) => Ok(ty),
+            },
+        }
     }
 
     fn sizeof(&mut self, ty: &CType, span: Span) -> Result<Val, FrontendError> {

@@ -18,7 +18,9 @@ use lang_c::span::{Node, Span};
 /// The `case` labels of the `switch` being lowered.
 pub struct SwitchCtx {
     pub value: RVal,
-    pub cases: Vec<(u128, Loc)>,
+    /// The labels: the lowest and the highest value of each (equal for a `case`, a GNU case
+    /// range `case lo ... hi` otherwise), as bits of the promoted type, and its location.
+    pub cases: Vec<(u128, u128, Loc)>,
     pub default: Option<Loc>,
 }
 
@@ -139,6 +141,11 @@ impl<'a> Lower<'a> {
                     (Some(e), Some(Ret::Ptr(v, _))) => {
                         let x = self.expr(e)?;
                         let r = self.general_pointer(x, e.span)?;
+                        self.assign(v, r.t);
+                    }
+                    (Some(e), Some(Ret::Func(v, f))) => {
+                        let x = self.expr(e)?;
+                        let r = self.function_number(x, &f, e.span)?;
                         self.assign(v, r.t);
                     }
                     (Some(e), Some(Ret::Struct(dst))) => {
@@ -285,24 +292,8 @@ impl<'a> Lower<'a> {
                 let loc = self.label(name)?;
                 self.goto_loc(loc);
             }
-            Label::Case(e) => {
-                let Some(sw) = self.fctx()?.switches.last() else {
-                    return self.error(l.span, "`case` outside a switch");
-                };
-                let ty = sw.value.ty;
-                let v = self.const_int(e)?;
-                let w = ty.width(self.dm());
-                let bits = crate::bv::value::from_signed(v, w);
-                let loc = self.new_loc("case");
-                self.goto_loc(loc);
-                if let Some(sw) = self.fctx()?.switches.last_mut() {
-                    if sw.cases.iter().any(|(c, _)| *c == bits) {
-                        return self.error(e.span, "duplicate case value");
-                    }
-                    sw.cases.push((bits, loc));
-                }
-            }
-            Label::CaseRange(r) => return self.unsupported(r.span, "case range"),
+            Label::Case(e) => self.case_label(e, e, l.span)?,
+            Label::CaseRange(r) => self.case_label(&r.node.low, &r.node.high, l.span)?,
             Label::Default => {
                 let loc = self.new_loc("default");
                 self.goto_loc(loc);
@@ -314,6 +305,48 @@ impl<'a> Lower<'a> {
             }
         }
         self.stmt(&l.node.statement)
+    }
+
+    /// A `case lo ... hi` label (`lo` and `hi` the same expression for `case k`): the values
+    /// converted to the promoted type of the switch's value, as gcc converts them; a range whose
+    /// low end is above its high end matches nothing (gcc warns of an empty range); a value
+    /// that another label of the switch has is an error.
+    fn case_label(
+        &mut self,
+        lo: &Node<Expression>,
+        hi: &Node<Expression>,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let Some(sw) = self.fctx()?.switches.last() else {
+            return self.error(span, "`case` outside a switch");
+        };
+        let ty = sw.value.ty;
+        let w = ty.width(self.dm());
+        let bits = |v: i128| crate::bv::value::from_signed(v, w);
+        let (a, b) = (bits(self.const_int(lo)?), bits(self.const_int(hi)?));
+        let key = |v: u128| {
+            if ty.signed {
+                crate::bv::value::to_signed(v, w)
+            } else {
+                v as i128
+            }
+        };
+        let loc = self.new_loc("case");
+        self.goto_loc(loc);
+        if key(a) > key(b) {
+            return Ok(());
+        }
+        if let Some(sw) = self.fctx()?.switches.last_mut() {
+            if sw
+                .cases
+                .iter()
+                .any(|&(c, d, _)| key(c) <= key(b) && key(a) <= key(d))
+            {
+                return self.error(lo.span, "duplicate case value");
+            }
+            sw.cases.push((a, b, loc));
+        }
+        Ok(())
     }
 
     fn switch(&mut self, sw: &Node<SwitchStatement>) -> Result<(), FrontendError> {
@@ -349,12 +382,23 @@ impl<'a> Lower<'a> {
         self.cur = head;
         let w = ty.width(self.dm());
         let mut none = self.cfa.tm.tru();
-        for (c, loc) in &ctx.cases {
-            let k = self.cfa.tm.bv_const(*c, w);
-            let eq = self.cfa.tm.eq(value.t, k);
-            self.edge_if(eq, *loc, None);
-            let ne = self.cfa.tm.not(eq);
-            none = self.cfa.tm.and(none, ne);
+        for &(lo, hi, loc) in &ctx.cases {
+            let tm = &mut self.cfa.tm;
+            let a = tm.bv_const(lo, w);
+            let hit = if lo == hi {
+                tm.eq(value.t, a)
+            } else {
+                let b = tm.bv_const(hi, w);
+                let (above, below) = if ty.signed {
+                    (tm.sle(a, value.t), tm.sle(value.t, b))
+                } else {
+                    (tm.ule(a, value.t), tm.ule(value.t, b))
+                };
+                tm.and(above, below)
+            };
+            self.edge_if(hit, loc, None);
+            let miss = self.cfa.tm.not(hit);
+            none = self.cfa.tm.and(none, miss);
         }
         self.edge_if(none, ctx.default.unwrap_or(exit), None);
         self.cur = exit;

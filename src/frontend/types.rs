@@ -317,6 +317,9 @@ impl CType {
             CType::Int(i) => i.name().into(),
             CType::Array(e, Some(n)) => format!("{}[{n}]", e.describe()),
             CType::Array(e, None) => format!("{}[]", e.describe()),
+            CType::Pointer(e) if matches!(**e, CType::Function(..)) => {
+                format!("pointer to {}", e.describe())
+            }
             CType::Pointer(e) => format!("{}*", e.describe()),
             CType::Function(r, _) => format!("function returning {}", r.describe()),
             CType::Struct(s) => {

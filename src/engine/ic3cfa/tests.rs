@@ -43,9 +43,7 @@ fn the_invariant_passes_and_weakened_ones_fail() {
     );
     let opts = Options::default();
     let mut e = Ic3cfa::new(&cfa, &ps, &opts, Ic3cfaOptions::default());
-    let v = e
-        .run(&mut |_| {}, Instant::now())
-        .expect("not interrupted");
+    let v = e.run(&mut |_| {}, Instant::now()).expect("not interrupted");
     assert!(
         matches!(v, Verdict::Safe(Certificate::Circuit(_))),
         "{}",
@@ -133,9 +131,7 @@ fn run_with<'a>(
 ) -> (Verdict, Ic3cfa<'a>) {
     let mut e = Ic3cfa::new(cfa, ps, opts, io);
     e.audit_filter = audit;
-    let v = e
-        .run(&mut |_| {}, Instant::now())
-        .expect("not interrupted");
+    let v = e.run(&mut |_| {}, Instant::now()).expect("not interrupted");
     (v, e)
 }
 
