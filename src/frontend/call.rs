@@ -203,7 +203,7 @@ impl<'a> Lower<'a> {
             let (pty, a) = (&types[i], &args[i]);
             Ok(match pty {
                 CType::Int(ty) => {
-                    let r = lw.rval(a)?;
+                    let r = lw.rval_for(a, *ty)?;
                     let t = lw.convert(r, *ty);
                     let r = RVal { t, ty: *ty };
                     let r = if later_effects { lw.materialize(r) } else { r };

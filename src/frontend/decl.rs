@@ -747,7 +747,7 @@ impl<'a> Lower<'a> {
     fn initialize(&mut self, b: &Binding, init: &Node<Initializer>) -> Result<(), FrontendError> {
         match (b, &init.node) {
             (Binding::Var(v, ty), Initializer::Expression(e)) => {
-                let r = self.rval(e)?;
+                let r = self.rval_for(e, *ty)?;
                 let t = self.convert(r, *ty);
                 self.assign(*v, t);
                 Ok(())

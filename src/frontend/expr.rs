@@ -154,6 +154,16 @@ impl<'a> Lower<'a> {
         self.int_of(v, false, e.span)
     }
 
+    /// The value of an expression converted (by the caller) to integer type `to`: for `_Bool`,
+    /// a pointer is converted too, to whether it is not null (C11 6.3.1.2).
+    pub fn rval_for(&mut self, e: &Node<Expression>, to: CInt) -> Result<RVal, FrontendError> {
+        if to == CInt::BOOL {
+            self.truth_value(e)
+        } else {
+            self.rval(e)
+        }
+    }
+
     /// The truth of a controlling expression's value: an integer or an address-only pointer
     /// not zero, a pointer to an object not null.
     pub fn truth_value(&mut self, e: &Node<Expression>) -> Result<RVal, FrontendError> {
@@ -798,7 +808,7 @@ impl<'a> Lower<'a> {
                 } else {
                     lv
                 };
-                let v = self.rval(r)?;
+                let v = self.rval_for(r, lv.ty())?;
                 self.store(&lv, v);
                 Ok(Val::Int(self.stored_value(&lv, v)))
             }

@@ -134,7 +134,7 @@ impl<'a> Lower<'a> {
                 let ret = self.fctx()?.ret.clone();
                 match (e, ret) {
                     (Some(e), Some(Ret::Int(v, ty))) => {
-                        let r = self.rval(e)?;
+                        let r = self.rval_for(e, ty)?;
                         let t = self.convert(r, ty);
                         self.assign(v, t);
                     }
