@@ -339,6 +339,166 @@ fn conclusive(v: &Verdict) -> bool {
     matches!(v, Verdict::Safe(_) | Verdict::Unsafe(_))
 }
 
+/// What the members of a race have answered so far: their verdicts and times, their
+/// statistics, the first conclusive answer and a conflicting one.
+struct Race {
+    results: Vec<Option<(Verdict, Duration)>>,
+    stats: Vec<Stats>,
+    winner: Option<usize>,
+    conflict: Option<(usize, usize)>,
+    won_at: Option<Instant>,
+    last_report: Instant,
+}
+
+impl Race {
+    fn new(members: usize) -> Race {
+        Race {
+            results: vec![None; members],
+            stats: vec![Stats::new(); members],
+            winner: None,
+            conflict: None,
+            won_at: None,
+            last_report: Instant::now(),
+        }
+    }
+
+    /// Member `i` answered `v` after `t`; the first conclusive answer wins and stops the others
+    /// (through `stop`), a later conclusive one that contradicts it is a conflict.
+    fn record(&mut self, i: usize, v: Verdict, t: Duration, stats: Stats, stop: &Interrupter) {
+        self.stats[i] = stats;
+        self.last_report = Instant::now();
+        if conclusive(&v) {
+            match self.winner {
+                None => {
+                    self.winner = Some(i);
+                    self.won_at = Some(Instant::now());
+                    stop.interrupt();
+                }
+                Some(w) => {
+                    let same = matches!(
+                        (&v, &self.results[w].as_ref().map(|r| &r.0)),
+                        (Verdict::Safe(_), Some(Verdict::Safe(_)))
+                            | (Verdict::Unsafe(_), Some(Verdict::Unsafe(_)))
+                    );
+                    if !same {
+                        self.conflict = Some((w, i));
+                    }
+                }
+            }
+        }
+        self.results[i] = Some((v, t));
+    }
+
+    /// The portfolio's answer: the winner's verdict, an internal error for a conflict, or the
+    /// UNKNOWN of the members' answers ([`no_winner`]); the statistics list every member's
+    /// answer, then those of the winner (or of the only member).
+    fn finish(mut self, active: &[Member], start: Instant, interrupted: bool) -> PortfolioResult {
+        // From the win to the last member's report (the members free their memory afterwards).
+        let stop_latency = self
+            .won_at
+            .map(|t| self.last_report.saturating_duration_since(t));
+        let mut stats = Stats::new();
+        for (m, r) in active.iter().zip(&self.results) {
+            let desc = match r {
+                Some((v, t)) => format!("{} after {:.3} s", v.word(), t.as_secs_f64()),
+                None => "no answer".into(),
+            };
+            stats.text(format!("member {m}"), desc);
+        }
+        stats.time("portfolio time", start.elapsed());
+        if let Some(i) = self.winner.or((active.len() == 1).then_some(0)) {
+            stats.extend(std::mem::take(&mut self.stats[i]));
+        }
+        let (verdict, winner) = match (self.conflict, self.winner) {
+            (Some((a, b)), _) => (
+                Verdict::Unknown(Unknown::internal(format!(
+                    "conflicting checked verdicts from {} and {}",
+                    active[a], active[b]
+                ))),
+                None,
+            ),
+            (None, Some(w)) => {
+                stats.text("winner", active[w].to_string());
+                let verdict = self.results[w]
+                    .take()
+                    .map(|r| r.0)
+                    .unwrap_or(Verdict::Unknown(Unknown::internal(
+                        "the winner's verdict is lost",
+                    )));
+                (verdict, Some(active[w].clone()))
+            }
+            (None, None) => {
+                let unknowns: Vec<(&Member, &Unknown)> = active
+                    .iter()
+                    .zip(&self.results)
+                    .filter_map(|(m, r)| match r {
+                        Some((Verdict::Unknown(why), _)) => Some((m, why)),
+                        _ => None,
+                    })
+                    .collect();
+                (Verdict::Unknown(no_winner(&unknowns, interrupted)), None)
+            }
+        };
+        PortfolioResult {
+            verdict,
+            winner,
+            stats,
+            stop_latency,
+        }
+    }
+}
+
+/// How a member thread runs: the shared systems and checker, the race's stop signal, whether
+/// PDR waits for the invariant search ([`run_deferred`]) and the flag that says it is over.
+struct Lane<'s, 'a> {
+    systems: &'s Systems<'a>,
+    check: &'s Checker<'s>,
+    stop: &'s Interrupter,
+    defer: bool,
+    search_over: &'s AtomicBool,
+}
+
+impl Lane<'_, '_> {
+    /// Runs member `m` on its system, forwarding its progress to `ptx`; a panic (a bug) is its
+    /// UNKNOWN (internal error), and the verdict is settled (carried back and checked).
+    fn run(
+        &self,
+        m: &Member,
+        mopts: &Options,
+        ptx: &crossbeam_channel::Sender<Progress>,
+    ) -> (Verdict, Stats) {
+        let chosen = self.systems.for_member(m, self.stop);
+        let sys = chosen.sys;
+        if m.engine() == EngineKind::Kind {
+            self.search_over.store(true, Ordering::SeqCst);
+        }
+        let label = m.to_string();
+        let mut forward = |p: &Progress| {
+            let mut p = p.clone();
+            p.member = Some(label.clone());
+            let _ = ptx.send(p);
+        };
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if self.defer && m.engine() == EngineKind::Pdr {
+                let v = run_deferred(m, self.systems, sys, mopts, self.search_over, &mut forward);
+                (v, Stats::new())
+            } else {
+                m.run_on(self.systems, sys, mopts, &mut forward)
+            }
+        }));
+        let (v, stats) = run.unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let why = Unknown::internal(format!("{m} failed: {what}"));
+            (Verdict::Unknown(why), Stats::new())
+        });
+        (self.systems.settle(chosen, v, m, mopts, self.check), stats)
+    }
+}
+
 /// Race `members` on their systems on at most `jobs` threads.
 pub fn run(
     systems: &Systems<'_>,
@@ -353,62 +513,33 @@ pub fn run(
     let stop = Interrupter::new();
     let (tx, rx) = unbounded::<(usize, Verdict, Duration, Stats)>();
     let (ptx, prx) = unbounded::<Progress>();
-    let mut results: Vec<Option<(Verdict, Duration)>> = vec![None; active.len()];
-    let mut member_stats: Vec<Stats> = vec![Stats::new(); active.len()];
-    let mut winner: Option<usize> = None;
-    let mut conflict = None;
-    let mut won_at: Option<Instant> = None;
-    let mut last_report = Instant::now();
+    let mut race = Race::new(active.len());
     let search_over = AtomicBool::new(false);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let defer = systems.constrained.is_some()
-        && active.len() > cores
-        && active.iter().any(|m| m.engine() == EngineKind::Kind);
+    let lane = Lane {
+        systems,
+        check,
+        stop: &stop,
+        defer: systems.constrained.is_some()
+            && active.len() > cores
+            && active.iter().any(|m| m.engine() == EngineKind::Kind),
+        search_over: &search_over,
+    };
     std::thread::scope(|s| {
         for (i, m) in active.iter().enumerate() {
-            let (tx, ptx) = (tx.clone(), ptx.clone());
+            let (tx, ptx, lane) = (tx.clone(), ptx.clone(), &lane);
             let mopts = Options {
                 backend: m.backend,
                 max_depth: opts.max_depth,
                 interrupter: stop.clone(),
             };
-            let (stop, search_over) = (&stop, &search_over);
             s.spawn(move || {
                 // Registers the thread's graveyard (a thread-local with a destructor, whose
                 // registration allocates) now, not when the member ends out of memory.
                 super::graveyard::release();
                 let t = Instant::now();
-                let chosen = systems.for_member(m, stop);
-                let sys = chosen.sys;
-                if m.engine() == EngineKind::Kind {
-                    search_over.store(true, Ordering::SeqCst);
-                }
-                let label = m.to_string();
-                let mut forward = |p: &Progress| {
-                    let mut p = p.clone();
-                    p.member = Some(label.clone());
-                    let _ = ptx.send(p);
-                };
-                // A member that fails with a panic (a bug) answers UNKNOWN; the others go on.
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    if defer && m.engine() == EngineKind::Pdr {
-                        let v = run_deferred(m, systems, sys, &mopts, search_over, &mut forward);
-                        (v, Stats::new())
-                    } else {
-                        m.run_on(systems, sys, &mopts, &mut forward)
-                    }
-                }));
-                let (v, member_stats) = run.unwrap_or_else(|panic| {
-                    let what = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
-                    let why = Unknown::internal(format!("{m} failed: {what}"));
-                    (Verdict::Unknown(why), Stats::new())
-                });
-                let v = systems.settle(chosen, v, m, &mopts, check);
-                let _ = tx.send((i, v, t.elapsed(), member_stats));
+                let (v, stats) = lane.run(m, &mopts, &ptx);
+                let _ = tx.send((i, v, t.elapsed(), stats));
                 // Free the member's solvers only after it has reported, and not at all when
                 // the run has been stopped: the portfolio waits for its threads to end.
                 if opts.interrupter.is_interrupted() {
@@ -427,29 +558,8 @@ pub fn run(
             }
             match rx.recv_timeout(Duration::from_millis(5)) {
                 Ok((i, v, t, st)) => {
-                    member_stats[i] = st;
                     done += 1;
-                    last_report = Instant::now();
-                    if conclusive(&v) {
-                        match winner {
-                            None => {
-                                winner = Some(i);
-                                won_at = Some(Instant::now());
-                                stop.interrupt();
-                            }
-                            Some(w) => {
-                                let same = matches!(
-                                    (&v, &results[w].as_ref().map(|r| &r.0)),
-                                    (Verdict::Safe(_), Some(Verdict::Safe(_)))
-                                        | (Verdict::Unsafe(_), Some(Verdict::Unsafe(_)))
-                                );
-                                if !same {
-                                    conflict = Some((w, i));
-                                }
-                            }
-                        }
-                    }
-                    results[i] = Some((v, t));
+                    race.record(i, v, t, st, &stop);
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     if opts.interrupter.is_interrupted() {
@@ -460,67 +570,7 @@ pub fn run(
             }
         }
     });
-    // From the win to the last member's report (the members free their memory afterwards).
-    let stop_latency = won_at.map(|t| last_report.saturating_duration_since(t));
-    let mut stats = Stats::new();
-    for (i, m) in active.iter().enumerate() {
-        let desc = match &results[i] {
-            Some((v, t)) => format!("{} after {:.3} s", v.word(), t.as_secs_f64()),
-            None => "no answer".into(),
-        };
-        stats.text(format!("member {m}"), desc);
-    }
-    stats.time("portfolio time", start.elapsed());
-    // The statistics of the member that won, or of the only one.
-    if let Some(i) = winner.or((active.len() == 1).then_some(0)) {
-        stats.extend(std::mem::take(&mut member_stats[i]));
-    }
-    if let Some((a, b)) = conflict {
-        return PortfolioResult {
-            verdict: Verdict::Unknown(Unknown::internal(format!(
-                "conflicting checked verdicts from {} and {}",
-                active[a], active[b]
-            ))),
-            winner: None,
-            stats,
-            stop_latency,
-        };
-    }
-    match winner {
-        Some(w) => {
-            stats.text("winner", active[w].to_string());
-            let verdict =
-                results[w]
-                    .take()
-                    .map(|r| r.0)
-                    .unwrap_or(Verdict::Unknown(Unknown::internal(
-                        "the winner's verdict is lost",
-                    )));
-            PortfolioResult {
-                verdict,
-                winner: Some(active[w].clone()),
-                stats,
-                stop_latency,
-            }
-        }
-        None => {
-            let unknowns: Vec<(&Member, &Unknown)> = active
-                .iter()
-                .zip(&results)
-                .filter_map(|(m, r)| match r {
-                    Some((Verdict::Unknown(why), _)) => Some((m, why)),
-                    _ => None,
-                })
-                .collect();
-            let verdict = Verdict::Unknown(no_winner(&unknowns, opts.interrupter.is_interrupted()));
-            PortfolioResult {
-                verdict,
-                winner: None,
-                stats,
-                stop_latency,
-            }
-        }
-    }
+    race.finish(&active, start, opts.interrupter.is_interrupted())
 }
 
 /// The UNKNOWN of a portfolio without a winner, from its members' answers: an internal error

@@ -339,45 +339,34 @@ impl<'a> Lower<'a> {
         r
     }
 
-    fn body_at(
+    /// Where a call of `name` (defined by `def`) keeps its return value: `None` for `void` and
+    /// for the outermost `main`, whose value is not used.
+    fn return_slot(
         &mut self,
         name: &str,
-        def: &'a FunctionDefinition,
-        params: Vec<(String, CType, Val)>,
-    ) -> Result<Val, FrontendError> {
+        def: &FunctionDefinition,
+    ) -> Result<Option<Ret>, FrontendError> {
         let (ret, _) = self.parameters(def)?;
-        let ret = match ret {
+        let var = |lw: &mut Self, ty: CInt| {
+            let v = lw.new_var(
+                &format!("{name}::return"),
+                ty,
+                VarKind::Return,
+                Some(lw.pos.clone()),
+            );
+            lw.havoc(v, HavocKind::Uninitialized);
+            v
+        };
+        Ok(match ret {
             // The value returned by `main` is not used.
             CType::Void | CType::Int(_) if name == "main" && self.call_stack.is_empty() => None,
             CType::Void => None,
-            CType::Int(ty) => {
-                let v = self.new_var(
-                    &format!("{name}::return"),
-                    ty,
-                    VarKind::Return,
-                    Some(self.pos.clone()),
-                );
-                self.havoc(v, HavocKind::Uninitialized);
-                Some(Ret::Int(v, ty))
-            }
+            CType::Int(ty) => Some(Ret::Int(var(self, ty), ty)),
             CType::Pointer(q) if !matches!(*q, CType::Function(..)) => {
-                let v = self.new_var(
-                    &format!("{name}::return"),
-                    CInt::PTR,
-                    VarKind::Return,
-                    Some(self.pos.clone()),
-                );
-                self.havoc(v, HavocKind::Uninitialized);
-                Some(Ret::Ptr(v, *q))
+                Some(Ret::Ptr(var(self, CInt::PTR), *q))
             }
             CType::Pointer(f) => {
-                let v = self.new_var(
-                    &format!("{name}::return"),
-                    super::pointer::ADDRESS,
-                    VarKind::Return,
-                    Some(self.pos.clone()),
-                );
-                self.havoc(v, HavocKind::Uninitialized);
+                let v = var(self, super::pointer::ADDRESS);
                 self.cfa.function_pointers.insert(v);
                 Some(Ret::Func(v, *f))
             }
@@ -395,7 +384,16 @@ impl<'a> Lower<'a> {
                     format!("function returning {}", other.describe()),
                 )
             }
-        };
+        })
+    }
+
+    fn body_at(
+        &mut self,
+        name: &str,
+        def: &'a FunctionDefinition,
+        params: Vec<(String, CType, Val)>,
+    ) -> Result<Val, FrontendError> {
+        let ret = self.return_slot(name, def)?;
         let ret_loc = self.new_loc(&format!("return of {name}"));
         let saved_scopes = self.scopes.split_off(1);
         let saved_ctx = self.fctx.replace(FnCtx {

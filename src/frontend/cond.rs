@@ -12,6 +12,7 @@ use super::types::CInt;
 use super::types::CType;
 use super::FrontendError;
 use crate::bv::TermId;
+use crate::cfa::Loc;
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -90,6 +91,37 @@ impl<'a> Lower<'a> {
         Ok(self.cfa.tm.is_nonzero(tt))
     }
 
+    /// Pointers to objects on either side of `?:`: both become general pointers (see
+    /// `memory`), each converted at the end of its own branch (`x` ends at `end_x`, `y` at
+    /// `end_y`, both moved on); the pointee type of the result, `None` when neither is one.
+    fn pointer_operands(
+        &mut self,
+        c: &Node<ConditionalExpression>,
+        (x, end_x): (&mut Val, &mut Loc),
+        (y, end_y): (&mut Val, &mut Loc),
+    ) -> Result<Option<CType>, FrontendError> {
+        if !is_pointer(x) && !is_pointer(y) {
+            return Ok(None);
+        }
+        let px = is_pointer(x).then(|| self.pointee_of(x));
+        let py = is_pointer(y).then(|| self.pointee_of(y));
+        let pointee = [px, py]
+            .into_iter()
+            .flatten()
+            .find(|q| !matches!(q, CType::Void))
+            .unwrap_or(CType::Void);
+        let saved = self.cur;
+        self.cur = *end_x;
+        let a = self.general_pointer(x.clone(), c.node.then_expression.span)?;
+        *end_x = self.cur;
+        self.cur = *end_y;
+        let b = self.general_pointer(y.clone(), c.node.else_expression.span)?;
+        *end_y = self.cur;
+        self.cur = saved;
+        (*x, *y) = (Val::Int(a), Val::Int(b));
+        Ok(Some(pointee))
+    }
+
     /// `c ? x : y`.
     pub fn conditional(&mut self, c: &Node<ConditionalExpression>) -> Result<Val, FrontendError> {
         let cond = self.cond(&c.node.condition)?;
@@ -102,36 +134,8 @@ impl<'a> Lower<'a> {
         self.cur = le;
         let mut y = self.expr(&c.node.else_expression)?;
         let mut end_e = self.cur;
-        // Pointers to objects on either side: both general pointers (see `memory`), each
-        // converted on its own branch.
-        let mut pointee = None;
-        if is_pointer(&x) || is_pointer(&y) {
-            let px = is_pointer(&x).then(|| self.pointee_of(&x));
-            let py = is_pointer(&y).then(|| self.pointee_of(&y));
-            pointee = [px, py]
-                .into_iter()
-                .flatten()
-                .find(|q| !matches!(q, CType::Void))
-                .or(Some(CType::Void));
-            let saved = self.cur;
-            self.cur = end_t;
-            let a = self.general_pointer(x, c.node.then_expression.span)?;
-            end_t = self.cur;
-            self.cur = end_e;
-            let b = self.general_pointer(y, c.node.else_expression.span)?;
-            end_e = self.cur;
-            self.cur = saved;
-            x = Val::Int(a);
-            y = Val::Int(b);
-        }
-        // Two functions (or function pointers) of one type: their numbers.
-        let mut func = None;
-        if let (Val::Func(a, fa), Val::Func(b, fb)) = (&x, &y) {
-            if fa == fb {
-                func = Some(fa.clone());
-                (x, y) = (Val::Int(*a), Val::Int(*b));
-            }
-        }
+        let pointee = self.pointer_operands(c, (&mut x, &mut end_t), (&mut y, &mut end_e))?;
+        let func = function_operands(&mut x, &mut y);
         let ty = match (&x, &y) {
             (Val::Int(a), Val::Int(b)) => {
                 Some(super::types::usual_arithmetic(a.ty, b.ty, self.dm()))
@@ -183,4 +187,18 @@ impl<'a> Lower<'a> {
             _ => Val::Void,
         }))
     }
+}
+
+/// Two functions (or function pointers) of one type as operands of `?:`: their numbers
+/// replace them, and the function type is returned.
+fn function_operands(x: &mut Val, y: &mut Val) -> Option<CType> {
+    let (Val::Func(a, fa), Val::Func(b, fb)) = (&*x, &*y) else {
+        return None;
+    };
+    if fa != fb {
+        return None;
+    }
+    let f = fa.clone();
+    (*x, *y) = (Val::Int(*a), Val::Int(*b));
+    Some(f)
 }

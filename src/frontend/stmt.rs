@@ -131,41 +131,7 @@ impl<'a> Lower<'a> {
             },
             Statement::Return(e) => {
                 self.at(s.span);
-                let ret = self.fctx()?.ret.clone();
-                match (e, ret) {
-                    (Some(e), Some(Ret::Int(v, ty))) => {
-                        let r = self.rval_for(e, ty)?;
-                        let t = self.convert(r, ty);
-                        self.assign(v, t);
-                    }
-                    (Some(e), Some(Ret::Ptr(v, _))) => {
-                        let x = self.expr(e)?;
-                        let r = self.general_pointer(x, e.span)?;
-                        self.assign(v, r.t);
-                    }
-                    (Some(e), Some(Ret::Func(v, f))) => {
-                        let x = self.expr(e)?;
-                        let r = self.function_number(x, &f, e.span)?;
-                        self.assign(v, r.t);
-                    }
-                    (Some(e), Some(Ret::Struct(dst))) => {
-                        match self.expr(e)? {
-                            Val::Struct(src) if src.def == dst.def => self.copy_struct(&dst, &src),
-                            _ => return self.error(
-                                e.span,
-                                "return of a value of another type than the function's structure",
-                            ),
-                        }
-                    }
-                    (Some(e), None) => {
-                        let before = self.cfa.edges.len();
-                        self.effect(e)?;
-                        if self.nothing_since(before) {
-                            self.mark_statement();
-                        }
-                    }
-                    (None, _) => self.mark_statement(),
-                }
+                self.return_value(e.as_deref())?;
                 let (l, depth) = {
                     let ctx = self.fctx()?;
                     (ctx.ret_loc, ctx.block_depth)
@@ -263,6 +229,47 @@ impl<'a> Lower<'a> {
         }
         self.goto_loc(head);
         self.cur = exit;
+        Ok(())
+    }
+
+    /// The value of a `return` statement stored where the function keeps it (see
+    /// [`Ret`]); a `return e;` in a `void` function evaluates `e` for its effects.
+    fn return_value(&mut self, e: Option<&Node<Expression>>) -> Result<(), FrontendError> {
+        let ret = self.fctx()?.ret.clone();
+        match (e, ret) {
+            (Some(e), Some(Ret::Int(v, ty))) => {
+                let r = self.rval_for(e, ty)?;
+                let t = self.convert(r, ty);
+                self.assign(v, t);
+            }
+            (Some(e), Some(Ret::Ptr(v, _))) => {
+                let x = self.expr(e)?;
+                let r = self.general_pointer(x, e.span)?;
+                self.assign(v, r.t);
+            }
+            (Some(e), Some(Ret::Func(v, f))) => {
+                let x = self.expr(e)?;
+                let r = self.function_number(x, &f, e.span)?;
+                self.assign(v, r.t);
+            }
+            (Some(e), Some(Ret::Struct(dst))) => match self.expr(e)? {
+                Val::Struct(src) if src.def == dst.def => self.copy_struct(&dst, &src),
+                _ => {
+                    return self.error(
+                        e.span,
+                        "return of a value of another type than the function's structure",
+                    )
+                }
+            },
+            (Some(e), None) => {
+                let before = self.cfa.edges.len();
+                self.effect(e)?;
+                if self.nothing_since(before) {
+                    self.mark_statement();
+                }
+            }
+            (None, _) => self.mark_statement(),
+        }
         Ok(())
     }
 

@@ -69,26 +69,7 @@ impl<'a> Lower<'a> {
         if args.len() != sig.len() {
             return self.error(span, format!("`{b}` takes {} argument(s)", sig.len()));
         }
-        // Arguments right to left, as gcc evaluates them, each kept in a temporary.
-        let mut vals = Vec::new();
-        for (a, kind) in args.iter().zip(sig).rev() {
-            let r = match kind {
-                Arg::Str => {
-                    let v = self.expr(a)?;
-                    self.general_pointer(v, a.span)?
-                }
-                Arg::Size | Arg::Int => {
-                    let ty = if *kind == Arg::Size { st } else { CInt::INT };
-                    let v = self.rval(a)?;
-                    RVal {
-                        t: self.convert(v, ty),
-                        ty,
-                    }
-                }
-            };
-            vals.push(self.materialize(r).t);
-        }
-        vals.reverse();
+        let vals = self.string_args(sig, args)?;
         self.mem.learnt.bytes = true;
         let i = self.new_var(&format!("{b}#i"), st, VarKind::Temporary, None);
         let zero = self.cfa.tm.bv_const(0, st.width(self.dm()));
@@ -150,6 +131,37 @@ impl<'a> Lower<'a> {
                 Val::Ref(r, CType::Int(CInt::CHAR))
             }
         })
+    }
+
+    /// The arguments of a string function of signature `sig`, evaluated right to left as gcc
+    /// evaluates them, each kept in a temporary: strings as general pointers, integers
+    /// converted to their parameter's type.
+    fn string_args(
+        &mut self,
+        sig: &[Arg],
+        args: &[Node<Expression>],
+    ) -> Result<Vec<TermId>, FrontendError> {
+        let st = size_t(self.dm());
+        let mut vals = Vec::new();
+        for (a, kind) in args.iter().zip(sig).rev() {
+            let r = match kind {
+                Arg::Str => {
+                    let v = self.expr(a)?;
+                    self.general_pointer(v, a.span)?
+                }
+                Arg::Size | Arg::Int => {
+                    let ty = if *kind == Arg::Size { st } else { CInt::INT };
+                    let v = self.rval(a)?;
+                    RVal {
+                        t: self.convert(v, ty),
+                        ty,
+                    }
+                }
+            };
+            vals.push(self.materialize(r).t);
+        }
+        vals.reverse();
+        Ok(vals)
     }
 
     /// Ends an iteration: leaves the loop at `head` when `stop` holds, otherwise increments
