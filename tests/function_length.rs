@@ -46,7 +46,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("src/frontend/array.rs", "new_array", 86),
     ("src/witness/svcomp/graphml.rs", "write", 85),
     ("src/frontend/memory/value.rs", "place_ref", 85),
-    ("src/frontend/memory/copy.rs", "mem_function", 83),
     ("src/frontend/libc.rs", "overflow_builtin", 83),
     ("src/frontend/expr.rs", "binary", 83),
     ("src/aig/aiger/mod.rs", "check_sites", 83),

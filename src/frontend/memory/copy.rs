@@ -9,7 +9,6 @@
 //! ASan's `strict_memcmp` require) and returns what glibc returns for the first differing bytes
 //! (see [`Lower::byte_order`]; the standard fixes only its sign).
 
-use super::OBJ_BITS;
 use crate::bv::TermId;
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::expr::{has_side_effects, Val};
@@ -40,35 +39,11 @@ impl<'a> Lower<'a> {
         if args.len() != 3 {
             return self.error(span, format!("`{b}` takes 3 arguments"));
         }
-        // Arguments right to left, as gcc evaluates them.
-        let n = self.rval(&args[2])?;
-        let n = self.convert(n, size_t(self.dm()));
-        let n = if has_side_effects(&args[1].node) || has_side_effects(&args[0].node) {
-            self.materialize(RVal {
-                t: n,
-                ty: size_t(self.dm()),
-            })
-            .t
-        } else {
-            n
-        };
-        let second = self.expr(&args[1])?;
-        let second = if b == "memset" {
-            // Kept in a temporary: the bytes written may be what the value is computed from.
-            let v = self.int_of(second, true, args[1].span)?;
-            let v = RVal {
-                t: self.convert(v, CInt::UCHAR),
-                ty: CInt::UCHAR,
-            };
-            Val::Int(self.materialize(v))
-        } else {
-            Val::Ref(self.general_pointer(second, args[1].span)?, CType::Void)
-        };
-        let second = self.freeze_val(second, &args[0].node);
-        let dest = self.expr(&args[0])?;
-        let d = self.general_pointer(dest, args[0].span)?;
-        let d = self.materialize(d);
+        let (n, second, d) = self.mem_args(b, args)?;
         let Some(count) = self.cfa.tm.const_value(n).filter(|&k| k <= MAX_BYTES) else {
+            if matches!(b, "memset" | "memcpy") {
+                return self.mem_loop(b, d, second, n, span);
+            }
             return self.unsupported(
                 span,
                 format!("`{b}` of a size that is not a constant of at most {MAX_BYTES} bytes"),
@@ -113,6 +88,44 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(Val::Ref(d, CType::Void))
+    }
+
+    /// The arguments of memory function `b`, evaluated right to left as gcc evaluates them:
+    /// the size (kept in a temporary when a later argument has side effects), the byte of
+    /// `memset` or the source pointer, and the destination pointer (kept in a temporary).
+    fn mem_args(
+        &mut self,
+        b: &str,
+        args: &[Node<Expression>],
+    ) -> Result<(TermId, Val, RVal), FrontendError> {
+        let n = self.rval(&args[2])?;
+        let n = self.convert(n, size_t(self.dm()));
+        let n = if has_side_effects(&args[1].node) || has_side_effects(&args[0].node) {
+            self.materialize(RVal {
+                t: n,
+                ty: size_t(self.dm()),
+            })
+            .t
+        } else {
+            n
+        };
+        let second = self.expr(&args[1])?;
+        let second = if b == "memset" {
+            // Kept in a temporary: the bytes written may be what the value is computed from.
+            let v = self.int_of(second, true, args[1].span)?;
+            let v = RVal {
+                t: self.convert(v, CInt::UCHAR),
+                ty: CInt::UCHAR,
+            };
+            Val::Int(self.materialize(v))
+        } else {
+            Val::Ref(self.general_pointer(second, args[1].span)?, CType::Void)
+        };
+        let second = self.freeze_val(second, &args[0].node);
+        let dest = self.expr(&args[0])?;
+        let d = self.general_pointer(dest, args[0].span)?;
+        let d = self.materialize(d);
+        Ok((n, second, d))
     }
 
     /// `memcmp` of the `n` bytes after `a` and `b`: the difference of the first differing
@@ -231,22 +244,9 @@ impl<'a> Lower<'a> {
 
     /// `memcpy` of `n` bytes from `s` to `d` in one object whose ranges overlap: undefined.
     fn overlap_check(&mut self, d: TermId, s: TermId, n: i128) {
-        let (od, os) = (self.ptr_obj(d), self.ptr_obj(s));
-        let same = self.cfa.tm.eq(od, os);
-        let zero = self.cfa.tm.bv_const(0, OBJ_BITS);
-        let object = self.cfa.tm.eq(od, zero);
-        let object = self.cfa.tm.not(object);
-        let (fd, fs) = (self.ptr_off(d), self.ptr_off(s));
-        let w = self.cfa.tm.width(fd);
+        let w = crate::frontend::pointer::ADDRESS.width(self.dm());
         let nc = self.cfa.tm.bv_const(n as u128, w);
-        let ds = self.cfa.tm.sub(fd, fs);
-        let sd = self.cfa.tm.sub(fs, fd);
-        let a = self.cfa.tm.ult(ds, nc);
-        let b = self.cfa.tm.ult(sd, nc);
-        let close = self.cfa.tm.or(a, b);
-        let both = self.cfa.tm.and(same, object);
-        let bad = self.cfa.tm.and(both, close);
-        self.ub_check(None, bad, "memcpy between overlapping bytes");
+        self.overlap_check_term(d, s, nc);
     }
 }
 

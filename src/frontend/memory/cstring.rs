@@ -234,7 +234,7 @@ impl<'a> Lower<'a> {
     }
 
     /// Writes `byte` at `at` after `p`, with the checks of `*p = …`.
-    fn write_string_byte(
+    pub(super) fn write_string_byte(
         &mut self,
         p: TermId,
         at: RVal,

@@ -61,6 +61,7 @@ use std::rc::Rc;
 mod access;
 mod copy;
 mod cstring;
+mod loops;
 mod value;
 
 pub fn ptr_width(dm: DataModel) -> u32 {
