@@ -1,6 +1,6 @@
 //! `memset`, `memcpy`, `memmove` and `memcmp` (and their `__builtin_` forms): byte accesses
 //! through general pointers, one per byte of a size the front end knows (a constant of at most
-//! [`MAX_BYTES`]). Every byte access is checked as `*p` is (null, outside the object, dangling,
+//! [`MAX_BYTES`]; `memset` and `memcpy` of other sizes are loops, see `loops`). Every byte access is checked as `*p` is (null, outside the object, dangling,
 //! a misaligned or untyped byte), `memcpy` between overlapping bytes of one object is undefined,
 //! and a copy reads every source byte before it writes the first (so `memmove` is exact). A
 //! padding byte may be copied into padding (a structure copied whole); copied into a value it
