@@ -52,6 +52,16 @@ fn slow_counter(width: u32) -> System {
     s
 }
 
+/// The tests that race members take turns: a test of how fast the members stop measures the
+/// portfolio, not how long its threads wait for a core that the other tests' members hold
+/// (on two cores, five racing tests at once delayed a stop past 100 ms).
+static RACES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Takes this test's turn among the racing tests (a test that failed does not block the others).
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    RACES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn check(sys: &System, v: Verdict, b: Backend, o: &Options) -> Verdict {
     witness::check_bit_level(sys, v, b, o).verdict
 }
@@ -87,6 +97,7 @@ fn members_parse_and_print() {
 
 #[test]
 fn verdicts_agree_with_the_members() {
+    let _turn = turn();
     let sys = slow_counter(3); // goal after 7 steps
     let opts = Options::default();
     let r = portfolio::run(
@@ -106,6 +117,7 @@ fn verdicts_agree_with_the_members() {
 
 #[test]
 fn a_win_stops_every_member_within_50_ms() {
+    let _turn = turn();
     // A 12-bit counter with an extra latch `y` that stays 0; the goal needs `y = 1`. PDR learns
     // `¬y` at once and wins, while BMC (never finishes on a safe system) and k-induction (the
     // counter makes every short path non-inductive) are still busy.
@@ -173,6 +185,7 @@ fn a_win_stops_every_member_within_50_ms() {
 /// until it is interrupted, and BMC's win must stop it within the same 50 ms.
 #[test]
 fn a_win_cancels_the_search_for_the_constrained_system() {
+    let _turn = turn();
     use std::sync::atomic::{AtomicBool, Ordering};
     let sys = slow_counter(3); // goal after 7 steps: BMC finds it at once
     let started = AtomicBool::new(false);
@@ -223,6 +236,7 @@ fn a_win_cancels_the_search_for_the_constrained_system() {
 /// verdicts found on the plain system.
 #[test]
 fn verdicts_on_the_preprocessed_system_are_checked_on_the_plain_one() {
+    let _turn = turn();
     use bitmc::aig::Aig;
     use bitmc::engine::preprocess::Preprocessed;
     use bitmc::ts::model::{Model, ModelInput, ModelLatch};
