@@ -1487,11 +1487,14 @@ fn all_fixtures() -> bool {
 /// LP64 overrides 20 tasks, 40 of 40 confirmed, 0 UNKNOWN. With the structure and function
 /// fixtures the sample shifted: no-overflow TRUE 17 tasks, 14 TRUE, 22 confirmed, 6 unconfirmed
 /// (array_max, global_updates_reach, array_fill_check: invariants too weak to exclude overflow).
+/// With the string, GNU and pointer fixtures after them it shifted again: no-overflow TRUE 21
+/// tasks, 15 TRUE, 6 UNKNOWN (4 the admitted undefined behaviour, and return_paths and
+/// two_counters, which time out at 20 s with the code before the shift too), 28 confirmed.
 const GROUP_BOUNDS: [(&str, usize, usize, usize); 5] = [
     ("unreach-call FALSE", 42, 1, 1),
     ("unreach-call TRUE", 16, 7, 10),
     ("no-overflow FALSE", 13, 1, 1),
-    ("no-overflow TRUE", 20, 4, 8),
+    ("no-overflow TRUE", 20, 6, 8),
     ("LP64 overrides", 38, 1, 2),
 ];
 
