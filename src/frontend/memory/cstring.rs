@@ -60,7 +60,6 @@ impl<'a> Lower<'a> {
         args: &[Node<Expression>],
         span: Span,
     ) -> Result<Val, FrontendError> {
-        let st = size_t(self.dm());
         let Some(sig) = signature(b) else {
             return Err(FrontendError::Internal(format!(
                 "`{b}` is not a string function"
@@ -70,16 +69,7 @@ impl<'a> Lower<'a> {
             return self.error(span, format!("`{b}` takes {} argument(s)", sig.len()));
         }
         let vals = self.string_args(sig, args)?;
-        self.mem.learnt.bytes = true;
-        let i = self.new_var(&format!("{b}#i"), st, VarKind::Temporary, None);
-        let zero = self.cfa.tm.bv_const(0, st.width(self.dm()));
-        self.assign(i, zero);
-        let head = self.new_loc(b);
-        self.goto_loc(head);
-        let at = RVal {
-            t: self.var_term(i),
-            ty: st,
-        };
+        let (i, head, at) = self.byte_loop(b);
         let mut exits = Vec::new();
         if b == "strncmp" {
             // No byte is compared once `n` are.
@@ -164,16 +154,38 @@ impl<'a> Lower<'a> {
         Ok(vals)
     }
 
-    /// Ends an iteration: leaves the loop at `head` when `stop` holds, otherwise increments
-    /// `i` and goes back.
-    fn loop_until(&mut self, stop: TermId, i: PVar, head: Loc) {
-        let (done, more) = self.branch(stop);
-        self.cur = more;
+    /// The start of a loop over bytes for function `b`: its index `i` (a `size_t`, 0), the
+    /// loop head (the current location) and `i` as a value.
+    pub(super) fn byte_loop(&mut self, b: &str) -> (PVar, Loc, RVal) {
+        self.mem.learnt.bytes = true;
+        let st = size_t(self.dm());
+        let i = self.new_var(&format!("{b}#i"), st, VarKind::Temporary, None);
+        let zero = self.cfa.tm.bv_const(0, st.width(self.dm()));
+        self.assign(i, zero);
+        let head = self.new_loc(b);
+        self.goto_loc(head);
+        let at = RVal {
+            t: self.var_term(i),
+            ty: st,
+        };
+        (i, head, at)
+    }
+
+    /// Increments `i` and goes back to `head`.
+    pub(super) fn next_byte(&mut self, i: PVar, head: Loc) {
         let w = self.cfa.tm.width(self.var_term(i));
         let one = self.cfa.tm.bv_const(1, w);
         let next = self.cfa.tm.add(self.var_term(i), one);
         self.assign(i, next);
         self.goto_loc(head);
+    }
+
+    /// Ends an iteration: leaves the loop at `head` when `stop` holds, otherwise increments
+    /// `i` and goes back.
+    fn loop_until(&mut self, stop: TermId, i: PVar, head: Loc) {
+        let (done, more) = self.branch(stop);
+        self.cur = more;
+        self.next_byte(i, head);
         self.cur = done;
     }
 
@@ -267,16 +279,11 @@ impl<'a> Lower<'a> {
         span: Span,
     ) -> Result<TermId, FrontendError> {
         let q = self.ref_add(p, at, 1, false);
-        let Place::Scalar(Lval::Mem { ptr, ty }) =
-            self.ref_place(q, &CType::Int(CInt::UCHAR), span)?
-        else {
-            return Err(FrontendError::Internal("the place of a byte".into()));
-        };
-        let (v, padding) = self.mem_read_parts(ptr, ty);
+        let (v, padding) = self.checked_byte(q, span)?;
         self.sink_if(
             padding,
             &format!("read of a padding byte by {b} (its value is not modelled)"),
         );
-        Ok(self.materialize(RVal { t: v, ty }).t)
+        Ok(v)
     }
 }

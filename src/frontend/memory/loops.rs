@@ -6,7 +6,6 @@
 
 use super::OBJ_BITS;
 use crate::bv::TermId;
-use crate::cfa::VarKind;
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::expr::Val;
 use crate::frontend::lval::Lval;
@@ -31,16 +30,7 @@ impl<'a> Lower<'a> {
         if let Val::Ref(s, _) = &second {
             self.overlap_check_term(d.t, s.t, n);
         }
-        self.mem.learnt.bytes = true;
-        let i = self.new_var(&format!("{b}#i"), st, VarKind::Temporary, None);
-        let zero = self.cfa.tm.bv_const(0, st.width(self.dm()));
-        self.assign(i, zero);
-        let head = self.new_loc(b);
-        self.goto_loc(head);
-        let at = RVal {
-            t: self.var_term(i),
-            ty: st,
-        };
+        let (i, head, at) = self.byte_loop(b);
         let all = self.cfa.tm.eq(at.t, n);
         let (done, more) = self.branch(all);
         self.cur = more;
@@ -66,16 +56,17 @@ impl<'a> Lower<'a> {
             }
         };
         self.write_string_byte(d.t, at, byte, span)?;
-        let one = self.cfa.tm.bv_const(1, st.width(self.dm()));
-        let next = self.cfa.tm.add(at.t, one);
-        self.assign(i, next);
-        self.goto_loc(head);
+        self.next_byte(i, head);
         self.cur = done;
         Ok(Val::Ref(d, CType::Void))
     }
 
     /// The byte `*q` (checked) kept in a temporary, and whether it is padding.
-    fn checked_byte(&mut self, q: TermId, span: Span) -> Result<(TermId, TermId), FrontendError> {
+    pub(super) fn checked_byte(
+        &mut self,
+        q: TermId,
+        span: Span,
+    ) -> Result<(TermId, TermId), FrontendError> {
         let Place::Scalar(Lval::Mem { ptr, ty }) =
             self.ref_place(q, &CType::Int(CInt::UCHAR), span)?
         else {
