@@ -17,8 +17,8 @@
 //!   `isalpha('a')` is 1024) for arguments in `[-128, 255]` (outside, glibc reads beyond its
 //!   table: undefined behaviour), `toupper`/`tolower` for every `int` (as glibc: `-128 … -2` map
 //!   to `128 … 254`, other values outside the letters to themselves), `toascii`;
-//! - `memset`, `memcpy`, `memmove` of a constant size: byte by byte through general pointers
-//!   (see `memory::copy`);
+//! - `memset`, `memcpy`, `memmove`, `memcmp`: byte by byte through general pointers, unrolled
+//!   for a constant size (see `memory::copy`), a loop for any other (see `memory::loops`);
 //! - `rand()`: a value in `[0, RAND_MAX]` that the program does not state (like the result of a
 //!   function without a definition, a counterexample that depends on it is UNKNOWN unless
 //!   `--undefined-calls nondet`); `srand` has no effect on the program's objects.

@@ -5,8 +5,8 @@
 //! unsigned types in between; `u` only unsigned types; `l`/`ll` start at `long`/`long long`.
 //! A constant that no type of its list holds is unsupported (gcc's types for it differ between
 //! x86-64 and i386). A character
-//! constant has type `int` and the value of the (signed) `char`; `L'x'`, `u'x'`, `U'x'` are
-//! `int`, `unsigned short` and `unsigned int`.
+//! constant has type `int` and the value of the (signed) `char`, a multi-character constant
+//! (`'ab'`) gcc's `int`; `L'x'`, `u'x'`, `U'x'` are `int`, `unsigned short` and `unsigned int`.
 
 use super::builder::{Lower, RVal};
 use super::types::{CInt, IntKind};
@@ -126,8 +126,9 @@ fn decode(body: &str) -> Option<Vec<u32>> {
 }
 
 /// The value and type of a character constant such as `'a'`, `'\n'`, `'\x41'` or `'\101'`
-/// (type `int`, the value of a `char`, which is signed), or of a wide one (`L'a'`: `int`,
-/// `u'a'`: `unsigned short`, `U'a'`: `unsigned int`; ASCII only).
+/// (type `int`, the value of a `char`, which is signed), of a multi-character one (`'ab'`:
+/// `int`, gcc's value `0x6162`), or of a wide one (`L'a'`: `int`, `u'a'`: `unsigned short`,
+/// `U'a'`: `unsigned int`; ASCII and one character only).
 pub fn char_literal(s: &str) -> Option<(i128, CInt)> {
     let (wide, s) = match s.chars().next()? {
         'L' => (Some(CInt::INT), &s[1..]),
@@ -136,13 +137,18 @@ pub fn char_literal(s: &str) -> Option<(i128, CInt)> {
         _ => (None, s),
     };
     let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
-    let v = match decode(inner)?.as_slice() {
-        [v] => *v,
+    Some(match (wide, decode(inner)?.as_slice()) {
+        (Some(ty), [v]) => (i128::from(*v), ty),
+        (None, [v]) => (i128::from(*v as u8 as i8), CInt::INT),
+        // gcc's value of a multi-character constant: the bytes in order, each shifted in from
+        // the right of a 32-bit `int` (so the last four count), as a signed `int`.
+        (None, bytes) if bytes.len() > 1 => {
+            let v = bytes
+                .iter()
+                .fold(0u32, |acc, &b| (acc << 8) | u32::from(b as u8));
+            (i128::from(v as i32), CInt::INT)
+        }
         _ => return None,
-    };
-    Some(match wide {
-        Some(ty) => (i128::from(v), ty),
-        None => (i128::from(v as u8 as i8), CInt::INT),
     })
 }
 
@@ -167,7 +173,19 @@ mod tests {
         assert_eq!(char_literal("'\\x41'"), Some((65, CInt::INT)));
         assert_eq!(char_literal("'\\0'"), Some((0, CInt::INT)));
         assert_eq!(char_literal("L'z'"), Some((122, CInt::INT)));
-        assert_eq!(char_literal("'ab'"), None);
+        // Multi-character constants as gcc computes them (the same on x86-64 and i386).
+        assert_eq!(char_literal("'ab'"), Some((24930, CInt::INT)));
+        assert_eq!(char_literal("'abcde'"), Some((1650680933, CInt::INT)));
+        assert_eq!(
+            char_literal("'\\377\\377\\377\\377'"),
+            Some((-1, CInt::INT))
+        );
+        assert_eq!(char_literal("'\\377a'"), Some((65377, CInt::INT)));
+        assert_eq!(
+            char_literal("'\\200\\0\\0\\0'"),
+            Some((-2147483648, CInt::INT))
+        );
+        assert_eq!(char_literal("L'ab'"), None);
         let pieces = vec![
             "\"a\\n\"".to_string(),
             "\"\\101\\x42\"".to_string(),

@@ -44,8 +44,8 @@
 //!   over the cells of the numbered objects (integers, pointers, structures through `->`) and
 //!   whose undefined uses (outside its object, dangling, null, misaligned) are UNKNOWN sinks;
 //!   a pointer converted to an integer type of another width views the bytes of the objects'
-//!   integer cells, little-endian (`memory::access`), and `memset`, `memcpy`, `memmove` of
-//!   constant sizes work byte by byte (`memory::copy`); `sizeof` of a pointer or array
+//!   integer cells, little-endian (`memory::access`), and `memset`, `memcpy`, `memmove`,
+//!   `memcmp` work byte by byte (`memory::copy`, `memory::loops`); `sizeof` of a pointer or array
 //!   parameter is the data model's pointer size;
 //! - string literals are arrays of `char` with static storage (see the `strings` module);
 //!   writing one is an UNKNOWN sink;
@@ -62,8 +62,7 @@
 //! Unsupported constructs give `file:line:col: error: unsupported: <what>`: general pointers to
 //! structures with bit-fields, arrays of structures or of pointers, or function pointers; a
 //! pointer to an integer converted to a pointer to a structure or another array shape;
-//! function pointers converted to integers; `memset`/`memcpy`/`memmove` of sizes that are not
-//! constants; unions with pointer, `_Bool` or bit-field members, and arrays of unions; wide
+//! function pointers converted to integers; unions with pointer, `_Bool` or bit-field members, and arrays of unions; wide
 //! string literals, heap functions, `long` bit-fields, flexible array members, floating point,
 //! threads, variable-length arrays, inline assembly, `_Atomic`, arrays of more than
 //! [`FrontendOptions::max_array_elements`] elements.

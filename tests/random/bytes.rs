@@ -1,7 +1,8 @@
 //! Random C programs that view objects as bytes: a scalar, an array and a structure read and
 //! written through `unsigned char *` and `signed char *`, an array of bytes read and written as
 //! `unsigned short`, `unsigned int` and `unsigned long long` words, and `memset`, `memcpy` and
-//! `memmove` over scalars, arrays and structures (a structure's padding set and copied too),
+//! `memmove` over scalars, arrays and structures (a structure's padding set and copied too;
+//! `memmove` and `memcmp` also of a size that depends on an input, which is a loop),
 //! `memcmp` of two of them (its sign: glibc's value is -1 or 1 on i386 and the difference of
 //! the first differing bytes on x86-64, gcc's folding of constants gives -1 or 1, the C
 //! standard fixes only the sign); an array of bytes as a string, its `strlen`, the signs of a
@@ -326,6 +327,12 @@ fn stmt(
                 } else {
                     ("A", "A + 1")
                 };
+                // Of the whole array but one element, or of an input's share of it (a loop).
+                let k = if g.one_in(2) {
+                    k.to_string()
+                } else {
+                    format!("((unsigned char)x % {})", k + 1)
+                };
                 let _ = writeln!(out, "  memmove({d}, {s}, {k} * sizeof(A[0]));");
             }
         },
@@ -344,6 +351,12 @@ fn stmt(
                 }
             };
             let k = 1 + g.rng.below(n.min(m));
+            // A constant size (unrolled), or one that depends on an input (a loop).
+            let k = if g.one_in(2) {
+                k.to_string()
+            } else {
+                format!("(unsigned char)x % {}", k + 1)
+            };
             let r = format!("r{}", *results);
             *results += 1;
             let _ = writeln!(out, "  int {r} = memcmp({p}, {q}, {k});");

@@ -1,6 +1,7 @@
 //! `memset`, `memcpy`, `memmove` and `memcmp` (and their `__builtin_` forms): byte accesses
 //! through general pointers, one per byte of a size the front end knows (a constant of at most
-//! [`MAX_BYTES`]; `memset` and `memcpy` of other sizes are loops, see `loops`). Every byte access is checked as `*p` is (null, outside the object, dangling,
+//! [`MAX_BYTES`]; other sizes are loops, see `loops`). Every byte access is checked as `*p` is
+//! (null, outside the object, dangling,
 //! a misaligned or untyped byte), `memcpy` between overlapping bytes of one object is undefined,
 //! and a copy reads every source byte before it writes the first (so `memmove` is exact). A
 //! padding byte may be copied into padding (a structure copied whole); copied into a value it
@@ -41,13 +42,13 @@ impl<'a> Lower<'a> {
         }
         let (n, second, d) = self.mem_args(b, args)?;
         let Some(count) = self.cfa.tm.const_value(n).filter(|&k| k <= MAX_BYTES) else {
-            if matches!(b, "memset" | "memcpy") {
-                return self.mem_loop(b, d, second, n, span);
-            }
-            return self.unsupported(
-                span,
-                format!("`{b}` of a size that is not a constant of at most {MAX_BYTES} bytes"),
-            );
+            return match (b, &second) {
+                ("memcmp", Val::Ref(s, _)) => {
+                    let literals = string_literals(&args[..2]);
+                    self.compare_loop(d.t, s.t, n, literals, span)
+                }
+                _ => self.mem_loop(b, d, second, n, span),
+            };
         };
         self.mem.learnt.bytes = true;
         let count = count as i128;

@@ -1,11 +1,17 @@
-//! `memset` and `memcpy` of a size the front end does not know (or of more than
-//! [`MAX_BYTES`](super::copy::MAX_BYTES)): a loop in the CFA over the bytes, one per iteration,
-//! each access checked as `*p` is, with the rules of the unrolled copies (a padding byte may be
-//! copied into padding only; `memcpy` between overlapping bytes of one object is undefined,
-//! checked once before the loop for all `n` bytes).
+//! `memset`, `memcpy`, `memmove` and `memcmp` of a size the front end does not know (or of
+//! more than [`MAX_BYTES`](super::copy::MAX_BYTES)): a loop in the CFA over the bytes, one per
+//! iteration, each access checked as `*p` is, with the rules of the unrolled forms:
+//! - a padding byte may be copied into padding only; `memcpy` between overlapping bytes of one
+//!   object is undefined, checked once before the loop for all `n` bytes;
+//! - `memmove` copies from the last byte down when the destination lies after the source in
+//!   the same object, otherwise from the first up, so that every byte is read before the copy
+//!   overwrites it (the result of copying through a temporary, as the standard describes it);
+//! - `memcmp` reads all `n` bytes of both objects (as the unrolled form, see `copy`) and keeps
+//!   the order of the first differing pair; a padding byte compared is an UNKNOWN sink.
 
 use super::OBJ_BITS;
 use crate::bv::TermId;
+use crate::cfa::VarKind;
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::expr::Val;
 use crate::frontend::lval::Lval;
@@ -15,8 +21,8 @@ use crate::frontend::FrontendError;
 use lang_c::span::Span;
 
 impl<'a> Lower<'a> {
-    /// `memset(d, c, n)` (`second` the byte `c`) or `memcpy(d, s, n)` (`second` the pointer
-    /// `s`) as a loop over `n` bytes; the value is `d`.
+    /// `memset(d, c, n)` (`second` the byte `c`), `memcpy(d, s, n)` or `memmove(d, s, n)`
+    /// (`second` the pointer `s`) as a loop over `n` bytes; the value is `d`.
     pub(super) fn mem_loop(
         &mut self,
         b: &str,
@@ -27,13 +33,31 @@ impl<'a> Lower<'a> {
     ) -> Result<Val, FrontendError> {
         let st = size_t(self.dm());
         let n = self.materialize(RVal { t: n, ty: st }).t;
-        if let Val::Ref(s, _) = &second {
-            self.overlap_check_term(d.t, s.t, n);
-        }
-        let (i, head, at) = self.byte_loop(b);
-        let all = self.cfa.tm.eq(at.t, n);
+        let down = match &second {
+            Val::Ref(s, _) if b == "memmove" => Some(self.copies_down(d.t, s.t)),
+            Val::Ref(s, _) => {
+                self.overlap_check_term(d.t, s.t, n);
+                None
+            }
+            _ => None,
+        };
+        let (i, head, count) = self.byte_loop(b);
+        let all = self.cfa.tm.eq(count.t, n);
         let (done, more) = self.branch(all);
         self.cur = more;
+        // The byte of this iteration: `count`, or `n - 1 - count` when copying down.
+        let at = match down {
+            Some(down) => {
+                let one = self.cfa.tm.bv_const(1, st.width(self.dm()));
+                let last = self.cfa.tm.sub(n, one);
+                let from_end = self.cfa.tm.sub(last, count.t);
+                RVal {
+                    t: self.cfa.tm.ite(down, from_end, count.t),
+                    ty: st,
+                }
+            }
+            None => count,
+        };
         let byte = match second {
             Val::Int(c) => c.t,
             Val::Ref(s, _) => {
@@ -59,6 +83,62 @@ impl<'a> Lower<'a> {
         self.next_byte(i, head);
         self.cur = done;
         Ok(Val::Ref(d, CType::Void))
+    }
+
+    /// Whether `memmove(d, s, …)` copies from the last byte down: `d` lies after `s` in the
+    /// same object.
+    fn copies_down(&mut self, d: TermId, s: TermId) -> TermId {
+        let (od, os) = (self.ptr_obj(d), self.ptr_obj(s));
+        let same = self.cfa.tm.eq(od, os);
+        let (fd, fs) = (self.ptr_off(d), self.ptr_off(s));
+        let after = self.cfa.tm.ult(fs, fd);
+        self.cfa.tm.and(same, after)
+    }
+
+    /// `memcmp(a, b, n)` as a loop over all `n` bytes: 0, or the order of the first differing
+    /// bytes ([`Lower::byte_order`]; `literals` when both are string literals).
+    pub(super) fn compare_loop(
+        &mut self,
+        a: TermId,
+        b: TermId,
+        n: TermId,
+        literals: bool,
+        span: Span,
+    ) -> Result<Val, FrontendError> {
+        let st = size_t(self.dm());
+        let n = self.materialize(RVal { t: n, ty: st }).t;
+        let r = self.new_var("memcmp#r", CInt::INT, VarKind::Temporary, None);
+        let zero = self.cfa.tm.bv_const(0, CInt::INT.width(self.dm()));
+        self.assign(r, zero);
+        let (i, head, at) = self.byte_loop("memcmp");
+        let all = self.cfa.tm.eq(at.t, n);
+        let (done, more) = self.branch(all);
+        self.cur = more;
+        let mut bytes = Vec::new();
+        for p in [a, b] {
+            let q = self.ref_add(p, at, 1, false);
+            let (byte, padding) = self.checked_byte(q, span)?;
+            self.sink_if(
+                padding,
+                "comparison of a padding byte by memcmp (its value is not modelled)",
+            );
+            bytes.push(byte);
+        }
+        // The order of the first differing pair: an order is never 0.
+        let (x, y) = (bytes[0], bytes[1]);
+        let so_far = self.var_term(r);
+        let undecided = self.cfa.tm.eq(so_far, zero);
+        let differ = self.cfa.tm.ne(x, y);
+        let first = self.cfa.tm.and(undecided, differ);
+        let order = self.byte_order(x, y, literals);
+        let t = self.cfa.tm.ite(first, order, so_far);
+        self.assign(r, t);
+        self.next_byte(i, head);
+        self.cur = done;
+        Ok(Val::Int(RVal {
+            t: self.var_term(r),
+            ty: CInt::INT,
+        }))
     }
 
     /// The byte `*q` (checked) kept in a temporary, and whether it is padding.
