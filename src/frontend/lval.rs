@@ -55,8 +55,10 @@ pub enum Lval {
 }
 
 impl Lval {
-    /// The type the place is accessed as (a read of a bit-field: `int` when every value of
-    /// the bit-field fits, else its declared type).
+    /// The type the place is accessed as. A read of a bit-field is gcc's: `int` when the
+    /// bit-field of type `int` or wider is narrower than `int` (of a narrower type it is that
+    /// type, promoted to `int` later), `int` or `unsigned int` when a wider one has 32 bits,
+    /// else its declared type (wider bit-fields of other widths are not supported).
     pub fn ty(&self) -> CInt {
         match self {
             Lval::Var(_, t)
@@ -66,10 +68,11 @@ impl Lval {
             | Lval::Tagged { ty: t, .. } => *t,
             Lval::Bits { inner, width } => {
                 let t = inner.ty();
-                if t.kind == IntKind::Int && !t.signed && *width < 32 {
-                    CInt::INT
-                } else {
-                    t
+                match (t.kind, *width) {
+                    (IntKind::Int | IntKind::Long | IntKind::LongLong, ..=31) => CInt::INT,
+                    (IntKind::Long | IntKind::LongLong, 32) if t.signed => CInt::INT,
+                    (IntKind::Long | IntKind::LongLong, 32) => CInt::UINT,
+                    _ => t,
                 }
             }
         }
@@ -228,10 +231,18 @@ impl<'a> Lower<'a> {
                 t: self.read_elem(arr, *flat).t,
                 ty: *ty,
             },
-            Lval::Bits { inner, .. } => RVal {
-                t: self.read(inner).t,
-                ty: lv.ty(),
-            },
+            Lval::Bits { inner, .. } => {
+                // The value lies in the range of the read's type, which may be narrower than
+                // the declared one.
+                let (t, ty) = (self.read(inner).t, lv.ty());
+                let w = ty.width(self.dm());
+                let t = if self.cfa.tm.width(t) > w {
+                    self.cfa.tm.extract(t, w - 1, 0)
+                } else {
+                    t
+                };
+                RVal { t, ty }
+            }
             Lval::Mem { ptr, ty } => RVal {
                 t: self.mem_read(*ptr, *ty),
                 ty: *ty,

@@ -62,9 +62,12 @@
 //! Unsupported constructs give `file:line:col: error: unsupported: <what>`: general pointers to
 //! structures with bit-fields, arrays of structures or of pointers, or function pointers; a
 //! pointer to an integer converted to a pointer to a structure or another array shape;
-//! function pointers converted to integers; unions with pointer, `_Bool` or bit-field members, and arrays of unions; wide
-//! string literals, heap functions, `long` bit-fields, flexible array members, floating point,
-//! threads, variable-length arrays, inline assembly, `_Atomic`, arrays of more than
+//! function pointers converted to integers; union members other than integers, pointers,
+//! arrays of `char` and structures and unions of those (bit-fields, arrays of wider integers or
+//! of pointers), a pointer member beside an array member; wide string literals, heap
+//! functions, `long` and `long long` bit-fields wider than 32 bits and narrower than their
+//! type, flexible array members, floating point, threads, variable-length arrays, inline
+//! assembly, `_Atomic`, arrays of more than
 //! [`FrontendOptions::max_array_elements`] elements.
 //! Declarations of unsupported types that are never used (e.g. from system headers) are
 //! accepted. Nothing is silently dropped. The library never prints: warnings are returned in

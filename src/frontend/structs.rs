@@ -19,9 +19,11 @@
 //! alignment; bit-fields go at the next bit unless they would cross a boundary of their
 //! type's alignment. A bit-field is a variable of its declared type whose value always lies in
 //! the range of its width: a store converts to the declared type and then keeps the low bits,
-//! sign- or zero-extended ([`Lval::Bits`]); a read of an `unsigned int` bit-field narrower than
-//! `int` has type `int`, as its promotion in gcc. `long` and `long long` bit-fields (gcc
-//! computes with them in the bit-field's own width), flexible array members,
+//! sign- or zero-extended ([`Lval::Bits`]); a read of a bit-field narrower than `int` has type
+//! `int`, as its promotion in gcc, a read of a `long` or `long long` bit-field of 32 bits
+//! `int` or `unsigned int` (gcc's type of that precision). `long` and `long long` bit-fields
+//! wider than that and narrower than their type (gcc computes with them in the bit-field's own
+//! width), flexible array members,
 //! `packed`/`aligned` members and members of unsupported types make the structure type
 //! unsupported (an error where it is used).
 //!
@@ -411,15 +413,17 @@ impl<'a> Lower<'a> {
                 }
                 let unit = a * 8;
                 let offset = match bits {
-                    // gcc on x86: a bit-field goes at the next bit unless that would make it
-                    // cross a boundary of its type's alignment; a zero width goes to the next
-                    // boundary. Unnamed bit-fields do not align the structure.
+                    // gcc on x86: a bit-field goes at the next bit unless from the last
+                    // boundary of its type's alignment it would reach past the type's size
+                    // (for every type but `long long` on i386, aligned to 4 bytes, that is
+                    // crossing the boundary); a zero width goes to the next boundary. Unnamed
+                    // bit-fields do not align the structure.
                     Some(w) => {
                         if w == 0 {
                             end = end.div_ceil(unit) * unit;
                             continue;
                         }
-                        if end / unit != (end + u64::from(w) - 1) / unit {
+                        if end % unit + u64::from(w) > size * 8 {
                             end = end.div_ceil(unit) * unit;
                         }
                         let at = end;
@@ -450,8 +454,8 @@ impl<'a> Lower<'a> {
     }
 
     /// The width of a bit-field `name` of type `ty` (C11 6.7.2.1p4-5), or why bitmc does not
-    /// support it: `long` and `long long` bit-fields, whose arithmetic gcc does in the
-    /// bit-field's own width.
+    /// support it: a `long` or `long long` bit-field wider than `int` and narrower than its
+    /// type, whose arithmetic gcc does in the bit-field's own width.
     fn bit_width(
         &mut self,
         name: &Option<String>,
@@ -460,7 +464,7 @@ impl<'a> Lower<'a> {
     ) -> Result<Result<u32, String>, FrontendError> {
         let what = name.as_deref().unwrap_or("<unnamed>");
         let i = match ty {
-            CType::Int(i) if i.kind <= IntKind::Int => *i,
+            CType::Int(i) if i.kind <= IntKind::LongLong => *i,
             CType::Int(i) => return Ok(Err(format!("bit-field `{what}` of type `{}`", i.name()))),
             CType::Unsupported(u) => return Ok(Err(u.clone())),
             other => {
@@ -474,6 +478,12 @@ impl<'a> Lower<'a> {
         let max = i.width(self.dm());
         if v < 0 || v > i128::from(max) || (v == 0 && name.is_some()) {
             return self.error(w.span, format!("invalid width {v} of bit-field `{what}`"));
+        }
+        if v > 32 && v < i128::from(max) {
+            return Ok(Err(format!(
+                "bit-field `{what}` of type `{}` and width {v} (gcc computes in its width)",
+                i.name()
+            )));
         }
         Ok(Ok(v as u32))
     }

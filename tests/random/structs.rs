@@ -35,7 +35,8 @@ enum Field {
     Scalar(Ty),
     Array(Ty, u64),
     Nested(usize),
-    /// A bit-field of a type of rank at most `int`, with its width; unnamed ones (padding,
+    /// A bit-field of an integer type, with its width (of `long` and `long long` at most 32
+    /// bits, or 64 of `long long`); unnamed ones (padding,
     /// or width 0 to the next unit) are not members.
     Bits(Ty, u32),
     Unnamed(Ty, u32),
@@ -65,15 +66,26 @@ fn add_members(types: &[StructTy], k: usize, path: &str, sc: &mut Scope) {
             Field::Scalar(t) => sc.add_var(p, *t),
             Field::Array(t, n) => sc.add_array(p, *t, vec![*n]),
             Field::Nested(j) => add_members(types, *j, &p, sc),
-            // A read of an `unsigned int` bit-field narrower than `int` is an `int`.
-            Field::Bits(t, w) if t.c() == "unsigned int" && *w < 32 => sc.add_var(p, Ty(int_ty())),
+            // A read of a bit-field of type `unsigned int` or wider narrower than `int` is an
+            // `int`, of a `long` or `long long` of 32 bits an `int` or `unsigned int`.
+            Field::Bits(t, w) if (t.c() == "unsigned int" || t.c().contains("long")) && *w < 32 => {
+                sc.add_var(p, Ty(int_ty()))
+            }
+            Field::Bits(t, 32) if t.c().contains("long") => {
+                let c = if t.c().starts_with("unsigned") {
+                    "unsigned int"
+                } else {
+                    "int"
+                };
+                sc.add_var(p, Ty(TYPES.iter().position(|x| x.c == c).unwrap_or(0)))
+            }
             Field::Bits(t, _) => sc.add_var(p, *t),
             Field::Unnamed(..) => {}
         }
     }
 }
 
-/// A bit-field: its type (rank at most `int`) and a width that fits it.
+/// A bit-field: its type and a width that fits it (and that bitmc supports).
 fn bit_field(g: &mut Gen, named: bool) -> (Ty, u32) {
     let names = [
         "_Bool",
@@ -84,16 +96,24 @@ fn bit_field(g: &mut Gen, named: bool) -> (Ty, u32) {
         "unsigned short",
         "int",
         "unsigned int",
+        "long",
+        "unsigned long",
+        "long long",
+        "unsigned long long",
     ];
     let c = *g.pick(&names);
     let t = Ty(TYPES.iter().position(|x| x.c == c).unwrap_or(0));
+    // `long` and `long long` bit-fields: at most 32 bits (the width of `long` on i386), or
+    // `long long`'s whole 64.
     let max = match c {
         "_Bool" => 1,
         "char" | "signed char" | "unsigned char" => 8,
         "short" | "unsigned short" => 16,
         _ => 32,
     };
-    let w = if named {
+    let w = if c.contains("long long") && g.one_in(4) {
+        64
+    } else if named {
         g.range(1, max)
     } else {
         g.range(0, max)
