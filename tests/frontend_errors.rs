@@ -134,6 +134,31 @@ fn semantic_and_syntax_errors_have_positions() {
         "{e}"
     );
     assert!(lower("int main(){ switch(3){ case 1 ... 5: case 6: break; } return 0; }").is_ok());
+    // The size and type of a bit-field cannot be asked for (gcc rejects both); of the other
+    // members they can.
+    for (op, what) in [
+        ("sizeof(s.a)", "`sizeof` of a bit-field"),
+        ("sizeof p->a", "`sizeof` of a bit-field"),
+    ] {
+        let e = lower(&format!(
+            "struct S {{ int a : 3; int b; }}; int main(){{ struct S s = {{1, 2}}; struct S *p = &s; return {op}; }}"
+        ))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(e.starts_with("t.c:1:") && e.contains(what), "{op}: {e}");
+    }
+    let e = lower(
+        "struct S { int a : 3; }; int main(){ struct S s; __typeof__(s.a) x = 1; return x; }",
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(e.contains("`typeof` of a bit-field"), "{e}");
+    assert!(lower(
+        "struct S { int a : 3; int b; }; int main(){ struct S s; __typeof__(s.b) x = sizeof s.b; return x; }"
+    )
+    .is_ok());
 }
 
 /// Columns are those of the original line, counted in bytes (a tab is one), although `gcc -E`

@@ -12,6 +12,7 @@
 use super::arith::{self, BinOp};
 use super::array::ArrayView;
 use super::builder::{Binding, Lower, RVal};
+use super::lval::Lval;
 use super::pointer::{Place, Pointer, ADDRESS};
 use super::structs::{StructArray, StructView};
 use super::types::{size_t, CInt, CType};
@@ -411,6 +412,9 @@ impl<'a> Lower<'a> {
                 self.sizeof(&ty, e.span)
             }
             Expression::SizeOfVal(v) => {
+                if self.is_bit_field(&v.node.0)? {
+                    return self.error(e.span, "`sizeof` of a bit-field");
+                }
                 let ty = self.type_of(&v.node.0)?;
                 self.sizeof(&ty, e.span)
             }
@@ -548,6 +552,19 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// Whether `e` designates a bit-field (whose size and type cannot be asked for, C11
+    /// 6.5.3.4p1; gcc rejects both), without keeping its effects.
+    fn is_bit_field(&mut self, e: &Node<Expression>) -> Result<bool, FrontendError> {
+        if !matches!(e.node, Expression::Member(_)) {
+            return Ok(false);
+        }
+        let saved = self.cur;
+        self.cur = self.new_loc("sizeof operand (not evaluated)");
+        let place = self.place(e);
+        self.cur = saved;
+        Ok(matches!(place?, Place::Scalar(Lval::Bits { .. })))
+    }
+
     /// The type of an expression, without keeping its effects (for `sizeof`).
     pub fn type_of(&mut self, e: &Node<Expression>) -> Result<CType, FrontendError> {
         Ok(self.type_of_val(e)?.0)
@@ -594,6 +611,9 @@ impl<'a> Lower<'a> {
     pub fn type_of_specifier(&mut self, of: &Node<TypeOf>) -> Result<CType, FrontendError> {
         match &of.node {
             TypeOf::Type(t) => self.type_name(t),
+            TypeOf::Expression(e) if self.is_bit_field(e)? => {
+                self.error(of.span, "`typeof` of a bit-field")
+            }
             TypeOf::Expression(e) => match self.type_of_val(e)? {
                 (_, true) => self.unsupported(
                     of.span,
