@@ -270,6 +270,30 @@ fn traces_name_the_functions_pointers_hold() {
     }
 }
 
+/// BMC alone proves a program whose paths all end: its proof on the preprocessed system (every
+/// path at rest) says nothing about the plain one, so it runs again there, and that proof is
+/// what is checked.
+#[test]
+fn bmc_alone_proves_a_program_whose_paths_end() {
+    let f = program(
+        "paths_end",
+        "int main(void) {\n\
+         unsigned char a[4] = {1, 2, 3, 4};\n\
+         unsigned char *p = a;\n\
+         p += __VERIFIER_nondet_uint() % 4;\n\
+         if (*p == 0) reach_error();\n\
+         return 0;\n}\n",
+    );
+    let r = verify(&f, &["--engine", "bmc", "-v"]);
+    assert_exit(&r, TRUE, "TRUE");
+    assert!(
+        r.stderr.contains("bmc on the plain system: SAFE"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("re-checked by"), "{}", r.stderr);
+}
+
 #[test]
 fn unknown_at_a_bound_exits_20() {
     let f = program("safe_loop", SAFE_LOOP);

@@ -23,7 +23,9 @@ use super::pdr::PdrOptions;
 use super::preprocess::Preprocessed;
 use super::problem::Problem;
 pub use super::problem::{EngineOptions, Program};
-use super::{Cause, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
+use super::{
+    Cause, Certificate, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict,
+};
 use crate::sat::{Backend, Interrupter};
 use crate::ts::System;
 use crossbeam_channel::{unbounded, RecvTimeoutError};
@@ -240,6 +242,48 @@ impl<'a> Systems<'a> {
             },
             EngineKind::Pdr => preprocessed(),
             EngineKind::Ic3cfa => plain,
+        }
+    }
+
+    /// BMC's proof that every path of the preprocessed system comes to rest within `k` steps
+    /// says nothing about the plain system (a latch the preprocessed system left out may still
+    /// move), so BMC run alone runs again on the plain system, up to the depth at which its
+    /// doubling rest checks must have asked about `k` steps: for a program whose paths all end,
+    /// that is a proof of its own (checked on the plain system). Not in a portfolio, where the
+    /// other members prove such programs and the re-check of a diameter on the plain system
+    /// (seconds for a few hundred state bits) would hold a core.
+    fn at_rest_on_plain(
+        &self,
+        chosen: Chosen<'a>,
+        v: Verdict,
+        m: &Member,
+        mopts: &Options,
+        stats: &mut Stats,
+        progress: ProgressFn<'_>,
+    ) -> (Chosen<'a>, Verdict) {
+        let (Some(_), Verdict::Safe(Certificate::Diameter { k }), EngineKind::Bmc) =
+            (chosen.preprocessed, &v, m.engine())
+        else {
+            return (chosen, v);
+        };
+        let depth = (2 * k + 2).min(mopts.max_depth.unwrap_or(usize::MAX));
+        let o = Options {
+            max_depth: Some(depth),
+            ..mopts.clone()
+        };
+        let plain = self.plain;
+        let (again, more) = m.run_on(self, plain, &o, progress);
+        stats.text("bmc on the plain system", again.word().to_string());
+        stats.extend(more);
+        match again {
+            Verdict::Safe(_) | Verdict::Unsafe(_) => (
+                Chosen {
+                    sys: plain,
+                    preprocessed: None,
+                },
+                again,
+            ),
+            _ => (chosen, v),
         }
     }
 
@@ -636,7 +680,9 @@ impl Strategy {
                     ..opts.clone()
                 };
                 let chosen = systems.for_member(m, &opts.interrupter);
-                let (v, stats) = m.run_on(systems, chosen.sys, &mopts, progress);
+                let (v, mut stats) = m.run_on(systems, chosen.sys, &mopts, progress);
+                let (chosen, v) =
+                    systems.at_rest_on_plain(chosen, v, m, &mopts, &mut stats, progress);
                 let v = systems.settle(chosen, v, m, &mopts, check);
                 (v, stats, Some(m.clone()))
             }
