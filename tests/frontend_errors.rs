@@ -43,6 +43,11 @@ fn unsupported_constructs() {
         "struct s { long long a : 40; }; int main(){ struct s v; return 0; }",
         "bit-field",
     );
+    // lang-c reads an attribute between `struct` and the tag as a specifier of its own.
+    unsupported(
+        "struct __attribute__((packed)) p { char c; int x; }; int main(){ struct p v; v.x = 1; return v.x; }",
+        "attributes between `struct` and its tag",
+    );
     unsupported("int main(){ float f = 1; return 0; }", "floating point");
     unsupported(
         "int main(){ double d = 1.0; return (int)d; }",

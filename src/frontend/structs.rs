@@ -298,6 +298,13 @@ impl<'a> Lower<'a> {
         let tag = s.node.identifier.as_ref().map(|i| i.node.name.clone());
         let key = tag.as_ref().map(|t| format!("{kw} {t}"));
         let Some(decls) = &s.node.declarations else {
+            if tag.is_none() {
+                // Not C; what the parser makes of an attribute between the keyword and the tag.
+                return self.unsupported(
+                    s.span,
+                    format!("`{kw}` without a tag or members (attributes between `{kw}` and its tag, as in `{kw} __attribute__((packed)) s {{…}}`, are not read)"),
+                );
+            }
             return Ok(match key.as_deref().and_then(|k| self.lookup(k)) {
                 Some(Binding::Typedef(t)) => t.clone(),
                 _ => CType::incomplete(kw, tag.as_deref().unwrap_or("")),
