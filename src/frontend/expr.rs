@@ -411,13 +411,7 @@ impl<'a> Lower<'a> {
                 let ty = self.type_name(&t.node.0)?;
                 self.sizeof(&ty, e.span)
             }
-            Expression::SizeOfVal(v) => {
-                if self.is_bit_field(&v.node.0)? {
-                    return self.error(e.span, "`sizeof` of a bit-field");
-                }
-                let ty = self.type_of(&v.node.0)?;
-                self.sizeof(&ty, e.span)
-            }
+            Expression::SizeOfVal(v) => self.sizeof_val(&v.node.0, e.span),
             Expression::AlignOf(t) => {
                 let ty = self.type_name(&t.node.0)?;
                 let gnu = self
@@ -550,6 +544,15 @@ impl<'a> Lower<'a> {
             }
             None => self.error(span, format!("undeclared identifier `{name}`")),
         }
+    }
+
+    /// `sizeof e`: the size of its type (an error for a bit-field).
+    fn sizeof_val(&mut self, e: &Node<Expression>, span: Span) -> Result<Val, FrontendError> {
+        if self.is_bit_field(e)? {
+            return self.error(span, "`sizeof` of a bit-field");
+        }
+        let ty = self.type_of(e)?;
+        self.sizeof(&ty, span)
     }
 
     /// Whether `e` designates a bit-field (whose size and type cannot be asked for, C11

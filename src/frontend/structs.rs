@@ -420,18 +420,11 @@ impl<'a> Lower<'a> {
                 }
                 let unit = a * 8;
                 let offset = match bits {
-                    // gcc on x86: a bit-field goes at the next bit unless from the last
-                    // boundary of its type's alignment it would reach past the type's size
-                    // (for every type but `long long` on i386, aligned to 4 bytes, that is
-                    // crossing the boundary); a zero width goes to the next boundary. Unnamed
-                    // bit-fields do not align the structure.
+                    // Unnamed bit-fields do not align the structure.
                     Some(w) => {
+                        end = bit_field_start(end, w, unit, size);
                         if w == 0 {
-                            end = end.div_ceil(unit) * unit;
                             continue;
-                        }
-                        if end % unit + u64::from(w) > size * 8 {
-                            end = end.div_ceil(unit) * unit;
                         }
                         let at = end;
                         end += u64::from(w);
@@ -1133,5 +1126,18 @@ impl<'a> Lower<'a> {
                 }
             }
         }
+    }
+}
+
+/// Where gcc on x86 puts a bit-field of `w` bits whose type has `size` bytes and is aligned to
+/// `unit` bits, when the bits before it end at `end`: at the next bit unless from the last
+/// boundary of the alignment it would reach past the type's size (for every type but `long
+/// long` on i386, aligned to 4 bytes, that is crossing the boundary); a zero width at the next
+/// boundary.
+fn bit_field_start(end: u64, w: u32, unit: u64, size: u64) -> u64 {
+    if w == 0 || end % unit + u64::from(w) > size * 8 {
+        end.div_ceil(unit) * unit
+    } else {
+        end
     }
 }
