@@ -3,10 +3,11 @@
 use super::common::{self, EngineArg, EngineArgs};
 use super::json;
 use super::limits;
-use super::program::{lower_resolved, select, ProgramArgs, Resolved};
+use super::program::{lower_resolved, select, ProgramArgs, Resolved, Selection};
 use super::report;
 use super::{EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use bitmc::cfa::{interp, Cfa, Property};
+use bitmc::engine::portfolio::Strategy;
 use bitmc::engine::Cause;
 use bitmc::frontend::FrontendError;
 use bitmc::verify::{verify_cfa, Fault, ProgramVerdict, VerifyOptions, VerifyResult};
@@ -267,8 +268,6 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     // memory, can be written as the JSON document.
     let witnesses = super::witness::requested(&args.witness, args.svcomp)?;
     let selection = select(&args.program)?;
-    // The document of --json, which --report shows too.
-    let documented = args.json.is_some() || args.report.is_some();
     let pending = json::Pending {
         path: args.json.clone().unwrap_or_default(),
         input: selection.input.display().to_string(),
@@ -291,15 +290,70 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     };
     let strategy = args.engine.strategy(true, default)?;
     limits::set_engine(strategy.name());
-    let several = selection.properties.len() > 1;
+    let session = Session {
+        args,
+        selection: &selection,
+        strategy: &strategy,
+        start,
+        interrupter: &interrupter,
+    };
     let mut checks: Vec<Check> = Vec::new();
     let mut warned: Vec<String> = Vec::new();
     for (i, &property) in selection.properties.iter().enumerate() {
-        let r = selection.resolved(property);
+        match session.check(i, property, &mut warned)? {
+            Ok(check) => checks.push(check),
+            Err(exit) => return Ok(exit),
+        }
+    }
+    // The answer is made before it is claimed, so that the watchdog can still answer for a
+    // run that is late; once claimed, it is printed and its files written in full.
+    let answer = session.answer(&checks, &pending);
+    limits::claim_or_wait();
+    session.write(&checks, &answer, &witnesses)?;
+    Ok(answer.exits[answer.deciding])
+}
+
+/// What every property's check of one `verify` run shares.
+struct Session<'a> {
+    args: &'a VerifyArgs,
+    selection: &'a Selection,
+    strategy: &'a Strategy,
+    start: Instant,
+    interrupter: &'a bitmc::sat::Interrupter,
+}
+
+/// The answer of a run, made before it is printed: the text for stdout, the notes for stderr,
+/// each check's exit code and counterexample run, which check decides, and the JSON document
+/// and HTML page when they were asked for.
+struct Answer<'a> {
+    out: String,
+    notes: Vec<String>,
+    exits: Vec<u8>,
+    runs: Vec<Result<(Vec<interp::Step>, Trace), String>>,
+    deciding: usize,
+    doc: Option<serde_json::Value>,
+    page: Option<(&'a PathBuf, String)>,
+}
+
+impl<'a> Session<'a> {
+    fn several(&self) -> bool {
+        self.selection.properties.len() > 1
+    }
+
+    /// Checks property `i` of the selection (`Err`: the exit code of a run that ran out of
+    /// memory while lowering); prints the front end's warnings not yet in `warned`.
+    fn check(
+        &self,
+        i: usize,
+        property: Property,
+        warned: &mut Vec<String>,
+    ) -> anyhow::Result<Result<Check, u8>> {
+        let args = self.args;
+        let r = self.selection.resolved(property);
         let (original, cfa, warnings) = match lower_resolved(&r, !args.program.no_lbe) {
             Ok(lowered) => lowered,
             Err(e) => match e.downcast_ref::<FrontendError>() {
-                Some(FrontendError::OutOfMemory(why)) => return Ok(no_room(why, start)),
+                Some(FrontendError::OutOfMemory(why)) => return Ok(Err(no_room(why, self.start))),
                 _ => return Err(e),
             },
         };
@@ -311,7 +365,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         }
         let began = Instant::now();
         let opts = |interrupter: &bitmc::sat::Interrupter| VerifyOptions {
-            strategy: strategy.clone(),
+            strategy: self.strategy.clone(),
             max_depth: args.engine.max_depth,
             pc: args.program.pc.encoding(),
             interrupter: interrupter.clone(),
@@ -323,21 +377,25 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             },
             fault: args.inject_fault,
         };
-        let mut printer = common::ProgressPrinter::new(start);
+        let mut printer = common::ProgressPrinter::new(self.start);
         let mut progress = |p: &bitmc::engine::Progress| printer.report(p);
         // With several properties, each gets an equal share of the time that is left.
-        let left = selection.properties.len() - i;
-        let result = match timeout.filter(|_| left > 1) {
+        let left = self.selection.properties.len() - i;
+        let result = match args.engine.timeout.filter(|_| left > 1) {
             Some(t) => {
-                let end = start + Duration::from_secs_f64(t.max(0.0));
+                let end = self.start + Duration::from_secs_f64(t.max(0.0));
                 let share = end.saturating_duration_since(Instant::now()) / left as u32;
-                bitmc::sat::with_deadline(&interrupter, Instant::now() + share, |intr| {
+                bitmc::sat::with_deadline(self.interrupter, Instant::now() + share, |intr| {
                     verify_cfa(&cfa, &opts(intr), &mut progress)
                 })
             }
-            None => verify_cfa(&cfa, &opts(&interrupter), &mut progress),
+            None => verify_cfa(&cfa, &opts(self.interrupter), &mut progress),
         };
-        let engine = result.winner.clone().unwrap_or_else(|| strategy.name());
+        let engine = result
+            .winner
+            .clone()
+            .unwrap_or_else(|| self.strategy.name());
+        let several = self.several();
         let check = Check {
             property,
             r,
@@ -346,107 +404,135 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
             result,
             engine,
             // With several properties, each one's own time; else the run's.
-            secs: if several { began } else { start }.elapsed().as_secs_f64(),
+            secs: if several { began } else { self.start }
+                .elapsed()
+                .as_secs_f64(),
         };
         if args.verbose {
-            print_statistics(&check, &strategy.name(), several);
+            print_statistics(&check, &self.strategy.name(), several);
         }
-        checks.push(check);
+        Ok(Ok(check))
     }
-    // The answer is made before it is claimed, so that the watchdog can still answer for a
-    // run that is late; once claimed, it is printed and its files written in full.
-    let mut out = String::new();
-    let mut notes = Vec::new();
-    let mut exits = Vec::new();
-    let mut entries = Vec::new();
-    let mut runs = Vec::new();
-    for (i, c) in checks.iter().enumerate() {
-        // The counterexample's run is read once, for the text, the document, the page and
-        // the harness.
-        let run = c.source_trace();
-        let trace = run.as_ref().map(|(_, t)| t);
-        if documented {
-            entries.push(c.json(several, trace));
+
+    /// The answer of the run from its checks (the JSON document of `--json` is also what
+    /// `--report` shows).
+    fn answer(&self, checks: &[Check], pending: &json::Pending) -> Answer<'a> {
+        let args = self.args;
+        let several = self.several();
+        let documented = args.json.is_some() || args.report.is_some();
+        let mut out = String::new();
+        let mut notes = Vec::new();
+        let mut exits = Vec::new();
+        let mut entries = Vec::new();
+        let mut runs = Vec::new();
+        for (i, c) in checks.iter().enumerate() {
+            // The counterexample's run is read once, for the text, the document, the page and
+            // the harness.
+            let run = c.source_trace();
+            let trace = run.as_ref().map(|(_, t)| t);
+            if documented {
+                entries.push(c.json(several, trace));
+            }
+            let (text, exit, note) = c.report(several, trace);
+            if i > 0 {
+                out += "\n";
+            }
+            out += &text;
+            exits.push(exit);
+            notes.extend(note);
+            runs.push(run);
         }
-        let (text, exit, note) = c.report(several, trace);
-        if i > 0 {
-            out += "\n";
-        }
-        out += &text;
-        exits.push(exit);
-        notes.extend(note);
-        runs.push(run);
-    }
-    let d = deciding(&checks);
-    if several || !selection.skipped.is_empty() {
-        out += "results:\n";
-        for c in &checks {
-            out += &format!("  {}: {}\n", c.property, c.verdict_line());
-        }
-        for name in &selection.skipped {
-            out += &format!("  {name}: skipped (bitmc does not check it)\n");
-        }
-    }
-    out += &checks[d].verdict_line();
-    out += "\n";
-    let doc = documented.then(|| {
-        pending.document(
-            &checks[d].verdict_line(),
-            exits[d],
-            start.elapsed().as_secs_f64(),
-            entries,
-        )
-    });
-    let page = match (&args.report, &doc) {
-        (Some(path), Some(doc)) => {
-            let paths: Vec<Option<report::PathOn>> = checks
-                .iter()
-                .zip(&runs)
-                .map(|(c, run)| {
-                    run.as_ref().ok().map(|(_, t)| report::PathOn {
-                        cfa: &c.original,
-                        path: &t.path,
-                    })
-                })
-                .collect();
-            Some((path, report::page(doc, &paths)))
-        }
-        _ => None,
-    };
-    limits::claim_or_wait();
-    let c = &checks[d];
-    if several && !witnesses.is_empty() {
-        eprintln!(
-            "note: the witness is of {} (a witness states one property)",
-            c.property
-        );
-    }
-    super::witness::write(&witnesses, &c.r, &c.original, &c.cfa, &c.result, &c.engine);
-    if let Some(path) = &args.harness {
-        if several {
-            eprintln!("note: the harness is of {}", c.property);
-        }
-        write_harness(path, c, &runs[d]);
-    }
-    if let (ProgramVerdict::True, Some(path)) = (&c.result.verdict, &args.invariant) {
-        write_invariant(path, &c.cfa, c.result.invariant.as_deref())?;
-    }
-    for detail in notes {
-        eprintln!("note: {detail}");
-    }
-    if let Some((path, page)) = &page {
-        report::write(path, page)?;
-    }
-    match (&args.json, &doc) {
-        (Some(path), Some(doc)) => {
-            json::write(path, doc)?;
-            if path.as_os_str() != "-" {
-                print!("{out}");
+        let d = deciding(checks);
+        if several || !self.selection.skipped.is_empty() {
+            out += "results:\n";
+            for c in checks {
+                out += &format!("  {}: {}\n", c.property, c.verdict_line());
+            }
+            for name in &self.selection.skipped {
+                out += &format!("  {name}: skipped (bitmc does not check it)\n");
             }
         }
-        _ => print!("{out}"),
+        out += &checks[d].verdict_line();
+        out += "\n";
+        let doc = documented.then(|| {
+            pending.document(
+                &checks[d].verdict_line(),
+                exits[d],
+                self.start.elapsed().as_secs_f64(),
+                entries,
+            )
+        });
+        let page = match (&args.report, &doc) {
+            (Some(path), Some(doc)) => {
+                let paths: Vec<Option<report::PathOn>> = checks
+                    .iter()
+                    .zip(&runs)
+                    .map(|(c, run)| {
+                        run.as_ref().ok().map(|(_, t)| report::PathOn {
+                            cfa: &c.original,
+                            path: &t.path,
+                        })
+                    })
+                    .collect();
+                Some((path, report::page(doc, &paths)))
+            }
+            _ => None,
+        };
+        Answer {
+            out,
+            notes,
+            exits,
+            runs,
+            deciding: d,
+            doc,
+            page,
+        }
     }
-    Ok(exits[d])
+
+    /// Prints the claimed answer and writes the files asked for (witnesses, harness,
+    /// invariant, page, document) about the deciding check.
+    fn write(
+        &self,
+        checks: &[Check],
+        answer: &Answer<'_>,
+        witnesses: &[(PathBuf, bitmc::witness::svcomp::Format)],
+    ) -> anyhow::Result<()> {
+        let args = self.args;
+        let several = self.several();
+        let c = &checks[answer.deciding];
+        if several && !witnesses.is_empty() {
+            eprintln!(
+                "note: the witness is of {} (a witness states one property)",
+                c.property
+            );
+        }
+        super::witness::write(witnesses, &c.r, &c.original, &c.cfa, &c.result, &c.engine);
+        if let Some(path) = &args.harness {
+            if several {
+                eprintln!("note: the harness is of {}", c.property);
+            }
+            write_harness(path, c, &answer.runs[answer.deciding]);
+        }
+        if let (ProgramVerdict::True, Some(path)) = (&c.result.verdict, &args.invariant) {
+            write_invariant(path, &c.cfa, c.result.invariant.as_deref())?;
+        }
+        for detail in &answer.notes {
+            eprintln!("note: {detail}");
+        }
+        if let Some((path, page)) = &answer.page {
+            report::write(path, page)?;
+        }
+        match (&args.json, &answer.doc) {
+            (Some(path), Some(doc)) => {
+                json::write(path, doc)?;
+                if path.as_os_str() != "-" {
+                    print!("{}", answer.out);
+                }
+            }
+            _ => print!("{}", answer.out),
+        }
+        Ok(())
+    }
 }
 
 /// `-v`: what was checked and how, on stderr.
