@@ -6,10 +6,10 @@ use super::plan_map::VarMap;
 use super::{EXIT_SAFE, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
-use bitmc::engine::portfolio::Systems;
+use bitmc::engine::portfolio::{Member, Strategy, Systems};
 use bitmc::engine::preprocess::{Preprocess, Preprocessed};
-use bitmc::engine::{Options, Unknown, Verdict};
-use bitmc::ts::aiger::{from_aiger, AigerSystem};
+use bitmc::engine::{Options, Stats, Unknown, Verdict};
+use bitmc::ts::aiger::{from_aiger, AigerSystem, AigerTrace};
 use bitmc::ts::{dimspec as ts_dimspec, Plan, System};
 use bitmc::witness;
 use clap::{Args, ValueEnum};
@@ -156,60 +156,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
     }
     if args.verbose {
-        eprintln!("engine: {}", strategy.name());
-        if let Some(w) = &winner {
-            eprintln!("verdict by: {w}");
-        }
-        for s in &stats {
-            eprintln!("{}: {}", s.name, s.value);
-        }
-        for n in notes.lock().map(|n| n.clone()).unwrap_or_default() {
-            if !n.is_empty() {
-                eprintln!("check: {n}");
-            }
-        }
-        eprintln!("total time: {:.3} s", start.elapsed().as_secs_f64());
+        let notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
+        print_statistics(&strategy, winner.as_ref(), &stats, &notes, start);
     }
     // Once claimed, the answer is printed in full (a plan may be long).
     limits::claim_or_wait();
     match &verdict {
         Verdict::Unsafe(plan) => {
-            match (&input, &aiger_trace) {
-                (Input::Aiger(a, map), Some(t)) => {
-                    print_aiger_trace(a, t, map.as_ref());
-                    if let Some(w) = &args.witness {
-                        std::fs::write(w, t.witness())
-                            .with_context(|| format!("cannot write {}", w.display()))?;
-                    }
-                }
-                _ => {
-                    let map = match args.plan_format {
-                        PlanFormat::States => VarMap::of_dimspec(&args.file),
-                        PlanFormat::Incplan => None,
-                    };
-                    print_plan(sys, plan, args.plan_format, map.as_ref())
-                }
-            }
+            print_counterexample(args, &input, sys, plan, aiger_trace.as_ref())?;
             println!("UNSAFE");
             Ok(EXIT_UNSAFE)
         }
         Verdict::Safe(cert) => {
             if let Some(path) = &args.invariant {
-                match cert {
-                    bitmc::engine::Certificate::Invariant(inv) => {
-                        let mut comments = vec![format!("inductive invariant of {}", args.file.display())];
-                        if let Input::Aiger(a, _) = &input {
-                            for (j, v) in a.latch_var.iter().enumerate() {
-                                if let Some(v) = v {
-                                    comments.push(format!("variable {} is latch {j}", v.0 + 1));
-                                }
-                            }
-                        }
-                        let text = bitmc::witness::invariant::to_dimacs(inv, sys.num_vars, &comments);
-                        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-                    }
-                    _ => eprintln!("note: the proof has no inductive invariant (it is not by PDR); {} not written", path.display()),
-                }
+                write_invariant(path, args, &input, sys, cert)?;
             }
             println!("SAFE");
             Ok(EXIT_SAFE)
@@ -225,6 +185,85 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
             Ok(report.exit)
         }
     }
+}
+
+/// `-v`: the engine, the winner, the statistics, the checks' notes and the time, on stderr.
+fn print_statistics(
+    strategy: &Strategy,
+    winner: Option<&Member>,
+    stats: &Stats,
+    notes: &[String],
+    start: Instant,
+) {
+    eprintln!("engine: {}", strategy.name());
+    if let Some(w) = winner {
+        eprintln!("verdict by: {w}");
+    }
+    for s in stats {
+        eprintln!("{}: {}", s.name, s.value);
+    }
+    for n in notes {
+        if !n.is_empty() {
+            eprintln!("check: {n}");
+        }
+    }
+    eprintln!("total time: {:.3} s", start.elapsed().as_secs_f64());
+}
+
+/// An UNSAFE answer's counterexample: the AIGER trace (and `--witness`) of a circuit, the plan
+/// of a DimSpec system.
+fn print_counterexample(
+    args: &SolveArgs,
+    input: &Input,
+    sys: &System,
+    plan: &Plan,
+    aiger_trace: Option<&AigerTrace>,
+) -> anyhow::Result<()> {
+    match (input, aiger_trace) {
+        (Input::Aiger(a, map), Some(t)) => {
+            print_aiger_trace(a.as_ref(), t, map.as_ref());
+            if let Some(w) = &args.witness {
+                std::fs::write(w, t.witness())
+                    .with_context(|| format!("cannot write {}", w.display()))?;
+            }
+        }
+        _ => {
+            let map = match args.plan_format {
+                PlanFormat::States => VarMap::of_dimspec(&args.file),
+                PlanFormat::Incplan => None,
+            };
+            print_plan(sys, plan, args.plan_format, map.as_ref())
+        }
+    }
+    Ok(())
+}
+
+/// `--invariant`: a SAFE answer's inductive invariant as DIMACS (with the latch of each
+/// variable for AIGER input), or a note when the proof has none.
+fn write_invariant(
+    path: &Path,
+    args: &SolveArgs,
+    input: &Input,
+    sys: &System,
+    cert: &bitmc::engine::Certificate,
+) -> anyhow::Result<()> {
+    let bitmc::engine::Certificate::Invariant(inv) = cert else {
+        eprintln!(
+            "note: the proof has no inductive invariant (it is not by PDR); {} not written",
+            path.display()
+        );
+        return Ok(());
+    };
+    let mut comments = vec![format!("inductive invariant of {}", args.file.display())];
+    if let Input::Aiger(a, _) = input {
+        for (j, v) in a.latch_var.iter().enumerate() {
+            if let Some(v) = v {
+                comments.push(format!("variable {} is latch {j}", v.0 + 1));
+            }
+        }
+    }
+    let text = bitmc::witness::invariant::to_dimacs(inv, sys.num_vars, &comments);
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn print_plan(sys: &System, plan: &Plan, format: PlanFormat, map: Option<&VarMap>) {
@@ -278,7 +317,7 @@ fn print_plan(sys: &System, plan: &Plan, format: PlanFormat, map: Option<&VarMap
     }
 }
 
-fn print_aiger_trace(a: &AigerSystem, t: &bitmc::ts::aiger::AigerTrace, map: Option<&VarMap>) {
+fn print_aiger_trace(a: &AigerSystem, t: &AigerTrace, map: Option<&VarMap>) {
     let bits = |v: &[bool]| {
         v.iter()
             .map(|&b| if b { '1' } else { '0' })
