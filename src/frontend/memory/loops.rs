@@ -11,7 +11,7 @@
 
 use super::OBJ_BITS;
 use crate::bv::TermId;
-use crate::cfa::VarKind;
+use crate::cfa::{Loc, PVar, VarKind};
 use crate::frontend::builder::{Lower, RVal};
 use crate::frontend::expr::Val;
 use crate::frontend::lval::Lval;
@@ -32,7 +32,7 @@ impl<'a> Lower<'a> {
         span: Span,
     ) -> Result<Val, FrontendError> {
         let st = size_t(self.dm());
-        let n = self.materialize(RVal { t: n, ty: st }).t;
+        let n = self.kept_size(n);
         let down = match &second {
             Val::Ref(s, _) if b == "memmove" => Some(self.copies_down(d.t, s.t)),
             Val::Ref(s, _) => {
@@ -41,10 +41,7 @@ impl<'a> Lower<'a> {
             }
             _ => None,
         };
-        let (i, head, count) = self.byte_loop(b);
-        let all = self.cfa.tm.eq(count.t, n);
-        let (done, more) = self.branch(all);
-        self.cur = more;
+        let (i, head, count, done) = self.counted_loop(b, n);
         // The byte of this iteration: `count`, or `n - 1 - count` when copying down.
         let at = match down {
             Some(down) => {
@@ -85,6 +82,25 @@ impl<'a> Lower<'a> {
         Ok(Val::Ref(d, CType::Void))
     }
 
+    /// The size `n` (a `size_t`) kept in a temporary, so that the loop over its bytes reads
+    /// the value it had at the call.
+    fn kept_size(&mut self, n: TermId) -> TermId {
+        let st = size_t(self.dm());
+        self.materialize(RVal { t: n, ty: st }).t
+    }
+
+    /// The start of a loop over the `n` bytes of function `b` ([`Lower::byte_loop`]): its
+    /// index, its head and the index as a value, with the current location in its body; and
+    /// the location after it, reached once the index is `n`. An iteration ends with
+    /// [`Lower::next_byte`].
+    fn counted_loop(&mut self, b: &str, n: TermId) -> (PVar, Loc, RVal, Loc) {
+        let (i, head, count) = self.byte_loop(b);
+        let all = self.cfa.tm.eq(count.t, n);
+        let (done, more) = self.branch(all);
+        self.cur = more;
+        (i, head, count, done)
+    }
+
     /// Whether `memmove(d, s, …)` copies from the last byte down: `d` lies after `s` in the
     /// same object.
     fn copies_down(&mut self, d: TermId, s: TermId) -> TermId {
@@ -105,15 +121,11 @@ impl<'a> Lower<'a> {
         literals: bool,
         span: Span,
     ) -> Result<Val, FrontendError> {
-        let st = size_t(self.dm());
-        let n = self.materialize(RVal { t: n, ty: st }).t;
+        let n = self.kept_size(n);
         let r = self.new_var("memcmp#r", CInt::INT, VarKind::Temporary, None);
         let zero = self.cfa.tm.bv_const(0, CInt::INT.width(self.dm()));
         self.assign(r, zero);
-        let (i, head, at) = self.byte_loop("memcmp");
-        let all = self.cfa.tm.eq(at.t, n);
-        let (done, more) = self.branch(all);
-        self.cur = more;
+        let (i, head, at, done) = self.counted_loop("memcmp", n);
         let mut bytes = Vec::new();
         for p in [a, b] {
             let q = self.ref_add(p, at, 1, false);
