@@ -1,5 +1,7 @@
-//! The `bitmc` command line: argument parsing and dispatch only; the logic lives in the library.
+//! The `bitmc` command line: argument parsing and dispatch only (`cli`), and `bitmc bench`, which
+//! runs the binary itself on benchmark sets (`bench`); the logic lives in the library.
 
+mod bench;
 mod cli;
 
 fn main() {

@@ -62,7 +62,7 @@ pub enum Command {
     Cfa(cfa::CfaArgs),
     /// Run a benchmark set: every task under every configuration in its own process, with a
     /// time and a memory limit; writes a CSV, a markdown summary and a cactus plot.
-    Bench(bench::BenchArgs),
+    Bench(crate::bench::BenchArgs),
 }
 
 /// Parse the command line, run the command, and exit with its code.
@@ -77,7 +77,7 @@ pub fn main() -> ! {
         Command::Cfa(a) => cfa::run(a),
         Command::Dimspec(a) => export::run_dimspec(a),
         Command::Aiger(a) => export::run_aiger(a),
-        Command::Bench(a) => bench::run(a),
+        Command::Bench(a) => crate::bench::run(a),
     };
     let code = match result {
         Ok(code) => code,
@@ -125,7 +125,6 @@ fn with_default_command(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsSt
     args
 }
 
-pub mod bench;
 pub mod cfa;
 pub mod common;
 pub mod export;

@@ -2,7 +2,7 @@
 //! and a small deterministic random generator.
 #![allow(dead_code)]
 
-use bitmc::cfa::{DataModel, Property};
+use bitmc::cfa::DataModel;
 use std::path::{Path, PathBuf};
 
 /// The fixture directories: the corpus `fixtures/c`, this crate's `tests/data/c`, and the
@@ -167,160 +167,12 @@ pub fn interrupt_after<R>(intr: &bitmc::sat::Interrupter, limit: f64, f: impl Fn
     })
 }
 
-/// The header of a fixture.
-#[derive(Debug, Default, Clone)]
-pub struct Header {
-    /// Expected verdicts under ILP32: (property, holds).
-    pub expect: Vec<(Property, bool)>,
-    /// Overrides under LP64.
-    pub expect_lp64: Vec<(Property, bool)>,
-    /// `// oracle: skip <reason>`.
-    pub oracle_skip: Option<String>,
-    /// `// expect: error=unsupported`.
-    pub unsupported: bool,
-    /// `// error-contains: <text>`.
-    pub error_contains: Option<String>,
-    /// `expect: <property>=unknown`: violated only after undefined behaviour, so the answer
-    /// must be UNKNOWN (with `true` for `expect(lp64):`).
-    pub unknown: Vec<(Property, bool)>,
-    /// `// witness: …` (key `None`), `// witness(<property>|lp64): …`: nondet sequences.
-    pub witnesses: Vec<(Option<String>, Vec<u64>)>,
-}
-
-impl Header {
-    /// The witness of a violation of `p` under `dm`, if the header gives one.
-    pub fn witness(&self, p: Property, dm: DataModel) -> Option<&[u64]> {
-        let find = |k: Option<&str>| {
-            self.witnesses
-                .iter()
-                .find(|(w, _)| w.as_deref() == k)
-                .map(|(_, v)| v.as_slice())
-        };
-        find(Some(p.name()))
-            .or_else(|| {
-                if dm == DataModel::Lp64 {
-                    find(Some("lp64"))
-                } else {
-                    None
-                }
-            })
-            .or_else(|| find(None))
-    }
-
-    /// Whether an execution may end in the UNKNOWN sink with this reason: the undefined
-    /// behaviour it stands for is one the header admits (its property is expected violated,
-    /// or, for behaviour no property reports, `oracle: skip` says the program has some).
-    pub fn sink_allowed(&self, reason: &str, dm: DataModel) -> bool {
-        let prop = if reason.contains("by zero") {
-            Some(Property::DivByZero)
-        } else if reason.contains("signed overflow") {
-            Some(Property::NoOverflow)
-        } else if reason.contains("out of bounds") {
-            Some(Property::ValidIndex)
-        } else {
-            None
-        };
-        match prop {
-            Some(p) => self.verdict(p, dm) != Some(true),
-            None => self.oracle_skip.is_some(),
-        }
-    }
-
-    /// Whether the header says the property is violated only after undefined behaviour.
-    pub fn ub_dependent(&self, p: Property, dm: DataModel) -> bool {
-        self.unknown
-            .iter()
-            .any(|&(q, lp)| q == p && (!lp || dm == DataModel::Lp64))
-    }
-
-    /// The expected verdict of a property under a data model, if given.
-    pub fn verdict(&self, p: Property, dm: DataModel) -> Option<bool> {
-        let lp = if dm == DataModel::Lp64 {
-            self.expect_lp64.iter().find(|(q, _)| *q == p)
-        } else {
-            None
-        };
-        lp.or_else(|| self.expect.iter().find(|(q, _)| *q == p))
-            .map(|(_, v)| *v)
-    }
-}
-
-/// The items of an `expect:` or `expect(lp64):` line; a malformed item (no `=`, a property
-/// that does not exist, a value other than `true`, `false`, `unknown`, an `error=` other than
-/// `unsupported`) panics, so that a typo in a header cannot drop an expectation.
-fn verdicts(s: &str, h: &mut Header, lp64: bool) {
-    for item in s.split_whitespace() {
-        let Some((k, v)) = item.split_once('=') else {
-            panic!("malformed header item `{item}` (expected PROPERTY=VALUE) in `{s}`");
-        };
-        if k == "error" && !lp64 {
-            assert_eq!(
-                v, "unsupported",
-                "header item `{item}`: only error=unsupported"
-            );
-            h.unsupported = true;
-            continue;
-        }
-        let Some(p) = Property::from_name(k) else {
-            panic!("header item `{item}`: `{k}` is not a property");
-        };
-        match v {
-            "unknown" => h.unknown.push((p, lp64)),
-            "true" | "false" => {
-                let list = if lp64 {
-                    &mut h.expect_lp64
-                } else {
-                    &mut h.expect
-                };
-                assert!(
-                    list.iter().all(|(q, _)| *q != p),
-                    "header item `{item}`: `{k}` is given twice"
-                );
-                list.push((p, v == "true"));
-            }
-            _ => panic!("header item `{item}`: the value must be true, false or unknown"),
-        }
-    }
-}
+pub use bitmc::task::header::Header;
 
 /// Reads the leading comment lines of a fixture; a malformed `expect`, `expect(lp64)` or
 /// `witness` line panics.
 pub fn header(text: &str) -> Header {
-    let mut h = Header::default();
-    for line in text.lines() {
-        let Some(c) = line.trim().strip_prefix("//") else {
-            break;
-        };
-        let c = c.trim();
-        if let Some(r) = c.strip_prefix("expect(lp64):") {
-            verdicts(r, &mut h, true);
-        } else if let Some(r) = c.strip_prefix("expect:") {
-            verdicts(r, &mut h, false);
-        } else if let Some(r) = c.strip_prefix("oracle:") {
-            let r = r.trim();
-            if let Some(reason) = r.strip_prefix("skip") {
-                h.oracle_skip = Some(reason.trim().to_string());
-            }
-        } else if let Some(r) = c.strip_prefix("witness") {
-            let (key, list) = match r.strip_prefix('(').and_then(|x| x.split_once("):")) {
-                Some((k, l)) => (Some(k.trim().to_string()), l),
-                None => (None, r.strip_prefix(':').unwrap_or("")),
-            };
-            let vals: Vec<u64> = list
-                .split(',')
-                .map(str::trim)
-                .filter(|v| !v.is_empty())
-                .map(|v| {
-                    v.parse()
-                        .unwrap_or_else(|_| panic!("witness value `{v}` in `{line}` is not a u64"))
-                })
-                .collect();
-            h.witnesses.push((key, vals));
-        } else if let Some(r) = c.strip_prefix("error-contains:") {
-            h.error_contains = Some(r.trim().to_string());
-        }
-    }
-    h
+    Header::parse(text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// xorshift64*: a small deterministic generator for test inputs, with an optional pool of

@@ -10,6 +10,8 @@ use crate::cfa::{DataModel, Property};
 use std::path::{Path, PathBuf};
 use yaml_rust2::{Yaml, YamlLoader};
 
+pub mod header;
+
 /// A property entry of a task.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TaskProperty {

@@ -6,7 +6,8 @@
 //! - PAR-2: the sum over runs of the wall time when solved, and of twice the time limit otherwise
 //!   (wrong answers, unknown, timeout, out of memory, errors);
 //! - score: SV-COMP's — correct true +2, correct false +1, wrong false −16, wrong true −32, else 0
-//!   (`SAFE` counts as true, `UNSAFE` as false; an expected error exit scores 0).
+//!   (`SAFE` counts as true, `UNSAFE` as false; an expected error exit, and UNKNOWN where a
+//!   violation comes only after undefined behaviour, are correct and score 0).
 
 use super::run::{Measured, Outcome};
 use super::tasks::{Expected, Task};
@@ -73,13 +74,14 @@ pub fn judge(task: &Task, expected: Expected, config: &Config, m: &Measured) -> 
     let (status, score) = match &m.outcome {
         Outcome::Timeout => (Status::Timeout, 0),
         Outcome::Memout => (Status::Memout, 0),
+        Outcome::Unknown if expected == E::Undefined => (Status::Correct, 0),
         Outcome::Unknown => (Status::Unknown, 0),
         Outcome::Error | Outcome::Cancelled => (Status::Error, 0),
         Outcome::InputError if expected == E::Error => (Status::Correct, 0),
         Outcome::InputError => (Status::Error, 0),
         Outcome::Holds(_) => match expected {
             E::Holds => (Status::Correct, 2),
-            E::Violated | E::Error => (Status::Wrong, -32),
+            E::Violated | E::Error | E::Undefined => (Status::Wrong, -32),
             E::Unknown => (Status::NoExpectation, 0),
         },
         Outcome::Violated(_, reported) => {
@@ -97,7 +99,7 @@ pub fn judge(task: &Task, expected: Expected, config: &Config, m: &Measured) -> 
                     );
                     (Status::Wrong, -16)
                 }
-                (E::Holds | E::Error, _) => (Status::Wrong, -16),
+                (E::Holds | E::Error | E::Undefined, _) => (Status::Wrong, -16),
             }
         }
     };
@@ -382,7 +384,7 @@ pub fn summary_md(d: &SummaryDoc) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::bench::tasks::Kind;
+    use crate::bench::tasks::Kind;
 
     fn task(prop: Option<&str>, e: Expected) -> Task {
         Task {
@@ -450,6 +452,15 @@ mod tests {
             (Status::Timeout, 0)
         );
         assert_eq!(status(None, E::Holds, Outcome::Memout), (Status::Memout, 0));
+        // A violation only after undefined behaviour: UNKNOWN is the right answer.
+        let o = Some("no-overflow");
+        assert_eq!(
+            status(o, E::Undefined, Outcome::Unknown),
+            (Status::Correct, 0)
+        );
+        assert_eq!(status(o, E::Undefined, viol(o)), (Status::Wrong, -16));
+        assert_eq!(status(o, E::Undefined, holds()), (Status::Wrong, -32));
+        assert_eq!(status(o, E::Holds, Outcome::Unknown), (Status::Unknown, 0));
     }
 
     #[test]

@@ -271,40 +271,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
-    let mut configs = args
-        .configs
-        .iter()
-        .map(|c| parse_config(c))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    for engine in &args.ablate {
-        configs.extend(ablation_configs(engine)?);
-    }
-    let peers = parse_peers(&args.peers, &args.peer_safe, &args.peer_unsafe)?;
-    if configs.is_empty() && peers.is_empty() {
-        configs.push(Config {
-            name: "default".into(),
-            args: vec![],
-            lp64: false,
-            peer: None,
-        });
-    }
-    configs.extend(peers);
-    let mut names = HashSet::new();
-    for c in &configs {
-        if !names.insert(c.name.as_str()) {
-            bail!("--config: the name {} is used twice", c.name);
-        }
-    }
-    let program = match &args.bitmc {
-        // A bare name is looked up in PATH when the first run starts.
-        Some(p) if p.components().count() > 1 && !p.is_file() => {
-            bail!("--bitmc {}: no such file", p.display())
-        }
-        Some(p) => p.clone(),
-        None => {
-            std::env::current_exe().context("cannot find the running executable; give --bitmc")?
-        }
-    };
+    let configs = configurations(args)?;
+    let program = bitmc_program(args)?;
     let mut found = tasks::discover(&args.inputs)?;
     if let Some(f) = &args.filter {
         found.tasks.retain(|t| t.name.contains(f.as_str()));
@@ -338,64 +306,131 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
         logs.display()
     );
     install_signal_handlers();
-
-    let mut progress = Progress::new(jobs.len());
-    let (job_tx, job_rx) = crossbeam_channel::unbounded::<usize>();
-    let (res_tx, res_rx) = crossbeam_channel::unbounded::<(usize, run::Measured)>();
-    for i in 0..jobs.len() {
-        let _ = job_tx.send(i);
-    }
-    drop(job_tx);
-    let mut rows: Vec<(usize, report::Row)> = Vec::with_capacity(jobs.len());
-    std::thread::scope(|scope| {
-        for _ in 0..args.jobs.min(jobs.len()) {
-            let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
-            let (jobs, found, configs, program, limits) =
-                (&jobs, &found, &configs, &program, &limits);
-            scope.spawn(move || {
-                while let Ok(i) = job_rx.recv() {
-                    if INTERRUPTED.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let j = &jobs[i];
-                    let (task, config) = (&found.tasks[j.task], &configs[j.config]);
-                    let m = match &config.peer {
-                        None => {
-                            let argv = command_args(task, config, &j.log);
-                            run::run(
-                                program,
-                                &argv,
-                                &j.log,
-                                limits,
-                                &INTERRUPTED,
-                                run::Reading::Bitmc,
-                            )
-                        }
-                        Some(p) => run_peer(p, program, task, &j.log, limits),
-                    };
-                    if res_tx.send((i, m)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(res_tx);
-        for (i, m) in res_rx.iter() {
-            if m.outcome == run::Outcome::Cancelled {
-                continue;
-            }
-            let j = &jobs[i];
-            let (task, config) = (&found.tasks[j.task], &configs[j.config]);
-            let row = report::judge(task, task.expected(config.lp64), config, &m);
-            progress.finished(&row);
-            rows.push((i, row));
-        }
-    });
-    progress.done();
-    rows.sort_by_key(|(i, _)| *i);
-    let rows: Vec<report::Row> = rows.into_iter().map(|(_, r)| r).collect();
+    let plan = Plan {
+        jobs: &jobs,
+        tasks: &found.tasks,
+        configs: &configs,
+        program: &program,
+        limits: &limits,
+    };
+    let rows = plan.run(args.jobs);
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);
     write_reports(args, &rows, &configs, &found.notes, interrupted)
+}
+
+/// The configurations of the command line (`--config`, `--ablate`, then the peers), or the
+/// default one; their names must differ.
+fn configurations(args: &BenchArgs) -> anyhow::Result<Vec<Config>> {
+    let mut configs = args
+        .configs
+        .iter()
+        .map(|c| parse_config(c))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for engine in &args.ablate {
+        configs.extend(ablation_configs(engine)?);
+    }
+    let peers = parse_peers(&args.peers, &args.peer_safe, &args.peer_unsafe)?;
+    if configs.is_empty() && peers.is_empty() {
+        configs.push(Config {
+            name: "default".into(),
+            args: vec![],
+            lp64: false,
+            peer: None,
+        });
+    }
+    configs.extend(peers);
+    let mut names = HashSet::new();
+    for c in &configs {
+        if !names.insert(c.name.as_str()) {
+            bail!("--config: the name {} is used twice", c.name);
+        }
+    }
+    Ok(configs)
+}
+
+/// The bitmc binary the runs start: `--bitmc`, or this one.
+fn bitmc_program(args: &BenchArgs) -> anyhow::Result<PathBuf> {
+    match &args.bitmc {
+        // A bare name is looked up in PATH when the first run starts.
+        Some(p) if p.components().count() > 1 && !p.is_file() => {
+            bail!("--bitmc {}: no such file", p.display())
+        }
+        Some(p) => Ok(p.clone()),
+        None => std::env::current_exe().context("cannot find the running executable; give --bitmc"),
+    }
+}
+
+/// The runs of a benchmark and what they need.
+struct Plan<'a> {
+    jobs: &'a [Job],
+    tasks: &'a [tasks::Task],
+    configs: &'a [Config],
+    program: &'a Path,
+    limits: &'a run::Limits,
+}
+
+impl Plan<'_> {
+    /// Run every job on `workers` threads, each run one child process, and judge each as it
+    /// ends; the rows in job order (runs cancelled by an interrupt left out).
+    fn run(&self, workers: usize) -> Vec<report::Row> {
+        let mut progress = Progress::new(self.jobs.len());
+        let (job_tx, job_rx) = crossbeam_channel::unbounded::<usize>();
+        let (res_tx, res_rx) = crossbeam_channel::unbounded::<(usize, run::Measured)>();
+        for i in 0..self.jobs.len() {
+            let _ = job_tx.send(i);
+        }
+        drop(job_tx);
+        let mut rows: Vec<(usize, report::Row)> = Vec::with_capacity(self.jobs.len());
+        std::thread::scope(|scope| {
+            for _ in 0..workers.min(self.jobs.len()) {
+                let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
+                scope.spawn(move || {
+                    while let Ok(i) = job_rx.recv() {
+                        if INTERRUPTED.load(Ordering::SeqCst)
+                            || res_tx.send((i, self.one(i))).is_err()
+                        {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(res_tx);
+            for (i, m) in res_rx.iter() {
+                if m.outcome == run::Outcome::Cancelled {
+                    continue;
+                }
+                let j = &self.jobs[i];
+                let (task, config) = (&self.tasks[j.task], &self.configs[j.config]);
+                let row = report::judge(task, task.expected(config.lp64), config, &m);
+                progress.finished(&row);
+                rows.push((i, row));
+            }
+        });
+        progress.done();
+        rows.sort_by_key(|(i, _)| *i);
+        rows.into_iter().map(|(_, r)| r).collect()
+    }
+
+    /// Job `i` run and measured.
+    fn one(&self, i: usize) -> run::Measured {
+        let j = &self.jobs[i];
+        let (task, config) = (&self.tasks[j.task], &self.configs[j.config]);
+        match &config.peer {
+            None => {
+                let argv = command_args(task, config, &j.log);
+                let reading = run::Reading::Bitmc;
+                run::run(
+                    self.program,
+                    &argv,
+                    &j.log,
+                    self.limits,
+                    &INTERRUPTED,
+                    reading,
+                )
+            }
+            Some(p) => run_peer(p, self.program, task, &j.log, self.limits),
+        }
+    }
 }
 
 /// Every (task, configuration) in task order, each with a log path of its own.

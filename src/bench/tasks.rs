@@ -1,11 +1,13 @@
 //! Task discovery for `bitmc bench`: which files are tasks, how each one is run, and what its
 //! expected result is.
 //!
-//! - A C file (`.c`, `.i`) with a `// expect: p=true|false …` header is one `verify` task per
-//!   listed property; `// expect(lp64): …` overrides the expectations under LP64, and
+//! - A C file (`.c`, `.i`) with a `// expect: p=true|false|unknown …` header
+//!   ([`bitmc::task::header`], the header the fixtures and tests read) is one `verify` task per
+//!   property it names; `// expect(lp64): …` overrides the expectations under LP64,
+//!   `p=unknown` expects UNKNOWN (a violation only after undefined behaviour), and
 //!   `// expect: error=unsupported` makes one task whose expected result is the error exit.
-//! - An SV-COMP task file (`.yml`, `.yaml`) is one `verify` task per property it lists that bitmc
-//!   supports (`unreach-call`, `no-overflow`); the others are skipped with a note.
+//! - An SV-COMP task file (`.yml`, `.yaml`, read by [`bitmc::task::read_task`]) is one `verify`
+//!   task per property it lists that bitmc checks; the others are skipped with a note.
 //! - A DimSpec (`.cnf`, `.spec`, `.dimspec`) or AIGER (`.aag`, `.aig`) file is one `solve` task;
 //!   its expected verdict comes from an `EXPECTED.tsv` in its directory when there is one.
 //!
@@ -14,12 +16,10 @@
 //! directory) per line, relative to the list's directory; `#` starts a comment line.
 
 use anyhow::{bail, Context};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use bitmc::cfa::DataModel;
+use bitmc::task::header::{Expectation, Header};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use yaml_rust2::{Yaml, YamlLoader};
-
-/// Properties of SV-COMP task files that `bitmc verify` checks.
-const YML_PROPERTIES: &[&str] = &["unreach-call", "no-overflow"];
 
 /// How a task is run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +39,8 @@ pub enum Expected {
     Violated,
     /// The run must end with the input-error exit code (unsupported input).
     Error,
+    /// The property is violated only after undefined behaviour: the answer must be UNKNOWN.
+    Undefined,
     /// Nobody says: the task is run and timed, but cannot be right or wrong.
     Unknown,
 }
@@ -79,6 +81,7 @@ impl Task {
             (Expected::Holds, Kind::Solve) => "SAFE".into(),
             (Expected::Violated, Kind::Solve) => "UNSAFE".into(),
             (Expected::Error, _) => "ERROR".into(),
+            (Expected::Undefined, _) => "UNKNOWN".into(),
             (Expected::Unknown, _) => String::new(),
         }
     }
@@ -180,8 +183,8 @@ impl Finder {
             .iter()
             .filter(|p| file_type(p) == Some(FileType::Yml))
         {
-            if let Ok(y) = read_yml(p) {
-                named.extend(y.inputs.iter().map(|i| dir.join(i)));
+            if let Ok(t) = bitmc::task::read_task(p) {
+                named.insert(t.input);
             }
         }
         for p in entries {
@@ -224,9 +227,9 @@ impl Finder {
     fn c_file(&mut self, path: &Path, name: &str) -> anyhow::Result<()> {
         let text =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let header = match parse_c_header(&String::from_utf8_lossy(&text)) {
-            Ok(Some(h)) => h,
-            Ok(None) => {
+        let header = match Header::parse(&String::from_utf8_lossy(&text)) {
+            Ok(h) if h.has_expectations => h,
+            Ok(_) => {
                 self.note(format!("{name}: skipped (no `// expect:` header)"));
                 return Ok(());
             }
@@ -235,45 +238,34 @@ impl Finder {
                 return Ok(());
             }
         };
-        if header.error {
-            self.push(
-                name,
-                path,
-                Kind::Verify,
-                Some("unreach-call"),
-                Expected::Error,
-                Expected::Error,
-            );
+        if header.unsupported {
+            let (e, unreach) = (Expected::Error, Some("unreach-call"));
+            self.push(name, path, Kind::Verify, unreach, e, e);
             return Ok(());
         }
-        for (prop, &holds) in &header.ilp32 {
-            let lp64 = header.lp64.get(prop).copied().unwrap_or(holds);
-            self.push(
-                name,
-                path,
-                Kind::Verify,
-                Some(prop),
-                holds.into(),
-                lp64.into(),
-            );
+        for p in header.properties() {
+            let under = |dm| Expected::from(header.expectation(p, dm));
+            let (e, e64) = (under(DataModel::Ilp32), under(DataModel::Lp64));
+            self.push(name, path, Kind::Verify, Some(p.name()), e, e64);
         }
         Ok(())
     }
 
     fn yml_file(&mut self, path: &Path, name: &str) -> anyhow::Result<()> {
-        let y = match read_yml(path) {
-            Ok(y) => y,
+        let t = match bitmc::task::read_task(path) {
+            Ok(t) => t,
             Err(e) => {
-                self.note(format!("{name}: skipped ({e:#})"));
+                self.note(format!("{name}: skipped ({e})"));
                 return Ok(());
             }
         };
         let mut skipped = Vec::new();
-        for (prop, expected) in y.properties {
-            if YML_PROPERTIES.contains(&prop.as_str()) {
-                self.push(name, path, Kind::Verify, Some(&prop), expected, expected);
+        for p in t.properties {
+            if p.property.is_some() {
+                let e = p.expected.map_or(Expected::Unknown, Expected::from);
+                self.push(name, path, Kind::Verify, Some(&p.name), e, e);
             } else {
-                skipped.push(prop);
+                skipped.push(p.name);
             }
         }
         if !skipped.is_empty() {
@@ -333,109 +325,15 @@ impl From<bool> for Expected {
     }
 }
 
-/// The expectations of a C file's `// expect:` header.
-#[derive(Debug, Default, PartialEq)]
-pub struct CHeader {
-    /// property → holds, under ILP32 (sorted by property name).
-    pub ilp32: BTreeMap<String, bool>,
-    /// The properties whose expectation differs under LP64.
-    pub lp64: BTreeMap<String, bool>,
-    /// `error=unsupported`: the run must end with the input-error exit code.
-    pub error: bool,
-}
-
-/// Parse the `//` header of a C file; `None` when it has no `expect:` line.
-pub fn parse_c_header(text: &str) -> Result<Option<CHeader>, String> {
-    let mut h = CHeader::default();
-    let mut found = false;
-    for line in text.lines() {
-        let Some(comment) = line.trim_start().strip_prefix("//") else {
-            break;
-        };
-        let comment = comment.trim();
-        let (target, rest) = if let Some(r) = comment.strip_prefix("expect:") {
-            (&mut h.ilp32, r)
-        } else if let Some(r) = comment.strip_prefix("expect(lp64):") {
-            (&mut h.lp64, r)
-        } else {
-            continue;
-        };
-        found = true;
-        for item in rest.split_whitespace() {
-            let Some((prop, value)) = item.split_once('=') else {
-                return Err(format!("malformed expectation `{item}`"));
-            };
-            match (prop, value) {
-                ("error", "unsupported") => h.error = true,
-                (_, "true") => {
-                    target.insert(prop.to_string(), true);
-                }
-                (_, "false") => {
-                    target.insert(prop.to_string(), false);
-                }
-                _ => return Err(format!("malformed expectation `{item}`")),
-            }
+impl From<Option<Expectation>> for Expected {
+    fn from(e: Option<Expectation>) -> Expected {
+        match e {
+            Some(Expectation::Holds) => Expected::Holds,
+            Some(Expectation::Violated) => Expected::Violated,
+            Some(Expectation::Undefined) => Expected::Undefined,
+            None => Expected::Unknown,
         }
     }
-    if !found {
-        return Ok(None);
-    }
-    if !h.error && h.ilp32.is_empty() {
-        return Err("an `expect:` header without properties".into());
-    }
-    Ok(Some(h))
-}
-
-/// What bench needs from an SV-COMP task file.
-#[derive(Debug, Default)]
-pub struct YmlTask {
-    /// The input files (relative to the task file's directory).
-    pub inputs: Vec<String>,
-    /// (property name from the property file's stem, expected verdict), in the order listed.
-    pub properties: Vec<(String, Expected)>,
-}
-
-/// Read an SV-COMP task file (format 2.0).
-pub fn read_yml(path: &Path) -> anyhow::Result<YmlTask> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse_yml(&text)
-}
-
-/// Parse the text of an SV-COMP task file.
-pub fn parse_yml(text: &str) -> anyhow::Result<YmlTask> {
-    let docs = YamlLoader::load_from_str(text).map_err(|e| anyhow::anyhow!("invalid YAML: {e}"))?;
-    let Some(doc) = docs.first() else {
-        bail!("an empty task file")
-    };
-    let mut t = YmlTask::default();
-    match &doc["input_files"] {
-        Yaml::String(s) => t.inputs.push(s.clone()),
-        Yaml::Array(a) => t
-            .inputs
-            .extend(a.iter().filter_map(|y| y.as_str().map(String::from))),
-        _ => bail!("no `input_files`"),
-    }
-    let Some(props) = doc["properties"].as_vec() else {
-        bail!("no `properties` list")
-    };
-    for p in props {
-        let Some(file) = p["property_file"].as_str() else {
-            bail!("a property without `property_file`")
-        };
-        let stem = Path::new(file)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let expected = match &p["expected_verdict"] {
-            Yaml::Boolean(b) => Expected::from(*b),
-            Yaml::String(s) if s == "true" => Expected::Holds,
-            Yaml::String(s) if s == "false" || s.starts_with("false(") => Expected::Violated,
-            _ => Expected::Unknown,
-        };
-        t.properties.push((stem, expected));
-    }
-    Ok(t)
 }
 
 /// The expected verdicts of an `EXPECTED.tsv`: a `file` column and either `goal_reachable`
@@ -482,48 +380,58 @@ impl ExpectedTable {
 mod tests {
     use super::*;
 
+    /// The tasks of a directory: a C file's header through the library's reader (`unknown`
+    /// and LP64 overrides included), a task file through the library's task reader (its C
+    /// input not run again, a property bitmc does not check skipped), a system file.
     #[test]
-    fn c_header_with_lp64_overrides() {
-        let h = parse_c_header(
-            "// expect: unreach-call=false no-overflow=true\n// expect(lp64): unreach-call=true\n// text\nint main() {}\n// expect: valid-index=false\n",
-        )
-        .unwrap()
-        .unwrap();
-        assert_eq!(h.ilp32.len(), 2);
-        assert!(!h.ilp32["unreach-call"]);
-        assert!(h.lp64["unreach-call"]);
-        assert!(!h.error);
-    }
-
-    #[test]
-    fn c_header_error_and_absent() {
-        let h = parse_c_header("// expect: error=unsupported\n// error-contains: float\n")
-            .unwrap()
-            .unwrap();
-        assert!(h.error);
-        assert_eq!(
-            parse_c_header("int main() {}\n// expect: unreach-call=true\n").unwrap(),
-            None
+    fn discovers_the_tasks_of_a_directory() {
+        let dir = std::env::temp_dir().join(format!("bitmc-bench-tasks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |f: &str, t: &str| std::fs::write(dir.join(f), t).unwrap();
+        write(
+            "a.c",
+            "// expect: unreach-call=false no-overflow=unknown\n// expect(lp64): unreach-call=true\nint main(void) { return 0; }\n",
         );
-        assert!(parse_c_header("// expect: unreach-call=maybe\n").is_err());
-    }
-
-    #[test]
-    fn yml_task() {
-        let t = parse_yml(
-            "format_version: '2.0'\ninput_files: 'a.i'\nproperties:\n  - property_file: ../properties/no-overflow.prp\n    expected_verdict: true\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: false\n  - property_file: ../properties/coverage-branches.prp\n",
-        )
-        .unwrap();
-        assert_eq!(t.inputs, ["a.i"]);
+        write("b.i", "int main(void) { return 0; }\n");
+        write(
+            "b.yml",
+            "format_version: '2.0'\ninput_files: 'b.i'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n  - property_file: ../properties/coverage-branches.prp\n",
+        );
+        write("c.c", "int main(void) { return 0; }\n");
+        write(
+            "d.c",
+            "// expect: unreach-call=maybe\nint main(void) { return 0; }\n",
+        );
+        let d = discover(std::slice::from_ref(&dir)).unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        let got: Vec<(String, Option<String>, Expected, Expected)> = d
+            .tasks
+            .iter()
+            .map(|t| {
+                let name = t.name.rsplit('/').next().unwrap_or_default().to_string();
+                (name, t.property.clone(), t.expected, t.expected_lp64)
+            })
+            .collect();
+        let t = |n: &str, p: &str, e, e64| (n.to_string(), Some(p.to_string()), e, e64);
+        use Expected::*;
         assert_eq!(
-            t.properties,
+            got,
             [
-                ("no-overflow".to_string(), Expected::Holds),
-                ("unreach-call".to_string(), Expected::Violated),
-                ("coverage-branches".to_string(), Expected::Unknown)
+                t("a.c", "unreach-call", Violated, Holds),
+                t("a.c", "no-overflow", Undefined, Undefined),
+                t("b.yml", "unreach-call", Holds, Holds),
             ]
         );
-        assert!(parse_yml("properties: []\n").is_err());
+        let notes = d.notes.join("\n");
+        assert!(notes.contains("coverage-branches"), "{notes}");
+        assert!(
+            notes.contains("c.c: skipped (no `// expect:` header)"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("d.c: skipped") && notes.contains("maybe"),
+            "{notes}"
+        );
     }
 
     #[test]
