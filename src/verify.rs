@@ -15,9 +15,8 @@
 use crate::bv::Rewrites;
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
-use crate::engine::portfolio::{Program, Strategy, Systems};
+use crate::engine::portfolio::{About, Program, Strategy, Systems};
 use crate::engine::preprocess::{Preprocess, Preprocessed};
-use crate::engine::EngineKind;
 use crate::engine::{Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{with_deadline, Interrupter};
 use crate::ts::invariants::{self, Candidate, Templates};
@@ -210,6 +209,98 @@ enum Phase {
     Unknown(Unknown),
 }
 
+/// The systems a phase derives from its program system when a member first asks for them, and
+/// what making them found.
+#[derive(Default)]
+struct Derived {
+    /// The system constrained by proved candidate invariants, for k-induction.
+    strengthened: OnceLock<Option<(ModelSystem, ProvedInvariants)>>,
+    /// The statistics and notes of the search for those invariants.
+    search: Mutex<(Stats, Vec<String>)>,
+    /// The CFA with accelerated loops and its system, for BMC.
+    accelerated: OnceLock<Option<(cfa::Accelerated, ProgramSystem, Duration)>>,
+    /// The preprocessed system, for PDR and BMC.
+    preprocessed: OnceLock<Option<Preprocessed>>,
+}
+
+impl Derived {
+    fn constrained(
+        &self,
+        cfa: &Cfa,
+        ps: &ProgramSystem,
+        opts: &VerifyOptions,
+        intr: &Interrupter,
+    ) -> Option<&crate::ts::System> {
+        self.strengthened
+            .get_or_init(|| {
+                let budget = opts.invariant_budget?;
+                let mut report = self.search.lock().ok()?;
+                let (stats, notes) = &mut *report;
+                strengthen(cfa, ps, budget, intr, stats, notes)
+            })
+            .as_ref()
+            .map(|(m, _)| &m.sys)
+    }
+
+    fn accelerated(
+        &self,
+        cfa: &Cfa,
+        goal: Goal,
+        opts: &VerifyOptions,
+        intr: &Interrupter,
+    ) -> Option<&crate::ts::System> {
+        self.accelerated
+            .get_or_init(|| {
+                let start = Instant::now();
+                let a = accelerate_for_bmc(cfa, intr)?;
+                let took = start.elapsed();
+                let ps = encode(&a.cfa, EncodeOptions { pc: opts.pc, goal });
+                Some((a, ps, took))
+            })
+            .as_ref()
+            .map(|(_, aps, _)| &aps.sys)
+    }
+
+    fn preprocessed(
+        &self,
+        ps: &ProgramSystem,
+        opts: &VerifyOptions,
+        intr: &Interrupter,
+    ) -> Option<&Preprocessed> {
+        self.preprocessed
+            .get_or_init(|| {
+                (opts.preprocess != Preprocess::None)
+                    .then(|| Preprocessed::new(ps.original(), crate::sat::Backend::Cadical, intr))
+                    .flatten()
+            })
+            .as_ref()
+    }
+}
+
+/// Checks a member's verdict on the system it is about; the notes of the checks go to `notes`,
+/// and under an injected fault a conclusive verdict is rejected.
+fn checker(
+    reject: bool,
+    notes: &Mutex<Vec<String>>,
+) -> impl Fn(&crate::ts::System, Verdict, crate::sat::Backend, &Options) -> Verdict + Sync + '_ {
+    move |s, v, b, o| {
+        let c = witness::check_bit_level(s, v, b, o);
+        let c = match c.verdict {
+            Verdict::Safe(_) | Verdict::Unsafe(_) if reject => witness::Checked {
+                verdict: Verdict::Unknown(Unknown::internal(
+                    "the evidence was rejected (injected fault)",
+                )),
+                note: c.note,
+            },
+            _ => c,
+        };
+        if let Ok(mut n) = notes.lock() {
+            n.push(c.note);
+        }
+        c.verdict
+    }
+}
+
 fn run_phase(
     cfa: &Cfa,
     goal: Goal,
@@ -231,67 +322,13 @@ fn run_phase(
         interrupter: opts.interrupter.clone(),
     };
     let notes = Mutex::new(Vec::new());
-    let reject = opts.fault == Some(Fault::RejectEvidence { phase });
-    let check = |s: &crate::ts::System, v: Verdict, b: crate::sat::Backend, o: &Options| {
-        let c = witness::check_bit_level(s, v, b, o);
-        let c = match c.verdict {
-            Verdict::Safe(_) | Verdict::Unsafe(_) if reject => witness::Checked {
-                verdict: Verdict::Unknown(Unknown::internal(
-                    "the evidence was rejected (injected fault)",
-                )),
-                note: c.note,
-            },
-            _ => c,
-        };
-        if let Ok(mut n) = notes.lock() {
-            n.push(c.note);
-        }
-        c.verdict
-    };
-    // The system constrained by candidate invariants, made when k-induction asks for it.
-    let strengthened: OnceLock<Option<(ModelSystem, ProvedInvariants)>> = OnceLock::new();
-    let search = Mutex::new((Stats::new(), Vec::new()));
-    // The CFA with accelerated loops and its system, made when BMC asks for them.
-    let accelerated: OnceLock<Option<(cfa::Accelerated, ProgramSystem, Duration)>> =
-        OnceLock::new();
-    // The preprocessed system, made when PDR or BMC asks for it.
-    let preprocessed: OnceLock<Option<Preprocessed>> = OnceLock::new();
-    let (verdict, stats, winner) = {
-        let ps = &ps;
-        let constrain = |intr: &Interrupter| {
-            strengthened
-                .get_or_init(|| {
-                    let budget = opts.invariant_budget?;
-                    let mut report = search.lock().ok()?;
-                    let (stats, notes) = &mut *report;
-                    strengthen(cfa, ps, budget, intr, stats, notes)
-                })
-                .as_ref()
-                .map(|(m, _)| &m.sys)
-        };
-        let accelerate = |intr: &Interrupter| {
-            accelerated
-                .get_or_init(|| {
-                    let start = Instant::now();
-                    let a = accelerate_for_bmc(cfa, intr)?;
-                    let took = start.elapsed();
-                    let ps = encode(&a.cfa, EncodeOptions { pc: opts.pc, goal });
-                    Some((a, ps, took))
-                })
-                .as_ref()
-                .map(|(_, aps, _)| &aps.sys)
-        };
-        let prepare = |intr: &Interrupter| {
-            preprocessed
-                .get_or_init(|| {
-                    (opts.preprocess != Preprocess::None)
-                        .then(|| {
-                            Preprocessed::new(ps.original(), crate::sat::Backend::Cadical, intr)
-                        })
-                        .flatten()
-                })
-                .as_ref()
-        };
+    let derived = Derived::default();
+    let r = {
+        let check = checker(opts.fault == Some(Fault::RejectEvidence { phase }), &notes);
+        let (ps, d) = (&ps, &derived);
+        let constrain = |intr: &Interrupter| d.constrained(cfa, ps, opts, intr);
+        let accelerate = |intr: &Interrupter| d.accelerated(cfa, goal, opts, intr);
+        let prepare = |intr: &Interrupter| d.preprocessed(ps, opts, intr);
         let systems = Systems {
             plain: &ps.sys,
             constrained: Some(&constrain),
@@ -301,52 +338,36 @@ fn run_phase(
         };
         opts.strategy.run(&systems, &eopts, &check, progress)
     };
-    let (mut constrained, proved) = strengthened.into_inner().flatten().unzip();
-    let accelerated = accelerated.into_inner().flatten();
-    if let Some(p) = preprocessed.into_inner().flatten() {
+    let (mut constrained, proved) = derived.strengthened.into_inner().flatten().unzip();
+    let accelerated = derived.accelerated.into_inner().flatten();
+    if let Some(p) = derived.preprocessed.into_inner().flatten() {
         out.stats.extend(p.stats(&ps.sys));
     }
     if let Some((a, _, took)) = &accelerated {
-        let proved = if a.loops.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (jumps proved sound by batsat in {:.3} s)",
-                took.as_secs_f64()
-            )
-        };
-        out.notes.push(format!("for BMC: {}{proved}", a.summary()));
+        out.notes.push(accelerated_note(a, *took));
     }
-    if let Ok((stats, notes)) = search.into_inner() {
+    if let Ok((stats, notes)) = derived.search.into_inner() {
         out.stats.extend(stats);
         out.notes.extend(notes);
     }
-    // Decode the verdict with the maps of the system it came from: k-induction ran on the
-    // constrained system when there is one.
-    let won = |e: EngineKind| winner.as_ref().is_some_and(|w| w.engine() == e);
-    let from_constrained = won(EngineKind::Kind);
-    // BMC ran on the accelerated system when there is one: its path is decoded with that
-    // system's maps and replayed on the accelerated CFA, then on the original one.
-    let replayed = match (&accelerated, won(EngineKind::Bmc)) {
-        (Some((a, aps, _)), true) => Some((a, aps)),
+    // Decode the verdict with the maps of the system it is about: a certificate of the
+    // constrained system holds with the proved invariants; a path of the accelerated system is
+    // decoded with that system's maps and replayed on the accelerated CFA, then on the
+    // original one.
+    let replayed = match (&accelerated, r.about) {
+        (Some((a, aps, _)), About::Accelerated) => Some((a, aps)),
         _ => None,
     };
-    if let (true, Some(c)) = (from_constrained, constrained.as_mut()) {
+    if let (About::Constrained, Some(c)) = (r.about, constrained.as_mut()) {
         ps.swap_system(c);
         out.proved_invariants = proved;
     }
-    out.stats.extend(stats);
-    if let Some(w) = winner {
-        out.winner = Some(w.to_string());
-    }
-    out.notes.extend(
-        notes
-            .into_inner()
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|n| !n.is_empty()),
-    );
-    match verdict {
+    out.stats.extend(r.stats);
+    out.winner = r.winner.map(|w| w.to_string());
+    let notes = notes.into_inner().unwrap_or_default();
+    out.notes
+        .extend(notes.into_iter().filter(|n| !n.is_empty()));
+    match r.verdict {
         Verdict::Safe(cert) => {
             out.invariant = invariant_of(&cert, cfa, &ps);
             Phase::Safe
@@ -354,6 +375,19 @@ fn run_phase(
         Verdict::Unknown(r) => Phase::Unknown(r),
         Verdict::Unsafe(plan) => violation(cfa, &ps, goal, &plan, replayed, out),
     }
+}
+
+/// The note on the loops accelerated for BMC.
+fn accelerated_note(a: &cfa::Accelerated, took: Duration) -> String {
+    let proved = if a.loops.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (jumps proved sound by batsat in {:.3} s)",
+            took.as_secs_f64()
+        )
+    };
+    format!("for BMC: {}{proved}", a.summary())
 }
 
 /// The per-location invariant of a SAFE certificate that has one, as C.

@@ -16,9 +16,8 @@ const LIMIT: usize = 80;
 /// The functions longer than [`LIMIT`], by file and name, with the most lines each may have.
 /// Dispatch tables say why they are long; the rest are to be split.
 const LONGER: &[(&str, &str, usize)] = &[
-    ("src/cli/solve.rs", "run", 110),
+    ("src/cli/solve.rs", "run", 104),
     ("src/frontend/expr.rs", "unary", 145),
-    ("src/verify.rs", "run_phase", 146),
     ("src/frontend/stmt.rs", "statement", 143),
     ("src/cfa/lockstep.rs", "compare_runs", 127),
     ("src/verify.rs", "strengthen", 120),

@@ -6,7 +6,7 @@ use super::plan_map::VarMap;
 use super::{EXIT_SAFE, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
-use bitmc::engine::portfolio::{Member, Strategy, Systems};
+use bitmc::engine::portfolio::{Member, PortfolioResult, Strategy, Systems};
 use bitmc::engine::preprocess::{Preprocess, Preprocessed};
 use bitmc::engine::{Options, Stats, Unknown, Verdict};
 use bitmc::ts::aiger::{from_aiger, AigerSystem, AigerTrace};
@@ -76,6 +76,23 @@ fn load(path: &Path) -> anyhow::Result<Input> {
     }
 }
 
+/// The system of the input (for a circuit, with a warning for the properties it leaves out).
+fn system_of(input: &Input) -> &System {
+    match input {
+        Input::Dimspec(s) => s,
+        Input::Aiger(a, _) => {
+            if a.ignored_liveness > 0 {
+                eprintln!(
+                    "warning: {} justice/fairness properties are not checked",
+                    a.ignored_liveness
+                );
+            }
+            &a.sys
+        }
+    }
+}
+
+/// `bitmc solve`: read the system, run the engines under the time limit, print the answer.
 pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     // The time limit covers the whole run, reading the input included.
@@ -88,18 +105,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         return Ok(super::EXIT_UNKNOWN);
     }
     let input = load(&args.file)?;
-    let sys = match &input {
-        Input::Dimspec(s) => s,
-        Input::Aiger(a, _) => {
-            if a.ignored_liveness > 0 {
-                eprintln!(
-                    "warning: {} justice/fairness properties are not checked",
-                    a.ignored_liveness
-                );
-            }
-            &a.sys
-        }
-    };
+    let sys = system_of(&input);
     let strategy = args.engine.strategy(false, EngineArg::Portfolio)?;
     if strategy
         .members()
@@ -139,7 +145,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         preprocessed: Some(&prepare),
         ..Systems::plain(sys)
     };
-    let (mut verdict, mut stats, winner) = strategy.run(&systems, &opts, &check, &mut progress);
+    let PortfolioResult {
+        mut verdict,
+        mut stats,
+        winner,
+        ..
+    } = strategy.run(&systems, &opts, &check, &mut progress);
     if let Some(p) = preprocessed.get().and_then(|p| p.as_ref()) {
         stats.extend(p.stats(sys));
     }

@@ -196,11 +196,30 @@ pub struct Systems<'a> {
 /// Makes the preprocessed system, given the member's interrupter; `None` when there is none.
 pub type Prepare<'a> = dyn Fn(&Interrupter) -> Option<&'a Preprocessed> + Sync + 'a;
 
-/// The system a member runs on, and the preprocessing its verdicts come back through.
+/// The system a member runs on, the preprocessing its verdicts come back through, and the
+/// system they are about once they have come back.
 #[derive(Clone, Copy)]
 pub struct Chosen<'a> {
     pub sys: &'a System,
     pub preprocessed: Option<&'a Preprocessed>,
+    pub about: About,
+}
+
+/// Which of the [`Systems`] a settled verdict is about: the caller decodes its plan or
+/// certificate with that system's maps (a preprocessed system's verdicts are carried back to
+/// the plain system first, so they are about the plain one). The portfolio reports it with the
+/// verdict, so that nobody decodes a verdict by asking which member won.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum About {
+    /// [`Systems::plain`].
+    #[default]
+    Plain,
+    /// The system [`Systems::constrained`] made: its certificate holds only together with the
+    /// constraints (the proved invariants), its plans are plans of the plain system.
+    Constrained,
+    /// The system [`Systems::accelerated`] made: its plans are paths of the program with
+    /// accelerated loops, to be replayed there and expanded.
+    Accelerated,
 }
 
 /// Makes the constrained (or accelerated) system, given the member's interrupter; `None` when
@@ -225,20 +244,28 @@ impl<'a> Systems<'a> {
         let plain = Chosen {
             sys: self.plain,
             preprocessed: None,
+            about: About::Plain,
         };
-        let made = |make: Option<&'a Constrain<'a>>| make.and_then(|f| f(intr));
+        let made = |make: Option<&'a Constrain<'a>>, about| {
+            make.and_then(|f| f(intr)).map_or(plain, |sys| Chosen {
+                sys,
+                about,
+                ..plain
+            })
+        };
         let preprocessed = || match self.preprocessed.and_then(|p| p(intr)) {
             Some(p) => Chosen {
                 sys: &p.sys,
                 preprocessed: Some(p),
+                about: About::Plain,
             },
             None => plain,
         };
         match m.engine() {
-            EngineKind::Kind => made(self.constrained).map_or(plain, |sys| Chosen { sys, ..plain }),
-            EngineKind::Bmc => match made(self.accelerated) {
-                Some(sys) => Chosen { sys, ..plain },
-                None => preprocessed(),
+            EngineKind::Kind => made(self.constrained, About::Constrained),
+            EngineKind::Bmc => match made(self.accelerated, About::Accelerated) {
+                c if c.about == About::Accelerated => c,
+                _ => preprocessed(),
             },
             EngineKind::Pdr => preprocessed(),
             EngineKind::Ic3cfa => plain,
@@ -280,6 +307,7 @@ impl<'a> Systems<'a> {
                 Chosen {
                     sys: plain,
                     preprocessed: None,
+                    about: About::Plain,
                 },
                 again,
             ),
@@ -288,7 +316,8 @@ impl<'a> Systems<'a> {
     }
 
     /// `v`, which `m` found on `chosen`, carried back to the plain system if it came from the
-    /// preprocessed one, and checked by `check` on the system it is now about.
+    /// preprocessed one, and checked by `check` on the system it is now about; with that
+    /// system.
     fn settle(
         &self,
         chosen: Chosen<'_>,
@@ -296,17 +325,18 @@ impl<'a> Systems<'a> {
         m: &Member,
         opts: &Options,
         check: &Checker<'_>,
-    ) -> Verdict {
+    ) -> (Verdict, About) {
         if !conclusive(&v) {
-            return v;
+            return (v, chosen.about);
         }
-        match chosen.preprocessed {
+        let v = match chosen.preprocessed {
             Some(p) => match p.carry_back(self.plain, v) {
                 v if conclusive(&v) => check(self.plain, v, m.backend, opts),
                 v => v,
             },
             None => check(chosen.sys, v, m.backend, opts),
-        }
+        };
+        (v, chosen.about)
     }
 }
 
@@ -368,11 +398,13 @@ pub fn default_system_members() -> Vec<Member> {
 /// report (UNKNOWN when the evidence does not hold).
 pub type Checker<'a> = dyn Fn(&System, Verdict, Backend, &Options) -> Verdict + Sync + 'a;
 
-/// What a portfolio run produced.
+/// What a portfolio run (or a member run alone) produced.
 pub struct PortfolioResult {
     pub verdict: Verdict,
     /// The member whose verdict won.
     pub winner: Option<Member>,
+    /// The system the verdict is about.
+    pub about: About,
     pub stats: Stats,
     /// The time from the win until every member had stopped and reported (for the
     /// cancellation test).
@@ -387,6 +419,7 @@ fn conclusive(v: &Verdict) -> bool {
 /// statistics, the first conclusive answer and a conflicting one.
 struct Race {
     results: Vec<Option<(Verdict, Duration)>>,
+    about: Vec<About>,
     stats: Vec<Stats>,
     winner: Option<usize>,
     conflict: Option<(usize, usize)>,
@@ -398,6 +431,7 @@ impl Race {
     fn new(members: usize) -> Race {
         Race {
             results: vec![None; members],
+            about: vec![About::Plain; members],
             stats: vec![Stats::new(); members],
             winner: None,
             conflict: None,
@@ -408,8 +442,16 @@ impl Race {
 
     /// Member `i` answered `v` after `t`; the first conclusive answer wins and stops the others
     /// (through `stop`), a later conclusive one that contradicts it is a conflict.
-    fn record(&mut self, i: usize, v: Verdict, t: Duration, stats: Stats, stop: &Interrupter) {
+    fn record(
+        &mut self,
+        i: usize,
+        (v, about): (Verdict, About),
+        t: Duration,
+        stats: Stats,
+        stop: &Interrupter,
+    ) {
         self.stats[i] = stats;
+        self.about[i] = about;
         self.last_report = Instant::now();
         if conclusive(&v) {
             match self.winner {
@@ -453,6 +495,7 @@ impl Race {
         if let Some(i) = self.winner.or((active.len() == 1).then_some(0)) {
             stats.extend(std::mem::take(&mut self.stats[i]));
         }
+        let about = self.winner.map_or(About::Plain, |w| self.about[w]);
         let (verdict, winner) = match (self.conflict, self.winner) {
             (Some((a, b)), _) => (
                 Verdict::Unknown(Unknown::internal(format!(
@@ -486,6 +529,7 @@ impl Race {
         PortfolioResult {
             verdict,
             winner,
+            about,
             stats,
             stop_latency,
         }
@@ -510,7 +554,7 @@ impl Lane<'_, '_> {
         m: &Member,
         mopts: &Options,
         ptx: &crossbeam_channel::Sender<Progress>,
-    ) -> (Verdict, Stats) {
+    ) -> ((Verdict, About), Stats) {
         let chosen = self.systems.for_member(m, self.stop);
         let sys = chosen.sys;
         if m.engine() == EngineKind::Kind {
@@ -555,7 +599,7 @@ pub fn run(
     let start = Instant::now();
     let active: Vec<Member> = members.iter().take(jobs.max(1)).cloned().collect();
     let stop = Interrupter::new();
-    let (tx, rx) = unbounded::<(usize, Verdict, Duration, Stats)>();
+    let (tx, rx) = unbounded::<(usize, (Verdict, About), Duration, Stats)>();
     let (ptx, prx) = unbounded::<Progress>();
     let mut race = Race::new(active.len());
     let search_over = AtomicBool::new(false);
@@ -664,15 +708,15 @@ impl Strategy {
         }
     }
 
-    /// Run on `systems` and check the verdict; returns the checked verdict, statistics, and the
-    /// member that produced the verdict.
+    /// Run on `systems` and check the verdict; returns the checked verdict, the system it is
+    /// about, statistics, and the member that produced the verdict.
     pub fn run(
         &self,
         systems: &Systems<'_>,
         opts: &Options,
         check: &Checker<'_>,
         progress: ProgressFn<'_>,
-    ) -> (Verdict, Stats, Option<Member>) {
+    ) -> PortfolioResult {
         match self {
             Strategy::Single(m) => {
                 let mopts = Options {
@@ -683,12 +727,17 @@ impl Strategy {
                 let (v, mut stats) = m.run_on(systems, chosen.sys, &mopts, progress);
                 let (chosen, v) =
                     systems.at_rest_on_plain(chosen, v, m, &mopts, &mut stats, progress);
-                let v = systems.settle(chosen, v, m, &mopts, check);
-                (v, stats, Some(m.clone()))
+                let (verdict, about) = systems.settle(chosen, v, m, &mopts, check);
+                PortfolioResult {
+                    verdict,
+                    winner: Some(m.clone()),
+                    about,
+                    stats,
+                    stop_latency: None,
+                }
             }
             Strategy::Portfolio { members, jobs } => {
-                let r = run(systems, members, *jobs, opts, check, progress);
-                (r.verdict, r.stats, r.winner)
+                run(systems, members, *jobs, opts, check, progress)
             }
         }
     }
