@@ -14,33 +14,34 @@ use bitmc::sat::Backend;
 use clap::{Args, ValueEnum};
 use std::time::{Duration, Instant};
 
-/// Engines selectable on the command line.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum EngineArg {
-    /// Race several engines and SAT solvers on threads (see --member, --jobs).
-    Portfolio,
-    /// Incremental bounded model checking (counterexamples, and proofs once every run has
-    /// ended; for C programs, loops of a fixed trip count up to 64 are folded into one step,
-    /// and self-loops that move variables by constants may jump over many iterations, each
-    /// jump proved sound).
-    Bmc,
-    /// k-induction with simple-path constraints.
-    Kind,
-    /// PDR / IC3 on the bit-level system.
-    Pdr,
-    /// IC3CFA: IC3 over the program's control-flow automaton, with frames per location and
-    /// word-level cubes from weakest preconditions (C programs only).
-    Ic3cfa,
-}
+/// An engine selectable on the command line: one of the engines (`bitmc::engine::registry`),
+/// or the portfolio (`None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineArg(pub Option<EngineKind>);
 
 impl EngineArg {
+    pub const PORTFOLIO: EngineArg = EngineArg(None);
+
     pub fn kind(self) -> Option<EngineKind> {
-        Some(match self {
-            EngineArg::Portfolio => return None,
-            EngineArg::Bmc => EngineKind::Bmc,
-            EngineArg::Kind => EngineKind::Kind,
-            EngineArg::Pdr => EngineKind::Pdr,
-            EngineArg::Ic3cfa => EngineKind::Ic3cfa,
+        self.0
+    }
+}
+
+impl ValueEnum for EngineArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::OnceLock<Vec<EngineArg>> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| {
+            let engines = EngineKind::ALL.iter().map(|&k| EngineArg(Some(k)));
+            std::iter::once(EngineArg::PORTFOLIO).chain(engines).collect()
+        })
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self.0 {
+            None => PossibleValue::new("portfolio")
+                .help("Race several engines and SAT solvers on threads (see --member, --jobs)"),
+            Some(k) => PossibleValue::new(k.name()).help(k.about()),
         })
     }
 }
@@ -275,6 +276,9 @@ impl EngineArgs {
             EngineKind::Kind => EngineOptions::Kind(self.kind.0.clone()),
             EngineKind::Pdr => EngineOptions::Pdr(self.pdr.0.clone()),
             EngineKind::Ic3cfa => EngineOptions::Ic3cfa(self.ic3cfa.0.clone()),
+            // An engine without flags of its own runs with its defaults.
+            #[allow(unreachable_patterns)]
+            _ => EngineOptions::defaults(engine),
         }
     }
 }

@@ -89,12 +89,7 @@ pub fn member_help() -> String {
          engine are switches, NAME to turn one on and no-NAME to turn it off, and numbers, \
          NAME=N:",
     );
-    for e in [
-        EngineKind::Bmc,
-        EngineKind::Kind,
-        EngineKind::Pdr,
-        EngineKind::Ic3cfa,
-    ] {
+    for &e in EngineKind::ALL {
         text += &format!("\n\n{}: {}.", e.name(), describe_options(e));
     }
     text += &format!(

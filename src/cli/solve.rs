@@ -106,7 +106,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     }
     let input = load(&args.file)?;
     let sys = system_of(&input);
-    let strategy = args.engine.strategy(false, EngineArg::Portfolio)?;
+    let strategy = args.engine.strategy(false, EngineArg::PORTFOLIO)?;
     if strategy
         .members()
         .iter()

@@ -285,8 +285,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         ));
     }
     let default = match args.program.unwind {
-        Some(_) => EngineArg::Bmc,
-        None => EngineArg::Portfolio,
+        Some(_) => EngineArg(Some(bitmc::engine::EngineKind::Bmc)),
+        None => EngineArg::PORTFOLIO,
     };
     let strategy = args.engine.strategy(true, default)?;
     limits::set_engine(strategy.name());

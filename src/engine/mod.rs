@@ -15,6 +15,7 @@ pub mod pdr;
 pub mod portfolio;
 pub mod preprocess;
 pub mod problem;
+pub mod registry;
 pub mod stats;
 pub mod unroll;
 
@@ -331,33 +332,7 @@ pub fn stopped(opts: &Options) -> Verdict {
 /// A progress callback.
 pub type ProgressFn<'a> = &'a mut dyn FnMut(&Progress);
 
-/// The engines `solve` offers, by name.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum EngineKind {
-    Bmc,
-    Kind,
-    Pdr,
-    /// IC3 over a C program's control-flow automaton; needs the program, not only its system.
-    Ic3cfa,
-}
-
 impl EngineKind {
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineKind::Bmc => "bmc",
-            EngineKind::Kind => "kind",
-            EngineKind::Pdr => "pdr",
-            EngineKind::Ic3cfa => "ic3cfa",
-        }
-    }
-
-    /// Whether the engine works on a program's control-flow automaton rather than on a
-    /// bit-level system alone.
-    pub fn needs_program(self) -> bool {
-        self == EngineKind::Ic3cfa
-    }
-
     /// Run this engine with its default options on `problem`.
     pub fn run(
         self,
@@ -371,18 +346,6 @@ impl EngineKind {
     }
 }
 
-pub use problem::{Engine, EngineOptions, Problem, Program, NO_PROGRAM};
+pub use problem::{Engine, Problem, Program, NO_PROGRAM};
+pub use registry::{Derived, EngineKind, EngineOptions};
 
-impl EngineKind {
-    /// The engines, by name.
-    pub fn from_name(s: &str) -> Option<EngineKind> {
-        [
-            EngineKind::Bmc,
-            EngineKind::Kind,
-            EngineKind::Pdr,
-            EngineKind::Ic3cfa,
-        ]
-        .into_iter()
-        .find(|e| e.name() == s)
-    }
-}

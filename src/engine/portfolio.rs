@@ -15,14 +15,12 @@
 //!   forwarded to it, and a win raises it. Members run on at most `jobs` threads; with fewer
 //!   threads than members, the first `jobs` members run.
 
-use super::bmc::BmcOptions;
-use super::ic3cfa::Ic3cfaOptions;
-use super::kind::KindOptions;
-use super::optable::{self, OptionError};
-use super::pdr::PdrOptions;
+use super::optable::OptionError;
 use super::preprocess::Preprocessed;
 use super::problem::Problem;
-pub use super::problem::{EngineOptions, Program};
+pub use super::problem::Program;
+pub use super::registry::EngineOptions;
+use super::registry::Derived;
 use super::{
     Cause, Certificate, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict,
 };
@@ -41,21 +39,9 @@ pub struct Member {
     pub options: EngineOptions,
 }
 
-/// Calls `$f::<T>($args)` with `T` the option table of `$engine`.
-macro_rules! per_table {
-    ($engine:expr, $f:ident($($arg:expr),*)) => {
-        match $engine {
-            EngineKind::Bmc => optable::$f::<BmcOptions>($($arg),*),
-            EngineKind::Kind => optable::$f::<KindOptions>($($arg),*),
-            EngineKind::Pdr => optable::$f::<PdrOptions>($($arg),*),
-            EngineKind::Ic3cfa => optable::$f::<Ic3cfaOptions>($($arg),*),
-        }
-    };
-}
-
 /// The options of `engine` with what they do, for help texts.
 pub fn describe_options(engine: EngineKind) -> String {
-    per_table!(engine, describe())
+    engine.describe_options()
 }
 
 /// The members of an ablation of `engine`'s options on `backend`, each with the option that
@@ -63,7 +49,7 @@ pub fn describe_options(engine: EngineKind) -> String {
 /// then each preset.
 pub fn ablation(engine: EngineKind, backend: Backend) -> Vec<(String, Member)> {
     let mut out = Vec::new();
-    for tail in per_table!(engine, ablation()) {
+    for tail in engine.ablation() {
         let mut m = Member::new(engine, backend);
         if tail.is_empty() {
             out.push(("default".to_string(), m));
@@ -238,8 +224,8 @@ impl<'a> Systems<'a> {
         }
     }
 
-    /// The system `m` runs on (for k-induction, made now if it is not yet; likewise the
-    /// accelerated and the preprocessed system).
+    /// The system `m` runs on: the first of its engine's derived systems
+    /// ([`EngineKind::runs_on`]) that there is, made now if it is not yet, else the plain one.
     pub fn for_member(&self, m: &Member, intr: &Interrupter) -> Chosen<'a> {
         let plain = Chosen {
             sys: self.plain,
@@ -247,29 +233,28 @@ impl<'a> Systems<'a> {
             about: About::Plain,
         };
         let made = |make: Option<&'a Constrain<'a>>, about| {
-            make.and_then(|f| f(intr)).map_or(plain, |sys| Chosen {
-                sys,
-                about,
-                ..plain
-            })
+            let sys = make.and_then(|f| f(intr))?;
+            Some(Chosen { sys, about, ..plain })
         };
-        let preprocessed = || match self.preprocessed.and_then(|p| p(intr)) {
-            Some(p) => Chosen {
+        let preprocessed = || {
+            let p = self.preprocessed.and_then(|p| p(intr))?;
+            Some(Chosen {
                 sys: &p.sys,
                 preprocessed: Some(p),
                 about: About::Plain,
-            },
-            None => plain,
+            })
         };
-        match m.engine() {
-            EngineKind::Kind => made(self.constrained, About::Constrained),
-            EngineKind::Bmc => match made(self.accelerated, About::Accelerated) {
-                c if c.about == About::Accelerated => c,
-                _ => preprocessed(),
-            },
-            EngineKind::Pdr => preprocessed(),
-            EngineKind::Ic3cfa => plain,
-        }
+        // The first system the engine prefers that there is (each made only when asked).
+        let derive = |d: &Derived| match d {
+            Derived::Constrained => made(self.constrained, About::Constrained),
+            Derived::Accelerated => made(self.accelerated, About::Accelerated),
+            Derived::Preprocessed => preprocessed(),
+        };
+        m.engine()
+            .runs_on()
+            .iter()
+            .find_map(derive)
+            .unwrap_or(plain)
     }
 
     /// BMC's proof that every path of the preprocessed system comes to rest within `k` steps

@@ -7,11 +7,6 @@
 //! every engine through it, so a new engine is one `impl Engine` and one entry in
 //! [`EngineKind`](super::EngineKind).
 
-use super::bmc::BmcOptions;
-use super::ic3cfa::Ic3cfaOptions;
-use super::kind::KindOptions;
-use super::optable::{self, OptionError};
-use super::pdr::PdrOptions;
 use super::{EngineKind, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::cfa::Cfa;
 use crate::ts::program::ProgramSystem;
@@ -94,65 +89,4 @@ pub fn no_program() -> (Verdict, Stats) {
         Verdict::Unknown(Unknown::incomplete(NO_PROGRAM)),
         Stats::new(),
     )
-}
-
-/// An engine and its options (each engine's [`OptionTable`](optable::OptionTable)).
-#[derive(Clone, Debug, PartialEq)]
-pub enum EngineOptions {
-    Bmc(BmcOptions),
-    Kind(KindOptions),
-    Pdr(PdrOptions),
-    Ic3cfa(Ic3cfaOptions),
-}
-
-impl EngineOptions {
-    /// The defaults of `engine`.
-    pub fn defaults(engine: EngineKind) -> EngineOptions {
-        match engine {
-            EngineKind::Bmc => EngineOptions::Bmc(Default::default()),
-            EngineKind::Kind => EngineOptions::Kind(Default::default()),
-            EngineKind::Pdr => EngineOptions::Pdr(Default::default()),
-            EngineKind::Ic3cfa => EngineOptions::Ic3cfa(Default::default()),
-        }
-    }
-
-    /// The engine these options are for.
-    pub fn engine(&self) -> EngineKind {
-        match self {
-            EngineOptions::Bmc(_) => EngineKind::Bmc,
-            EngineOptions::Kind(_) => EngineKind::Kind,
-            EngineOptions::Pdr(_) => EngineKind::Pdr,
-            EngineOptions::Ic3cfa(_) => EngineKind::Ic3cfa,
-        }
-    }
-
-    /// The engine these options configure.
-    pub fn as_engine(&self) -> &dyn Engine {
-        match self {
-            EngineOptions::Bmc(o) => o,
-            EngineOptions::Kind(o) => o,
-            EngineOptions::Pdr(o) => o,
-            EngineOptions::Ic3cfa(o) => o,
-        }
-    }
-
-    /// Applies one option of the engine's table.
-    pub fn set(&mut self, option: &str) -> Result<(), OptionError> {
-        match self {
-            EngineOptions::Bmc(o) => optable::set(o, option),
-            EngineOptions::Kind(o) => optable::set(o, option),
-            EngineOptions::Pdr(o) => optable::set(o, option),
-            EngineOptions::Ic3cfa(o) => optable::set(o, option),
-        }
-    }
-
-    /// The options that differ from the defaults, each as `:OPTION`.
-    pub fn changes(&self) -> String {
-        match self {
-            EngineOptions::Bmc(o) => optable::changes(o),
-            EngineOptions::Kind(o) => optable::changes(o),
-            EngineOptions::Pdr(o) => optable::changes(o),
-            EngineOptions::Ic3cfa(o) => optable::changes(o),
-        }
-    }
 }
