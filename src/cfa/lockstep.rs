@@ -94,19 +94,50 @@ pub fn compare_runs(
     ends: Ends,
 ) -> Result<usize, RunsDiffer> {
     let derived = derivation.cfa();
-    let nv = original.vars.len();
     let opts = RunOptions {
         record: true,
         ..opts
     };
     let (d_out, d_steps) = run_with(derived, nondet, opts);
+    let Some((seq, o_limit)) = original_input(original, derivation, nondet, &d_steps) else {
+        return Ok(0);
+    };
+    let o_opts = RunOptions {
+        step_limit: o_limit,
+        ..opts
+    };
+    let (o_out, o_steps) = run_with(original, &seq, o_opts);
+    let walk = Walk {
+        original,
+        derived,
+        map: derived.loc_by_key(original),
+        o_out: &o_out,
+        o_steps: &o_steps,
+    };
+    if walk.map[original.init.index()] != Some(derived.init) {
+        return Err(differ(0, "the initial locations differ"));
+    }
+    match walk.follow(&d_steps)? {
+        Followed::Whole { o_next } => walk.compare_ends(&d_out, d_steps.len(), o_next, ends),
+        Followed::OriginalCut { compared } => Ok(compared),
+    }
+}
+
+/// The values the original runs on, and its step limit: the derived run's values, with the
+/// iterations its jumps stand for expanded when it is accelerated; `None` when they stand for
+/// too many.
+fn original_input(
+    original: &Cfa,
+    derivation: Derived<'_>,
+    nondet: &[u128],
+    d_steps: &[Step],
+) -> Option<(Vec<u128>, usize)> {
+    let nv = original.vars.len();
     let iterations: u128 = d_steps.iter().map(|s| jumped(s, nv)).sum();
-    let limit = MAX_ORIGINAL_STEPS as u128;
     let mut seq = nondet.to_vec();
     if let Derived::Accelerated(a) = derivation {
-        let Some((expanded, _)) = a.expand(Nondet::Sequence(nondet), &d_steps, limit) else {
-            return Ok(0);
-        };
+        let limit = MAX_ORIGINAL_STEPS as u128;
+        let (expanded, _) = a.expand(Nondet::Sequence(nondet), d_steps, limit)?;
         seq = expanded;
         // The values the derived run read beyond those it consumed, for the original's last
         // attempts.
@@ -117,99 +148,125 @@ pub fn compare_runs(
     let o_limit = (d_steps.len() + iterations as usize + 1)
         .saturating_mul(per_step)
         .min(MAX_ORIGINAL_STEPS);
-    let o_opts = RunOptions {
-        step_limit: o_limit,
-        ..opts
-    };
-    let (o_out, o_steps) = run_with(original, &seq, o_opts);
-    let map = derived.loc_by_key(original);
-    let live = live_variables(derived);
-    if map[original.init.index()] != Some(derived.init) {
-        return Err(differ(0, "the initial locations differ"));
-    }
-    let mut o_vals = vec![0u128; nv];
-    let mut d_vals = vec![0u128; derived.vars.len()];
-    let mut o_loc = original.init;
-    let mut oi = 0usize;
-    for (i, s) in d_steps.iter().enumerate() {
-        for &(v, x) in &s.writes {
-            d_vals[v.index()] = x;
-        }
-        let q = derived.edge(s.edge).to;
-        for _ in 0..=jumped(s, nv) {
-            loop {
-                let Some(os) = o_steps.get(oi) else {
-                    if matches!(o_out, Outcome::StepLimit { .. }) {
-                        return Ok(i);
+    Some((seq, o_limit))
+}
+
+/// The original's run, followed along the derived one's.
+struct Walk<'a> {
+    original: &'a Cfa,
+    derived: &'a Cfa,
+    /// The derived location of each original one that has one.
+    map: Vec<Option<crate::cfa::Loc>>,
+    o_out: &'a Outcome,
+    o_steps: &'a [Step],
+}
+
+/// How far the original's run followed the derived one's.
+enum Followed {
+    /// Through every derived step; the original's next step.
+    Whole { o_next: usize },
+    /// The original reached its step limit after this many derived points were compared.
+    OriginalCut { compared: usize },
+}
+
+impl Walk<'_> {
+    /// After each derived step (and each iteration it jumps over), the original's run up to
+    /// its next location that the derived CFA has: the same location, the same values of the
+    /// variables live there.
+    fn follow(&self, d_steps: &[Step]) -> Result<Followed, RunsDiffer> {
+        let (original, derived, map) = (self.original, self.derived, &self.map);
+        let nv = original.vars.len();
+        let live = live_variables(derived);
+        let mut o_vals = vec![0u128; nv];
+        let mut d_vals = vec![0u128; derived.vars.len()];
+        let mut o_loc = original.init;
+        let mut oi = 0usize;
+        for (i, s) in d_steps.iter().enumerate() {
+            for &(v, x) in &s.writes {
+                d_vals[v.index()] = x;
+            }
+            let q = derived.edge(s.edge).to;
+            for _ in 0..=jumped(s, nv) {
+                loop {
+                    let Some(os) = self.o_steps.get(oi) else {
+                        if matches!(self.o_out, Outcome::StepLimit { .. }) {
+                            return Ok(Followed::OriginalCut { compared: i });
+                        }
+                        let what = format!(
+                            "the original ends with {:?}, the derived CFA goes on to {q}",
+                            self.o_out
+                        );
+                        return Err(differ(i, what));
+                    };
+                    oi += 1;
+                    for &(v, x) in &os.writes {
+                        o_vals[v.index()] = x;
                     }
-                    return Err(differ(
-                        i,
-                        format!("the original ends with {o_out:?}, the derived CFA goes on to {q}"),
-                    ));
-                };
-                oi += 1;
-                for &(v, x) in &os.writes {
-                    o_vals[v.index()] = x;
-                }
-                o_loc = original.edge(os.edge).to;
-                if map[o_loc.index()].is_some() {
-                    break;
+                    o_loc = original.edge(os.edge).to;
+                    if map[o_loc.index()].is_some() {
+                        break;
+                    }
                 }
             }
+            if map[o_loc.index()] != Some(q) {
+                let there = map[o_loc.index()];
+                let what =
+                    format!("the derived CFA is at {q}, the original at {o_loc} ({there:?} there)");
+                return Err(differ(i, what));
+            }
+            if let Some(v) = (0..nv).find(|&v| live[q.index()][v] && o_vals[v] != d_vals[v]) {
+                let what = format!(
+                    "at {q} `{}` is {} in the original, {} in the derived CFA",
+                    original.vars[v].name, o_vals[v], d_vals[v]
+                );
+                return Err(differ(i, what));
+            }
         }
-        if map[o_loc.index()] != Some(q) {
+        Ok(Followed::Whole { o_next: oi })
+    }
+
+    /// Whether the two runs end alike, as `ends` says, after `n` compared steps; the original
+    /// from its step `o_next` on must not reach a location the derived CFA has.
+    fn compare_ends(
+        &self,
+        d_out: &Outcome,
+        n: usize,
+        o_next: usize,
+        ends: Ends,
+    ) -> Result<usize, RunsDiffer> {
+        let o_out = self.o_out;
+        let target = |o: &Outcome| match o {
+            Outcome::Error { .. } => Some("error".to_string()),
+            Outcome::Sink { reason, .. } => Some(format!("sink {reason}")),
+            _ => None,
+        };
+        let class = |o: &Outcome| match o {
+            Outcome::Exit => Some("exit".to_string()),
+            Outcome::AssumeFailed { .. } => Some("blocked".to_string()),
+            Outcome::NondetExhausted { .. } | Outcome::StepLimit { .. } => None,
+            t => target(t),
+        };
+        let (Some(d_end), Some(o_end)) = (class(d_out), class(o_out)) else {
+            return Ok(n + 1);
+        };
+        let later_visit = self.o_steps[o_next..]
+            .iter()
+            .map(|s| self.original.edge(s.edge).to)
+            .find(|l| self.map[l.index()].is_some());
+        let same = match ends {
+            Ends::Same => d_end == o_end && later_visit.is_none(),
+            Ends::SameTargets => target(d_out) == target(o_out),
+            Ends::UnlessBlocked => {
+                matches!(d_out, Outcome::AssumeFailed { .. })
+                    || (d_end == o_end && later_visit.is_none())
+            }
+        };
+        if !same {
             return Err(differ(
-                i,
-                format!(
-                    "the derived CFA is at {q}, the original at {o_loc} ({:?} there)",
-                    map[o_loc.index()]
-                ),
+                n,
+                format!("the derived CFA ends with {d_out:?}, the original with {o_out:?} (later at {later_visit:?})"),
             ));
         }
-        for v in 0..nv {
-            if live[q.index()][v] && o_vals[v] != d_vals[v] {
-                return Err(differ(
-                    i,
-                    format!(
-                        "at {q} `{}` is {} in the original, {} in the derived CFA",
-                        original.vars[v].name, o_vals[v], d_vals[v]
-                    ),
-                ));
-            }
-        }
+        Ok(n + 1)
     }
-    let n = d_steps.len();
-    let target = |o: &Outcome| match o {
-        Outcome::Error { .. } => Some("error".to_string()),
-        Outcome::Sink { reason, .. } => Some(format!("sink {reason}")),
-        _ => None,
-    };
-    let class = |o: &Outcome| match o {
-        Outcome::Exit => Some("exit".to_string()),
-        Outcome::AssumeFailed { .. } => Some("blocked".to_string()),
-        Outcome::NondetExhausted { .. } | Outcome::StepLimit { .. } => None,
-        t => target(t),
-    };
-    let (Some(d_end), Some(o_end)) = (class(&d_out), class(&o_out)) else {
-        return Ok(n + 1);
-    };
-    let later_visit = o_steps[oi..]
-        .iter()
-        .map(|s| original.edge(s.edge).to)
-        .find(|l| map[l.index()].is_some());
-    let same = match ends {
-        Ends::Same => d_end == o_end && later_visit.is_none(),
-        Ends::SameTargets => target(&d_out) == target(&o_out),
-        Ends::UnlessBlocked => {
-            matches!(d_out, Outcome::AssumeFailed { .. })
-                || (d_end == o_end && later_visit.is_none())
-        }
-    };
-    if !same {
-        return Err(differ(
-            n,
-            format!("the derived CFA ends with {d_out:?}, the original with {o_out:?} (later at {later_visit:?})"),
-        ));
-    }
-    Ok(n + 1)
 }

@@ -32,7 +32,9 @@ impl ValueEnum for EngineArg {
         static ALL: std::sync::OnceLock<Vec<EngineArg>> = std::sync::OnceLock::new();
         ALL.get_or_init(|| {
             let engines = EngineKind::ALL.iter().map(|&k| EngineArg(Some(k)));
-            std::iter::once(EngineArg::PORTFOLIO).chain(engines).collect()
+            std::iter::once(EngineArg::PORTFOLIO)
+                .chain(engines)
+                .collect()
         })
     }
 

@@ -348,4 +348,3 @@ impl EngineKind {
 
 pub use problem::{Engine, Problem, Program, NO_PROGRAM};
 pub use registry::{Derived, EngineKind, EngineOptions};
-

@@ -19,8 +19,8 @@ use super::optable::OptionError;
 use super::preprocess::Preprocessed;
 use super::problem::Problem;
 pub use super::problem::Program;
-pub use super::registry::EngineOptions;
 use super::registry::Derived;
+pub use super::registry::EngineOptions;
 use super::{
     Cause, Certificate, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict,
 };
@@ -234,7 +234,11 @@ impl<'a> Systems<'a> {
         };
         let made = |make: Option<&'a Constrain<'a>>, about| {
             let sys = make.and_then(|f| f(intr))?;
-            Some(Chosen { sys, about, ..plain })
+            Some(Chosen {
+                sys,
+                about,
+                ..plain
+            })
         };
         let preprocessed = || {
             let p = self.preprocessed.and_then(|p| p(intr))?;

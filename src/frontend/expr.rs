@@ -642,101 +642,11 @@ impl<'a> Lower<'a> {
         let operand = &u.node.operand;
         let one = self.int_const(1, CInt::INT);
         match u.node.operator.node {
-            UnaryOperator::PreIncrement | UnaryOperator::PreDecrement => {
-                let op = if u.node.operator.node == UnaryOperator::PreIncrement {
-                    BinOp::Add
-                } else {
-                    BinOp::Sub
-                };
-                let lv = match self.place(operand)? {
-                    Place::Ptr(lv, q) => {
-                        return self.step_ref(lv, q, one, op == BinOp::Sub, false, u.span)
-                    }
-                    place => self.scalar_lval(place, operand.span)?,
-                };
-                let old = self.read(&lv);
-                let r = self.at_op(u.span, |lw| lw.apply(op, old, one));
-                self.store(&lv, r);
-                Ok(Val::Int(self.read(&lv)))
-            }
-            UnaryOperator::PostIncrement | UnaryOperator::PostDecrement => {
-                let op = if u.node.operator.node == UnaryOperator::PostIncrement {
-                    BinOp::Add
-                } else {
-                    BinOp::Sub
-                };
-                let lv = match self.place(operand)? {
-                    Place::Ptr(lv, q) => {
-                        return self.step_ref(lv, q, one, op == BinOp::Sub, true, u.span)
-                    }
-                    place => self.scalar_lval(place, operand.span)?,
-                };
-                let old = self.read(&lv);
-                let saved = self.materialize(old);
-                let r = self.at_op(u.span, |lw| lw.apply(op, saved, one));
-                self.store(&lv, r);
-                Ok(Val::Int(saved))
-            }
-            UnaryOperator::Address => {
-                if let Expression::Identifier(id) = &operand.node {
-                    if let Some(Binding::Function(ty)) = self.lookup(&id.node.name).cloned() {
-                        return self.function_value(&id.node.name, &ty, operand.span);
-                    }
-                }
-                // `&a[i]` may name the address one past the end.
-                let saved = self.address_of.replace(operand.span);
-                let place = self.place(operand);
-                self.address_of = saved;
-                let target = match place? {
-                    Place::Scalar(super::lval::Lval::Bits { .. }) => {
-                        return self.error(u.span, "address of a bit-field")
-                    }
-                    Place::Scalar(super::lval::Lval::Mem { ptr, ty }) => {
-                        return Ok(Val::Ref(
-                            RVal {
-                                t: ptr,
-                                ty: CInt::PTR,
-                            },
-                            CType::Int(ty),
-                        ))
-                    }
-                    Place::Ptr(lv, q) => {
-                        let r = self.general_pointer(
-                            Val::Ptr(Pointer {
-                                target: Place::Ptr(lv, q.clone()),
-                                void: false,
-                            }),
-                            u.span,
-                        )?;
-                        return Ok(Val::Ref(r, CType::Pointer(Box::new(q))));
-                    }
-                    Place::Scalar(lv) => Place::Scalar(lv),
-                    // `&a`: a pointer to the whole array, seen as the only row of a 1 × … view.
-                    Place::Array(mut view) => {
-                        view.dims.insert(0, 1);
-                        Place::Array(view)
-                    }
-                    Place::Structs(mut sa) => {
-                        sa.dims.insert(0, 1);
-                        for l in &mut sa.leaves {
-                            l.dims.insert(0, 1);
-                        }
-                        Place::Structs(sa)
-                    }
-                    Place::Struct(v) => Place::Struct(v),
-                    Place::Addr(..) => {
-                        return self.unsupported(
-                            u.span,
-                            "pointers to pointers (the address of a pointer member)",
-                        )
-                    }
-                };
-                let p = Pointer {
-                    target,
-                    void: false,
-                };
-                Ok(Val::Ptr(self.freeze_pointer(p)))
-            }
+            UnaryOperator::PreIncrement => self.inc_dec(u, one, BinOp::Add, false),
+            UnaryOperator::PreDecrement => self.inc_dec(u, one, BinOp::Sub, false),
+            UnaryOperator::PostIncrement => self.inc_dec(u, one, BinOp::Add, true),
+            UnaryOperator::PostDecrement => self.inc_dec(u, one, BinOp::Sub, true),
+            UnaryOperator::Address => self.address_of_operand(u),
             UnaryOperator::Indirection => {
                 if let Val::Func(r, t) = self.peek_function(operand)? {
                     return Ok(Val::Func(r, t));
@@ -782,6 +692,95 @@ impl<'a> Lower<'a> {
                 Ok(Val::Int(arith::from_bool(&mut self.cfa.tm, n)))
             }
         }
+    }
+
+    /// `++x`, `--x` (`post` false: the new value) and `x++`, `x--` (`post`: the old one),
+    /// with `op` adding or subtracting `one`; a pointer steps by its target's size.
+    fn inc_dec(
+        &mut self,
+        u: &Node<UnaryOperatorExpression>,
+        one: RVal,
+        op: BinOp,
+        post: bool,
+    ) -> Result<Val, FrontendError> {
+        let operand = &u.node.operand;
+        let lv = match self.place(operand)? {
+            Place::Ptr(lv, q) => return self.step_ref(lv, q, one, op == BinOp::Sub, post, u.span),
+            place => self.scalar_lval(place, operand.span)?,
+        };
+        let old = self.read(&lv);
+        if post {
+            let saved = self.materialize(old);
+            let r = self.at_op(u.span, |lw| lw.apply(op, saved, one));
+            self.store(&lv, r);
+            Ok(Val::Int(saved))
+        } else {
+            let r = self.at_op(u.span, |lw| lw.apply(op, old, one));
+            self.store(&lv, r);
+            Ok(Val::Int(self.read(&lv)))
+        }
+    }
+
+    /// `&operand`: a function's value, a pointer to a scalar, array, structure or pointer.
+    fn address_of_operand(
+        &mut self,
+        u: &Node<UnaryOperatorExpression>,
+    ) -> Result<Val, FrontendError> {
+        let operand = &u.node.operand;
+        if let Expression::Identifier(id) = &operand.node {
+            if let Some(Binding::Function(ty)) = self.lookup(&id.node.name).cloned() {
+                return self.function_value(&id.node.name, &ty, operand.span);
+            }
+        }
+        // `&a[i]` may name the address one past the end.
+        let saved = self.address_of.replace(operand.span);
+        let place = self.place(operand);
+        self.address_of = saved;
+        let target = match place? {
+            Place::Scalar(super::lval::Lval::Bits { .. }) => {
+                return self.error(u.span, "address of a bit-field")
+            }
+            Place::Scalar(super::lval::Lval::Mem { ptr, ty }) => {
+                let r = RVal {
+                    t: ptr,
+                    ty: CInt::PTR,
+                };
+                return Ok(Val::Ref(r, CType::Int(ty)));
+            }
+            Place::Ptr(lv, q) => {
+                let p = Val::Ptr(Pointer {
+                    target: Place::Ptr(lv, q.clone()),
+                    void: false,
+                });
+                let r = self.general_pointer(p, u.span)?;
+                return Ok(Val::Ref(r, CType::Pointer(Box::new(q))));
+            }
+            Place::Scalar(lv) => Place::Scalar(lv),
+            // `&a`: a pointer to the whole array, seen as the only row of a 1 × … view.
+            Place::Array(mut view) => {
+                view.dims.insert(0, 1);
+                Place::Array(view)
+            }
+            Place::Structs(mut sa) => {
+                sa.dims.insert(0, 1);
+                for l in &mut sa.leaves {
+                    l.dims.insert(0, 1);
+                }
+                Place::Structs(sa)
+            }
+            Place::Struct(v) => Place::Struct(v),
+            Place::Addr(..) => {
+                return self.unsupported(
+                    u.span,
+                    "pointers to pointers (the address of a pointer member)",
+                )
+            }
+        };
+        let p = Pointer {
+            target,
+            void: false,
+        };
+        Ok(Val::Ptr(self.freeze_pointer(p)))
     }
 
     fn binary(&mut self, b: &Node<BinaryOperatorExpression>) -> Result<Val, FrontendError> {

@@ -50,52 +50,9 @@ impl<'a> Lower<'a> {
                 Ok(())
             }
             Statement::Labeled(l) => self.labeled(l),
-            Statement::If(i) => {
-                self.at(i.node.condition.span);
-                let c = self.condition(&i.node.condition)?;
-                let (t, e) = self.branch(c);
-                let join = self.new_loc("end if");
-                self.cur = t;
-                self.stmt(&i.node.then_statement)?;
-                self.goto_loc(join);
-                self.cur = e;
-                if let Some(el) = &i.node.else_statement {
-                    self.stmt(el)?;
-                }
-                self.goto_loc(join);
-                Ok(())
-            }
-            Statement::While(w) => {
-                self.at(w.node.expression.span);
-                let head = self.new_loc("while head");
-                self.mark_loop_head(head, s.span);
-                self.goto_loc(head);
-                let c = self.condition(&w.node.expression)?;
-                let (body, exit) = self.branch(c);
-                self.cur = body;
-                self.loop_body(&w.node.statement, exit, head)?;
-                self.goto_loc(head);
-                self.cur = exit;
-                Ok(())
-            }
-            Statement::DoWhile(d) => {
-                let body = self.new_loc("do body");
-                self.goto_loc(body);
-                // A loop invariant of a `do` loop holds where its condition is evaluated.
-                let cond_loc = self.new_loc("do condition");
-                self.mark_loop_head(cond_loc, s.span);
-                let exit = self.new_loc("end do");
-                self.loop_body(&d.node.statement, exit, cond_loc)?;
-                self.goto_loc(cond_loc);
-                self.at(d.node.expression.span);
-                let c = self.condition(&d.node.expression)?;
-                self.edge_if(c, body, None);
-                let nc = self.cfa.tm.not(c);
-                let negated = format!("!({})", self.text);
-                self.edge_if(nc, exit, Some(&negated));
-                self.cur = exit;
-                Ok(())
-            }
+            Statement::If(i) => self.if_statement(i),
+            Statement::While(w) => self.while_loop(w, s.span),
+            Statement::DoWhile(d) => self.do_loop(d, s.span),
             Statement::For(f) => {
                 self.scopes.push(Default::default());
                 let r = self.in_block(s.span, |lw| lw.for_loop(f, s.span));
@@ -109,26 +66,14 @@ impl<'a> Lower<'a> {
                 self.jump(l);
                 Ok(())
             }
-            Statement::Continue => match self.fctx()?.continues.last().copied() {
-                Some((l, depth)) => {
-                    self.at(s.span);
-                    self.mark_statement();
-                    self.leave_objects(depth);
-                    self.jump(l);
-                    Ok(())
-                }
-                None => self.error(s.span, "`continue` outside a loop"),
-            },
-            Statement::Break => match self.fctx()?.breaks.last().copied() {
-                Some((l, depth)) => {
-                    self.at(s.span);
-                    self.mark_statement();
-                    self.leave_objects(depth);
-                    self.jump(l);
-                    Ok(())
-                }
-                None => self.error(s.span, "`break` outside a loop or switch"),
-            },
+            Statement::Continue => {
+                let target = self.fctx()?.continues.last().copied();
+                self.leave_to(target, s.span, "`continue` outside a loop")
+            }
+            Statement::Break => {
+                let target = self.fctx()?.breaks.last().copied();
+                self.leave_to(target, s.span, "`break` outside a loop or switch")
+            }
             Statement::Return(e) => {
                 self.at(s.span);
                 self.return_value(e.as_deref())?;
@@ -143,6 +88,73 @@ impl<'a> Lower<'a> {
             Statement::Switch(sw) => self.switch(sw),
             Statement::Asm(_) => self.unsupported(s.span, "inline assembly"),
         }
+    }
+
+    fn if_statement(&mut self, i: &Node<IfStatement>) -> Result<(), FrontendError> {
+        self.at(i.node.condition.span);
+        let c = self.condition(&i.node.condition)?;
+        let (t, e) = self.branch(c);
+        let join = self.new_loc("end if");
+        self.cur = t;
+        self.stmt(&i.node.then_statement)?;
+        self.goto_loc(join);
+        self.cur = e;
+        if let Some(el) = &i.node.else_statement {
+            self.stmt(el)?;
+        }
+        self.goto_loc(join);
+        Ok(())
+    }
+
+    fn while_loop(&mut self, w: &Node<WhileStatement>, span: Span) -> Result<(), FrontendError> {
+        self.at(w.node.expression.span);
+        let head = self.new_loc("while head");
+        self.mark_loop_head(head, span);
+        self.goto_loc(head);
+        let c = self.condition(&w.node.expression)?;
+        let (body, exit) = self.branch(c);
+        self.cur = body;
+        self.loop_body(&w.node.statement, exit, head)?;
+        self.goto_loc(head);
+        self.cur = exit;
+        Ok(())
+    }
+
+    fn do_loop(&mut self, d: &Node<DoWhileStatement>, span: Span) -> Result<(), FrontendError> {
+        let body = self.new_loc("do body");
+        self.goto_loc(body);
+        // A loop invariant of a `do` loop holds where its condition is evaluated.
+        let cond_loc = self.new_loc("do condition");
+        self.mark_loop_head(cond_loc, span);
+        let exit = self.new_loc("end do");
+        self.loop_body(&d.node.statement, exit, cond_loc)?;
+        self.goto_loc(cond_loc);
+        self.at(d.node.expression.span);
+        let c = self.condition(&d.node.expression)?;
+        self.edge_if(c, body, None);
+        let nc = self.cfa.tm.not(c);
+        let negated = format!("!({})", self.text);
+        self.edge_if(nc, exit, Some(&negated));
+        self.cur = exit;
+        Ok(())
+    }
+
+    /// `continue` or `break`: leave the objects of the blocks left and jump to `target`'s
+    /// location; without a target, the error `outside`.
+    fn leave_to(
+        &mut self,
+        target: Option<(Loc, usize)>,
+        span: Span,
+        outside: &str,
+    ) -> Result<(), FrontendError> {
+        let Some((l, depth)) = target else {
+            return self.error(span, outside);
+        };
+        self.at(span);
+        self.mark_statement();
+        self.leave_objects(depth);
+        self.jump(l);
+        Ok(())
     }
 
     /// The controlling expression of an `if` or a loop: a constant one (as written, or
