@@ -543,75 +543,30 @@ fn strengthen(
 ) -> Option<(ModelSystem, ProvedInvariants)> {
     let start = Instant::now();
     let backend = crate::sat::Backend::Cadical;
-    // The candidates' nodes go into a copy of the model.
-    let mut model = ps.model.clone();
-    let mut proven: Vec<Candidate> = Vec::new();
-    let words = ps.words();
-    let (mut tried, mut instances, mut refuted) = (0, 0, 0);
-    let mut sat_calls = 0;
-    // Every candidate so far: a candidate of the first phase may need one of the second to be
-    // inductive, so the second phase tries them all again (its result contains the first's).
-    let mut all: Vec<Candidate> = Vec::new();
-    let sampled = start + budget / 6;
-    let samples = invariants::sample(cfa, ps, &mut model, SIM_STEPS, &|| {
-        interrupter.is_interrupted() || Instant::now() >= sampled
-    });
-    stats.counter("simulation steps (64 runs each)", samples.steps);
-    let mut cut = 0;
-    with_deadline(interrupter, start + budget, |intr| {
-        for templates in [Templates::Comparisons, Templates::Linear, Templates::Scaled] {
-            let stop = || intr.is_interrupted();
-            let (new, sim) =
-                invariants::candidates(&samples, &mut model, templates, MAX_CANDIDATES, &stop);
-            cut += sim.cut;
-            instances += sim.instances;
-            refuted += sim.refuted;
-            if new.is_empty() {
-                continue;
-            }
-            tried += new.len();
-            all.extend(new);
-            let lits: Vec<_> = all.iter().map(|c| c.lit).collect();
-            let Ok(found) = houdini::houdini(&model, &lits, Some(&words), backend, intr) else {
-                if !interrupter.is_interrupted() {
-                    notes.push(format!(
-                        "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
-                        budget.as_secs_f64()
-                    ));
-                }
-                return;
-            };
-            sat_calls += found.sat_calls;
-            proven = all
-                .iter()
-                .zip(&found.holds)
-                .filter(|(_, &h)| h)
-                .map(|(c, _)| c.clone())
-                .collect();
-        }
-    });
+    let found = search_candidates(cfa, ps, budget, interrupter, stats, notes);
     houdini::release_unless_stopped(interrupter);
     stats
-        .counter("candidate instances", instances)
-        .counter("refuted by simulation", refuted);
-    if cut > 0 {
+        .counter("candidate instances", found.instances)
+        .counter("refuted by simulation", found.refuted);
+    if found.cut > 0 {
         stats.counter(
             format!(
                 "locations with untested instances (over {} per location)",
                 invariants::MAX_EXAMINED
             ),
-            cut,
+            found.cut,
         );
     }
     stats
-        .counter("candidate invariants", tried)
-        .counter("Houdini SAT calls", sat_calls)
-        .counter("invariants proved", proven.len());
-    let proven = invariants::strongest(proven);
+        .counter("candidate invariants", found.tried)
+        .counter("Houdini SAT calls", found.sat_calls)
+        .counter("invariants proved", found.proven.len());
+    let proven = invariants::strongest(found.proven);
     stats.counter("invariants used (not implied by others)", proven.len());
     let lits: Vec<_> = proven.iter().map(|c| c.lit).collect();
     let check = backend.independent_of();
     let searched = start.elapsed();
+    let model = found.model;
     let checked = (!proven.is_empty()).then(|| {
         with_deadline(interrupter, start + budget.max(searched + budget), |intr| {
             houdini::is_inductive(&model, &lits, check, intr)
@@ -622,6 +577,7 @@ fn strengthen(
         .time("time proving invariants", start.elapsed())
         .time("time searching invariants", searched)
         .time("time re-checking invariants", start.elapsed() - searched);
+    let rechecking = start.elapsed() - searched;
     match checked? {
         Ok(true) => {
             notes.push(format!(
@@ -644,11 +600,90 @@ fn strengthen(
             notes.push(format!(
                 "{} candidate invariants proved but not used: the re-check by {check} did not finish within {:.1} s",
                 proven.len(),
-                (start.elapsed() - searched).as_secs_f64()
+                rechecking.as_secs_f64()
             ));
             None
         }
     }
+}
+
+/// What the search for candidate invariants found: the model with the candidates' nodes, the
+/// largest inductive set Houdini kept, and the counts for `-v`.
+struct Found {
+    model: crate::ts::model::Model,
+    proven: Vec<Candidate>,
+    tried: usize,
+    instances: usize,
+    refuted: usize,
+    sat_calls: usize,
+    cut: usize,
+}
+
+/// Candidates of each template family in turn (comparisons, linear, scaled) that simulation
+/// does not refute, and Houdini's largest inductive subset of all of them so far, within
+/// `budget` (a sixth of it for simulation).
+fn search_candidates(
+    cfa: &Cfa,
+    ps: &ProgramSystem,
+    budget: Duration,
+    interrupter: &Interrupter,
+    stats: &mut Stats,
+    notes: &mut Vec<String>,
+) -> Found {
+    let start = Instant::now();
+    let backend = crate::sat::Backend::Cadical;
+    // The candidates' nodes go into a copy of the model.
+    let mut f = Found {
+        model: ps.model.clone(),
+        proven: Vec::new(),
+        tried: 0,
+        instances: 0,
+        refuted: 0,
+        sat_calls: 0,
+        cut: 0,
+    };
+    let words = ps.words();
+    // Every candidate so far: a candidate of the first phase may need one of the second to be
+    // inductive, so the second phase tries them all again (its result contains the first's).
+    let mut all: Vec<Candidate> = Vec::new();
+    let sampled = start + budget / 6;
+    let samples = invariants::sample(cfa, ps, &mut f.model, SIM_STEPS, &|| {
+        interrupter.is_interrupted() || Instant::now() >= sampled
+    });
+    stats.counter("simulation steps (64 runs each)", samples.steps);
+    with_deadline(interrupter, start + budget, |intr| {
+        for templates in [Templates::Comparisons, Templates::Linear, Templates::Scaled] {
+            let stop = || intr.is_interrupted();
+            let (new, sim) =
+                invariants::candidates(&samples, &mut f.model, templates, MAX_CANDIDATES, &stop);
+            f.cut += sim.cut;
+            f.instances += sim.instances;
+            f.refuted += sim.refuted;
+            if new.is_empty() {
+                continue;
+            }
+            f.tried += new.len();
+            all.extend(new);
+            let lits: Vec<_> = all.iter().map(|c| c.lit).collect();
+            let Ok(found) = houdini::houdini(&f.model, &lits, Some(&words), backend, intr) else {
+                if !interrupter.is_interrupted() {
+                    notes.push(format!(
+                        "candidate invariants from {templates:?} not used: the search took longer than {:.1} s",
+                        budget.as_secs_f64()
+                    ));
+                }
+                return;
+            };
+            f.sat_calls += found.sat_calls;
+            f.proven = all
+                .iter()
+                .zip(&found.holds)
+                .filter(|(_, &h)| h)
+                .map(|(c, _)| c.clone())
+                .collect();
+        }
+    });
+    f
 }
 
 /// Verify a prepared CFA.
