@@ -76,19 +76,11 @@ fn load(path: &Path) -> anyhow::Result<Input> {
     }
 }
 
-/// The system of the input (for a circuit, with a warning for the properties it leaves out).
+/// The system of the input.
 fn system_of(input: &Input) -> &System {
     match input {
         Input::Dimspec(s) => s,
-        Input::Aiger(a, _) => {
-            if a.ignored_liveness > 0 {
-                eprintln!(
-                    "warning: {} justice/fairness properties are not checked",
-                    a.ignored_liveness
-                );
-            }
-            &a.sys
-        }
+        Input::Aiger(a, _) => &a.sys,
     }
 }
 
@@ -105,7 +97,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         return Ok(super::EXIT_UNKNOWN);
     }
     let input = load(&args.file)?;
-    let sys = system_of(&input);
+    if let Input::Aiger(a, _) = &input {
+        if a.ignored_liveness > 0 {
+            let n = a.ignored_liveness;
+            eprintln!("warning: {n} justice/fairness properties are not checked");
+        }
+    }
     let strategy = args.engine.strategy(false, EngineArg::PORTFOLIO)?;
     if strategy
         .members()
@@ -119,41 +116,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         max_depth: args.engine.max_depth,
         interrupter,
     };
-    let mut printer = common::ProgressPrinter::new(start);
-    let mut progress = |p: &bitmc::engine::Progress| printer.report(p);
-    let notes = std::sync::Mutex::new(Vec::new());
-    let check = |s: &System, v: Verdict, b: bitmc::sat::Backend, o: &Options| {
-        let c = witness::check_bit_level(s, v, b, o);
-        if let Ok(mut n) = notes.lock() {
-            n.push(c.note);
-        }
-        c.verdict
-    };
-    // AIGER input is a circuit: PDR and BMC run on it preprocessed, unless asked not to.
-    let preprocessed: std::sync::OnceLock<Option<Preprocessed>> = std::sync::OnceLock::new();
-    let prepare = |intr: &bitmc::sat::Interrupter| {
-        preprocessed
-            .get_or_init(|| match (&input, args.engine.preprocess.preprocess()) {
-                (_, Preprocess::None) | (Input::Dimspec(_), _) => None,
-                (Input::Aiger(a, _), Preprocess::Sweep) => {
-                    Preprocessed::new(a.original(), bitmc::sat::Backend::Cadical, intr)
-                }
-            })
-            .as_ref()
-    };
-    let systems = Systems {
-        preprocessed: Some(&prepare),
-        ..Systems::plain(sys)
-    };
+    let (r, notes) = search(args, &input, &strategy, &opts, start);
     let PortfolioResult {
         mut verdict,
-        mut stats,
+        stats,
         winner,
         ..
-    } = strategy.run(&systems, &opts, &check, &mut progress);
-    if let Some(p) = preprocessed.get().and_then(|p| p.as_ref()) {
-        stats.extend(p.stats(sys));
-    }
+    } = r;
     // For AIGER input the plan must also replay on the circuit itself.
     let mut aiger_trace = None;
     if let (Verdict::Unsafe(plan), Input::Aiger(a, _)) = (&verdict, &input) {
@@ -167,20 +136,75 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
     }
     if args.verbose {
-        let notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
         print_statistics(&strategy, winner.as_ref(), &stats, &notes, start);
     }
     // Once claimed, the answer is printed in full (a plan may be long).
     limits::claim_or_wait();
-    match &verdict {
+    print_answer(args, &input, &verdict, aiger_trace.as_ref(), start)
+}
+
+/// The engines run on the input's system (a circuit preprocessed for PDR and BMC unless asked
+/// not to), their progress on stderr; the result, with the preprocessing's statistics, and the
+/// notes of the checks.
+fn search(
+    args: &SolveArgs,
+    input: &Input,
+    strategy: &Strategy,
+    opts: &Options,
+    start: Instant,
+) -> (PortfolioResult, Vec<String>) {
+    let sys = system_of(input);
+    let mut printer = common::ProgressPrinter::new(start);
+    let mut progress = |p: &bitmc::engine::Progress| printer.report(p);
+    let notes = std::sync::Mutex::new(Vec::new());
+    let check = |s: &System, v: Verdict, b: bitmc::sat::Backend, o: &Options| {
+        let c = witness::check_bit_level(s, v, b, o);
+        if let Ok(mut n) = notes.lock() {
+            n.push(c.note);
+        }
+        c.verdict
+    };
+    let preprocessed: std::sync::OnceLock<Option<Preprocessed>> = std::sync::OnceLock::new();
+    let prepare = |intr: &bitmc::sat::Interrupter| {
+        preprocessed
+            .get_or_init(|| match (input, args.engine.preprocess.preprocess()) {
+                (_, Preprocess::None) | (Input::Dimspec(_), _) => None,
+                (Input::Aiger(a, _), Preprocess::Sweep) => {
+                    Preprocessed::new(a.original(), bitmc::sat::Backend::Cadical, intr)
+                }
+            })
+            .as_ref()
+    };
+    let systems = Systems {
+        preprocessed: Some(&prepare),
+        ..Systems::plain(sys)
+    };
+    let mut r = strategy.run(&systems, opts, &check, &mut progress);
+    if let Some(p) = preprocessed.get().and_then(|p| p.as_ref()) {
+        r.stats.extend(p.stats(sys));
+    }
+    (r, notes.into_inner().unwrap_or_default())
+}
+
+/// The answer on stdout (with the counterexample or the invariant file), the reason of an
+/// UNKNOWN on stderr; the exit code.
+fn print_answer(
+    args: &SolveArgs,
+    input: &Input,
+    verdict: &Verdict,
+    aiger_trace: Option<&AigerTrace>,
+    start: Instant,
+) -> anyhow::Result<u8> {
+    let sys = system_of(input);
+    match verdict {
         Verdict::Unsafe(plan) => {
-            print_counterexample(args, &input, sys, plan, aiger_trace.as_ref())?;
+            print_counterexample(args, input, sys, plan, aiger_trace)?;
             println!("UNSAFE");
             Ok(EXIT_UNSAFE)
         }
         Verdict::Safe(cert) => {
             if let Some(path) = &args.invariant {
-                write_invariant(path, args, &input, sys, cert)?;
+                write_invariant(path, args, input, sys, cert)?;
             }
             println!("SAFE");
             Ok(EXIT_SAFE)
