@@ -48,10 +48,14 @@ use super::FrontendError;
 use crate::cfa::{PVar, SrcPos, VarKind};
 use lang_c::ast::{
     Expression, Initializer, OffsetMember, OffsetOfExpression, SpecifierQualifier,
-    StructDeclaration, StructKind, StructType,
+    StructDeclaration, StructField, StructKind, StructType,
 };
 use lang_c::span::{Node, Span};
 use std::rc::Rc;
+
+/// A member as one declaration of a structure declares it: its name (none for an anonymous
+/// structure member or an unnamed bit-field), type, attributes and bit-field width.
+type Field = (Option<String>, CType, Vec<super::attrs::Attr>, Option<u32>);
 
 /// What one member of a structure designates.
 #[derive(Clone, Debug)]
@@ -360,49 +364,11 @@ impl<'a> Lower<'a> {
             let StructDeclaration::Field(f) = &d.node else {
                 continue;
             };
-            let specs: Vec<_> = f
-                .node
-                .specifiers
-                .iter()
-                .filter_map(|s| match &s.node {
-                    SpecifierQualifier::TypeSpecifier(t) => Some(t),
-                    _ => None,
-                })
-                .collect();
-            let base = self.type_specifiers(&specs, f.span)?;
             let base_attrs = qualifier_attributes(&f.node.specifiers);
-            let mut fields = Vec::new();
-            if f.node.declarators.is_empty() {
-                // An anonymous structure member (C11 6.7.2.1p13); anything else declares nothing.
-                if let CType::Struct(_) = base {
-                    fields.push((None, base.clone(), Vec::new(), None));
-                } else if let CType::Unsupported(w) = &base {
-                    return Ok(Err(format!("{w} (anonymous member of struct {name})")));
-                }
-            }
-            for sd in &f.node.declarators {
-                let (n, ty, attrs) = match &sd.node.declarator {
-                    Some(decl) => {
-                        let (n, ty) = self.declarator(base.clone(), decl)?;
-                        (n.map(|(n, _)| n), ty, declarator_attributes(decl))
-                    }
-                    // An unnamed bit-field.
-                    None => (None, base.clone(), Vec::new()),
-                };
-                let bits = match &sd.node.bit_width {
-                    Some(w) => Some(self.bit_width(&n, &ty, w)?),
-                    None => None,
-                };
-                let bits = match bits {
-                    Some(Err(why)) => return Ok(Err(format!("{why} in struct {name}"))),
-                    Some(Ok(w)) => Some(w),
-                    None if sd.node.declarator.is_none() => {
-                        return self.error(sd.span, "member without a name or a width")
-                    }
-                    None => None,
-                };
-                fields.push((n, ty, attrs, bits));
-            }
+            let fields = match self.struct_fields(name, f)? {
+                Ok(fields) => fields,
+                Err(why) => return Ok(Err(why)),
+            };
             for (n, ty, attrs, bits) in fields {
                 let mut all = base_attrs.clone();
                 all.extend(attrs);
@@ -451,6 +417,59 @@ impl<'a> Lower<'a> {
         }
         let bytes = end.div_ceil(8);
         Ok(Ok((members, bytes.div_ceil(align) * align, align)))
+    }
+
+    /// The members one declaration of a structure declares: name, type, attributes and
+    /// bit-field width each (an anonymous structure member has no name), or why bitmc does not
+    /// support one of them.
+    fn struct_fields(
+        &mut self,
+        name: &str,
+        f: &Node<StructField>,
+    ) -> Result<Result<Vec<Field>, String>, FrontendError> {
+        let specs: Vec<_> = f
+            .node
+            .specifiers
+            .iter()
+            .filter_map(|s| match &s.node {
+                SpecifierQualifier::TypeSpecifier(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let base = self.type_specifiers(&specs, f.span)?;
+        let mut fields = Vec::new();
+        if f.node.declarators.is_empty() {
+            // An anonymous structure member (C11 6.7.2.1p13); anything else declares nothing.
+            if let CType::Struct(_) = base {
+                fields.push((None, base.clone(), Vec::new(), None));
+            } else if let CType::Unsupported(w) = &base {
+                return Ok(Err(format!("{w} (anonymous member of struct {name})")));
+            }
+        }
+        for sd in &f.node.declarators {
+            let (n, ty, attrs) = match &sd.node.declarator {
+                Some(decl) => {
+                    let (n, ty) = self.declarator(base.clone(), decl)?;
+                    (n.map(|(n, _)| n), ty, declarator_attributes(decl))
+                }
+                // An unnamed bit-field.
+                None => (None, base.clone(), Vec::new()),
+            };
+            let bits = match &sd.node.bit_width {
+                Some(w) => Some(self.bit_width(&n, &ty, w)?),
+                None => None,
+            };
+            let bits = match bits {
+                Some(Err(why)) => return Ok(Err(format!("{why} in struct {name}"))),
+                Some(Ok(w)) => Some(w),
+                None if sd.node.declarator.is_none() => {
+                    return self.error(sd.span, "member without a name or a width")
+                }
+                None => None,
+            };
+            fields.push((n, ty, attrs, bits));
+        }
+        Ok(Ok(fields))
     }
 
     /// The width of a bit-field `name` of type `ty` (C11 6.7.2.1p4-5), or why bitmc does not
