@@ -412,68 +412,9 @@ impl<'a> Lower<'a> {
                 self.sizeof(&ty, e.span)
             }
             Expression::SizeOfVal(v) => self.sizeof_val(&v.node.0, e.span),
-            Expression::AlignOf(t) => {
-                let ty = self.type_name(&t.node.0)?;
-                let gnu = self
-                    .src
-                    .snippet(e.span)
-                    .trim_start()
-                    .starts_with("__alignof");
-                match ty.align(self.dm(), gnu) {
-                    Some(n) => Ok(Val::Int(self.int_const(n as i128, size_t(self.dm())))),
-                    None => self.unsupported(e.span, format!("_Alignof of {}", ty.describe())),
-                }
-            }
+            Expression::AlignOf(t) => self.align_of(&t.node.0, e.span),
             Expression::UnaryOperator(u) => self.unary(u),
-            Expression::Cast(c) => {
-                let ty = self.type_name(&c.node.type_name)?;
-                match ty {
-                    CType::Void => {
-                        self.effect(&c.node.expression)?;
-                        Ok(Val::Void)
-                    }
-                    CType::Int(to) => {
-                        let v = self.expr(&c.node.expression)?;
-                        if let Val::Func(..) = v {
-                            return self
-                                .unsupported(c.span, "a function pointer converted to an integer");
-                        }
-                        if is_pointer(&v) {
-                            let r = self.general_pointer(v, c.span)?;
-                            return Ok(Val::Int(self.at_op(c.span, |lw| lw.ref_to_int(r.t, to))));
-                        }
-                        let v = self.int_of(v, true, c.node.expression.span)?;
-                        Ok(Val::Int(RVal {
-                            t: self.convert(v, to),
-                            ty: to,
-                        }))
-                    }
-                    CType::Pointer(pointee) => {
-                        let v = self.expr(&c.node.expression)?;
-                        if let (Val::Func(..), _) | (_, CType::Function(..)) = (&v, &*pointee) {
-                            let r = self.function_number(v, &pointee, c.span)?;
-                            return Ok(Val::Func(r, (*pointee).clone()));
-                        }
-                        if let CType::Int(to) = &*pointee {
-                            if let Some(view) = self.view_as(&v, *to, c.span)? {
-                                return Ok(view);
-                            }
-                        }
-                        if let Val::Ref(r, _) = v {
-                            return Ok(Val::Ref(r, *pointee));
-                        }
-                        match self.bind_pointer(v.clone(), &pointee, c.span)? {
-                            Some(p) => Ok(Val::Ptr(p)),
-                            None => {
-                                let r = self.int_of(v, true, c.span)?;
-                                Ok(Val::Addr(self.address(r)))
-                            }
-                        }
-                    }
-                    CType::Unsupported(w) => self.unsupported(c.span, w),
-                    _ => self.unsupported(c.span, format!("cast to {}", ty.describe())),
-                }
-            }
+            Expression::Cast(c) => self.cast(c),
             Expression::BinaryOperator(b) => self.binary(b),
             Expression::Conditional(c) => self.conditional(c),
             Expression::Comma(v) => {
@@ -499,6 +440,74 @@ impl<'a> Lower<'a> {
             }
             Expression::VaArg(_) => self.unsupported(e.span, "variable arguments"),
             Expression::GenericSelection(_) => self.unsupported(e.span, "_Generic"),
+        }
+    }
+
+    /// `_Alignof(T)`, or gcc's `__alignof__(T)` (its preferred alignment, 8 for `long long`
+    /// under ILP32 where `_Alignof` gives 4).
+    fn align_of(&mut self, t: &Node<TypeName>, span: Span) -> Result<Val, FrontendError> {
+        let ty = self.type_name(t)?;
+        let gnu = self.src.snippet(span).trim_start().starts_with("__alignof");
+        match ty.align(self.dm(), gnu) {
+            Some(n) => Ok(Val::Int(self.int_const(n as i128, size_t(self.dm())))),
+            None => self.unsupported(span, format!("_Alignof of {}", ty.describe())),
+        }
+    }
+
+    /// `(T) e`: to `void`, to an integer type, to a pointer type.
+    fn cast(&mut self, c: &Node<CastExpression>) -> Result<Val, FrontendError> {
+        let ty = self.type_name(&c.node.type_name)?;
+        match ty {
+            CType::Void => {
+                self.effect(&c.node.expression)?;
+                Ok(Val::Void)
+            }
+            CType::Int(to) => {
+                let v = self.expr(&c.node.expression)?;
+                if let Val::Func(..) = v {
+                    return self.unsupported(c.span, "a function pointer converted to an integer");
+                }
+                if is_pointer(&v) {
+                    let r = self.general_pointer(v, c.span)?;
+                    return Ok(Val::Int(self.at_op(c.span, |lw| lw.ref_to_int(r.t, to))));
+                }
+                let v = self.int_of(v, true, c.node.expression.span)?;
+                Ok(Val::Int(RVal {
+                    t: self.convert(v, to),
+                    ty: to,
+                }))
+            }
+            CType::Pointer(pointee) => self.cast_to_pointer(c, *pointee),
+            CType::Unsupported(w) => self.unsupported(c.span, w),
+            _ => self.unsupported(c.span, format!("cast to {}", ty.describe())),
+        }
+    }
+
+    /// `(T *) e`: a function pointer, a byte view, a reference, a pointer or an address.
+    fn cast_to_pointer(
+        &mut self,
+        c: &Node<CastExpression>,
+        pointee: CType,
+    ) -> Result<Val, FrontendError> {
+        let v = self.expr(&c.node.expression)?;
+        if let (Val::Func(..), _) | (_, CType::Function(..)) = (&v, &pointee) {
+            let r = self.function_number(v, &pointee, c.span)?;
+            return Ok(Val::Func(r, pointee));
+        }
+        if let CType::Int(to) = &pointee {
+            if let Some(view) = self.view_as(&v, *to, c.span)? {
+                return Ok(view);
+            }
+        }
+        if let Val::Ref(r, _) = v {
+            return Ok(Val::Ref(r, pointee));
+        }
+        match self.bind_pointer(v.clone(), &pointee, c.span)? {
+            Some(p) => Ok(Val::Ptr(p)),
+            None => {
+                let r = self.int_of(v, true, c.span)?;
+                Ok(Val::Addr(self.address(r)))
+            }
         }
     }
 
