@@ -447,20 +447,7 @@ impl<'a> Lower<'a> {
                 }
                 continue;
             }
-            let unsupported_type = match &ty {
-                CType::Unsupported(w) => Some(format!("{w} (declaration of `{name}`)")),
-                CType::Array(..)
-                    if ty.array_shape().is_none()
-                        && struct_array(&ty).is_none()
-                        && super::array::pointer_array_shape(&ty).is_none() =>
-                {
-                    Some(format!("array `{name}` of {}", ty.describe()))
-                }
-                CType::Array(_, None) if idecl.node.initializer.is_none() => {
-                    Some(format!("array `{name}` of unknown size"))
-                }
-                _ => None,
-            };
+            let unsupported_type = unsupported_object(&name, &ty, idecl);
             let writable_elsewhere =
                 !st.is_static && (!st.is_const || matches!(ty, CType::Pointer(_)));
             let function_pointer =
@@ -488,22 +475,7 @@ impl<'a> Lower<'a> {
             if global {
                 self.global_var(&name, nspan, ty, init, writable_elsewhere)?;
             } else if st.is_static || st.is_extern {
-                let key = (self.fctx()?.name.clone(), nspan.start);
-                if let Some(b) = self.statics.get(&key).cloned() {
-                    self.bind(&name, b);
-                } else if st.is_extern {
-                    match self.scopes[0].get(&name).cloned() {
-                        Some(b) => self.bind(&name, b),
-                        None => self.global_var(&name, nspan, ty, None, writable_elsewhere)?,
-                    }
-                } else {
-                    let fname = self.fctx()?.name.clone();
-                    let b = self.in_static_init(|lw| {
-                        lw.static_var(&format!("{fname}::{name}"), nspan, ty, init)
-                    })?;
-                    self.statics.insert(key, b.clone());
-                    self.bind(&name, b);
-                }
+                self.block_scope_static(&name, nspan, ty, init, &st, writable_elsewhere)?;
             } else {
                 automatic = true;
                 self.local_var(&name, nspan, ty, init)?;
@@ -513,6 +485,35 @@ impl<'a> Lower<'a> {
         // to an object).
         if automatic && self.nothing_since(before) {
             self.mark_statement();
+        }
+        Ok(())
+    }
+
+    /// A `static` or `extern` declaration in a block: the same object every time the block
+    /// is entered (a `static` one initialised once, before `main`), or the global it names.
+    fn block_scope_static(
+        &mut self,
+        name: &str,
+        nspan: Span,
+        ty: CType,
+        init: Option<&Node<Initializer>>,
+        st: &Storage,
+        writable_elsewhere: bool,
+    ) -> Result<(), FrontendError> {
+        let key = (self.fctx()?.name.clone(), nspan.start);
+        if let Some(b) = self.statics.get(&key).cloned() {
+            self.bind(name, b);
+        } else if st.is_extern {
+            match self.scopes[0].get(name).cloned() {
+                Some(b) => self.bind(name, b),
+                None => self.global_var(name, nspan, ty, None, writable_elsewhere)?,
+            }
+        } else {
+            let fname = self.fctx()?.name.clone();
+            let b = self
+                .in_static_init(|lw| lw.static_var(&format!("{fname}::{name}"), nspan, ty, init))?;
+            self.statics.insert(key, b.clone());
+            self.bind(name, b);
         }
         Ok(())
     }
@@ -857,6 +858,26 @@ impl<'a> Lower<'a> {
 pub fn struct_array(ty: &CType) -> Option<(super::types::StructRef, Vec<Option<u64>>)> {
     match ty.array_dims() {
         (CType::Struct(s), dims) if !dims.is_empty() => Some((s.clone(), dims)),
+        _ => None,
+    }
+}
+
+/// Why an object `name` of type `ty` cannot be declared, if it cannot: a type bitmc does not
+/// support, an array of elements it cannot lay out, an array of unknown size without an
+/// initialiser.
+fn unsupported_object(name: &str, ty: &CType, idecl: &Node<InitDeclarator>) -> Option<String> {
+    match ty {
+        CType::Unsupported(w) => Some(format!("{w} (declaration of `{name}`)")),
+        CType::Array(..)
+            if ty.array_shape().is_none()
+                && struct_array(ty).is_none()
+                && super::array::pointer_array_shape(ty).is_none() =>
+        {
+            Some(format!("array `{name}` of {}", ty.describe()))
+        }
+        CType::Array(_, None) if idecl.node.initializer.is_none() => {
+            Some(format!("array `{name}` of unknown size"))
+        }
         _ => None,
     }
 }
