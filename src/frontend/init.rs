@@ -253,47 +253,7 @@ impl<'a> Lower<'a> {
                 let ds = std::mem::take(&mut designators);
                 self.fill(&elem, at, cur, false, ds, plan)?;
             } else {
-                match &item.node.initializer.node {
-                    Initializer::List(sub) => {
-                        cur.advance();
-                        self.braced(&elem, at, sub, item.span, plan)?;
-                    }
-                    Initializer::Expression(e) if is_string_literal(e) && is_char_array(&elem) => {
-                        cur.advance();
-                        plan.parts.push(InitPart::String {
-                            offset: at,
-                            len: scalars(&elem),
-                            expr: e,
-                        });
-                    }
-                    Initializer::Expression(e) if self.is_struct_of_type(e, &elem)? => {
-                        // A structure initialised by an expression of its type, as a whole.
-                        cur.advance();
-                        plan.parts.push(InitPart::Struct {
-                            offset: at,
-                            len: scalars(&elem),
-                            expr: e,
-                        });
-                    }
-                    Initializer::Expression(e) => {
-                        if is_aggregate(&elem) {
-                            // Brace elision: the element takes items from this list.
-                            let before = cur.next;
-                            self.fill(&elem, at, cur, false, &[], plan)?;
-                            if cur.next == before {
-                                return Err(FrontendError::Internal(
-                                    "brace elision took no initialiser".into(),
-                                ));
-                            }
-                        } else {
-                            cur.advance();
-                            plan.parts.push(InitPart::Scalar {
-                                offset: at,
-                                expr: e,
-                            });
-                        }
-                    }
-                }
+                self.element(&elem, at, cur, item, plan)?;
             }
             pos += 1;
             reached = reached.max(pos);
@@ -305,6 +265,60 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(reached)
+    }
+
+    /// Element `elem` at `at` from the list's current item `item`, undesignated or at the
+    /// end of its designation: a braced list, a string for a character array, a structure
+    /// as a whole, a scalar, or (brace elision) an aggregate that takes items from this list.
+    fn element<'x>(
+        &mut self,
+        elem: &CType,
+        at: u64,
+        cur: &mut Cursor<'x>,
+        item: &'x Node<InitializerListItem>,
+        plan: &mut InitPlan<'x>,
+    ) -> Result<(), FrontendError> {
+        match &item.node.initializer.node {
+            Initializer::List(sub) => {
+                cur.advance();
+                self.braced(elem, at, sub, item.span, plan)?;
+            }
+            Initializer::Expression(e) if is_string_literal(e) && is_char_array(elem) => {
+                cur.advance();
+                plan.parts.push(InitPart::String {
+                    offset: at,
+                    len: scalars(elem),
+                    expr: e,
+                });
+            }
+            Initializer::Expression(e) if self.is_struct_of_type(e, elem)? => {
+                // A structure initialised by an expression of its type, as a whole.
+                cur.advance();
+                plan.parts.push(InitPart::Struct {
+                    offset: at,
+                    len: scalars(elem),
+                    expr: e,
+                });
+            }
+            Initializer::Expression(_) if is_aggregate(elem) => {
+                // Brace elision: the element takes items from this list.
+                let before = cur.next;
+                self.fill(elem, at, cur, false, &[], plan)?;
+                if cur.next == before {
+                    return Err(FrontendError::Internal(
+                        "brace elision took no initialiser".into(),
+                    ));
+                }
+            }
+            Initializer::Expression(e) => {
+                cur.advance();
+                plan.parts.push(InitPart::Scalar {
+                    offset: at,
+                    expr: e,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Whether `e` is an expression of the structure type `ty` (not evaluated).
