@@ -40,7 +40,7 @@
 use super::optable::{Opt, OptionTable};
 use super::problem::{Engine, Problem};
 use super::unroll::{every_state_has_successor, too_large, Unrolling};
-use super::{Certificate, EngineKind, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
+use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver};
 use crate::ts::{Plan, System};
 use std::time::{Duration, Instant};
@@ -237,10 +237,6 @@ impl Bmc<'_> {
 }
 
 impl Engine for BmcOptions {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Bmc
-    }
-
     fn run(
         &self,
         problem: &Problem<'_>,

@@ -24,9 +24,7 @@
 use super::optable::{Opt, OptionTable};
 use super::problem::{Engine, Problem};
 use super::unroll::{too_large, Unrolling};
-use super::{
-    Certificate, EngineKind, Interrupted, Options, Progress, ProgressFn, Stats, Unknown, Verdict,
-};
+use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver, Var};
 use crate::ts::{Plan, System};
 use std::time::Instant;
@@ -194,10 +192,6 @@ fn add_distinct(s: &mut dyn Solver, un: &Unrolling<'_>, vars: &[Var], i: usize, 
 }
 
 impl Engine for KindOptions {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Kind
-    }
-
     fn run(
         &self,
         problem: &Problem<'_>,

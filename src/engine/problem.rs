@@ -4,10 +4,10 @@
 //! program's control-flow automaton and encoding ([`Program`]); engines over the automaton
 //! (IC3CFA) need the second, the others use the first. An [`Engine`] is an engine with its
 //! options (each engine's option table implements it): the portfolio, `verify` and `solve` run
-//! every engine through it, so a new engine is one `impl Engine` and one entry in
-//! [`EngineKind`](super::EngineKind).
+//! every engine through it, so a new engine is one `impl Engine` and one line in
+//! [`super::registry`], which lists the engines.
 
-use super::{EngineKind, Options, ProgressFn, Stats, Unknown, Verdict};
+use super::{Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::cfa::Cfa;
 use crate::ts::program::ProgramSystem;
 use crate::ts::System;
@@ -66,9 +66,6 @@ impl<'a> Problem<'a> {
 /// (their SAT solvers poll it too), report progress through `progress`, never print, and return
 /// a verdict about `problem.sys()` for the caller to check, with their statistics.
 pub trait Engine: Send + Sync {
-    /// Which engine this is.
-    fn kind(&self) -> EngineKind;
-
     /// Runs on `problem`; an engine that needs what the problem lacks (IC3CFA without a
     /// program) answers UNKNOWN and says why.
     fn run(

@@ -74,7 +74,7 @@ pub mod wp;
 
 use super::ic3::{self, Frames, ObId, Queue};
 use super::problem::{Engine, Problem};
-use super::{Certificate, EngineKind, Options, ProgressFn, Stats, Unknown, Verdict};
+use super::{Certificate, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::aig::AigLit;
 use crate::bv::Valuation;
 use crate::bv::{TermId, TermManager};
@@ -564,10 +564,6 @@ impl<'a> Ic3cfa<'a> {
 }
 
 impl Engine for Ic3cfaOptions {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Ic3cfa
-    }
-
     fn run(
         &self,
         problem: &Problem<'_>,

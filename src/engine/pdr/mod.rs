@@ -46,7 +46,7 @@ pub use options::PdrOptions;
 use super::ic3::cube::is_subset;
 use super::ic3::{self, Frames};
 use super::problem::{Engine, Problem};
-use super::{bmc, Cause, EngineKind, Options, ProgressFn, Stats, Unknown, Verdict};
+use super::{bmc, Cause, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};
 use crate::ts::{Lifting, System};
@@ -407,10 +407,6 @@ impl<'s> Pdr<'s> {
 }
 
 impl Engine for PdrOptions {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Pdr
-    }
-
     fn run(
         &self,
         problem: &Problem<'_>,
