@@ -21,7 +21,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("src/cli/report/cfa.rs", "draw", 114),
     ("src/ts/sweep.rs", "sweep", 108),
     ("src/witness/trace.rs", "of_run", 106),
-    ("src/frontend/fnptr.rs", "call_through", 96),
     // One arm per GNU attribute: what each one means to bitmc.
     ("src/frontend/attrs.rs", "classify", 96),
     ("src/frontend/call.rs", "bind_params_and_lower", 94),

@@ -20,9 +20,9 @@
 use super::builder::{Binding, Lower, RVal};
 use super::expr::Val;
 use super::pointer::ADDRESS;
-use super::types::CType;
+use super::types::{CInt, CType};
 use super::FrontendError;
-use crate::cfa::VarKind;
+use crate::cfa::{Loc, PVar, VarKind};
 use lang_c::ast::{CallExpression, DeclaratorKind, Expression, MemberExpression, TranslationUnit};
 use lang_c::span::{Node, Span};
 use lang_c::visit::Visit;
@@ -249,36 +249,7 @@ impl<'a> Lower<'a> {
             }
         };
         let join = self.new_loc("after the call through a pointer");
-        let w = ADDRESS.width(self.dm());
-        for (k, name) in self.taken.clone().iter().enumerate() {
-            let Some(Binding::Function(t)) = self.scopes[0].get(name).cloned() else {
-                continue;
-            };
-            if !same_function_type(&t, fnty) {
-                continue;
-            }
-            let kc = self.cfa.tm.bv_const(k as u128 + 1, w);
-            let hit = self.cfa.tm.eq(f.t, kc);
-            let (then, other) = self.branch(hit);
-            self.cur = then;
-            match self.functions.get(name).copied() {
-                Some(def) => {
-                    let v = self.inline_values(name, def, values.clone(), c.span)?;
-                    if let (Some((r, ty)), Val::Int(x)) = (result, v) {
-                        let t = self.convert(x, ty);
-                        self.assign(r, t);
-                    }
-                }
-                None => {
-                    let t = self.cfa.tm.tru();
-                    let why =
-                        format!("call of `{name}`, which has no definition, through a pointer");
-                    self.at_op(c.span, |lw| lw.sink_if(t, &why));
-                }
-            }
-            self.goto_loc(join);
-            self.cur = other;
-        }
+        self.branch_to_targets(f, fnty, &values, result, join, c.span)?;
         // Any other value: the sink, and nothing after it (no path joins the others, so the
         // result is written on every path that reads it).
         let t = self.cfa.tm.tru();
@@ -293,6 +264,51 @@ impl<'a> Lower<'a> {
             }),
             None => Val::Void,
         })
+    }
+    /// One branch per address-taken function of type `fnty`, taken when the pointer `f` holds
+    /// its number: the function inlined with `values` (its result converted into `result`),
+    /// or a sink for one without a definition; each branch ends at `join`, the current
+    /// location is where no number matched.
+    fn branch_to_targets(
+        &mut self,
+        f: RVal,
+        fnty: &CType,
+        values: &[Val],
+        result: Option<(PVar, CInt)>,
+        join: Loc,
+        span: Span,
+    ) -> Result<(), FrontendError> {
+        let w = ADDRESS.width(self.dm());
+        for (k, name) in self.taken.clone().iter().enumerate() {
+            let Some(Binding::Function(t)) = self.scopes[0].get(name).cloned() else {
+                continue;
+            };
+            if !same_function_type(&t, fnty) {
+                continue;
+            }
+            let kc = self.cfa.tm.bv_const(k as u128 + 1, w);
+            let hit = self.cfa.tm.eq(f.t, kc);
+            let (then, other) = self.branch(hit);
+            self.cur = then;
+            match self.functions.get(name).copied() {
+                Some(def) => {
+                    let v = self.inline_values(name, def, values.to_vec(), span)?;
+                    if let (Some((r, ty)), Val::Int(x)) = (result, v) {
+                        let t = self.convert(x, ty);
+                        self.assign(r, t);
+                    }
+                }
+                None => {
+                    let t = self.cfa.tm.tru();
+                    let why =
+                        format!("call of `{name}`, which has no definition, through a pointer");
+                    self.at_op(span, |lw| lw.sink_if(t, &why));
+                }
+            }
+            self.goto_loc(join);
+            self.cur = other;
+        }
+        Ok(())
     }
 }
 
