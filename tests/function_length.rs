@@ -23,7 +23,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("src/witness/trace.rs", "of_run", 106),
     // One arm per GNU attribute: what each one means to bitmc.
     ("src/frontend/attrs.rs", "classify", 96),
-    ("src/frontend/call.rs", "bind_params_and_lower", 94),
     ("src/ts/model.rs", "to_aiger", 92),
     ("src/engine/bmc.rs", "search", 92),
     ("src/frontend/builtins.rs", "undefined_call", 91),

@@ -472,76 +472,89 @@ impl<'a> Lower<'a> {
                 }
                 (v, _) => v,
             };
-            match v {
-                Val::Ref(r, q) => {
-                    let pv = self.new_var(
-                        &format!("{name}::{pname}"),
-                        CInt::PTR,
-                        VarKind::Parameter,
-                        Some(pos.clone()),
-                    );
-                    self.assign(pv, r.t);
-                    self.declare_object(Root::Scalar(pv, CInt::PTR));
-                    self.bind(&pname, Binding::Ref(pv, q));
-                }
-                Val::Int(r) => {
-                    let pos = Some(self.pos.clone());
-                    let pv =
-                        self.new_var(&format!("{name}::{pname}"), r.ty, VarKind::Parameter, pos);
-                    self.assign(pv, r.t);
-                    self.declare_object(Root::Scalar(pv, r.ty));
-                    self.bind(&pname, Binding::Var(pv, r.ty));
-                }
-                Val::Ptr(p) => self.bind(&pname, Binding::Pointer(p, key)),
-                Val::Addr(r) => {
-                    let pos = Some(self.pos.clone());
-                    let pv = self.new_var(
-                        &format!("{name}::{pname}"),
-                        ADDRESS,
-                        VarKind::Parameter,
-                        pos,
-                    );
-                    self.assign(pv, r.t);
-                    self.bind(&pname, Binding::PtrVar(pv));
-                }
-                Val::Struct(src) => {
-                    let pos = Some(self.pos.clone());
-                    let v = self.new_struct(
-                        &format!("{name}::{pname}"),
-                        &src.def,
-                        VarKind::Parameter,
-                        &pos,
-                    )?;
-                    self.copy_struct(&v, &src);
-                    let span = def.declarator.span;
-                    self.declare_struct_object(&super::pointer::Place::Struct(v.clone()), span)?;
-                    self.bind(&pname, Binding::Struct(v));
-                }
-                Val::Func(r, ty) => {
-                    let pos = Some(self.pos.clone());
-                    let pv = self.new_var(
-                        &format!("{name}::{pname}"),
-                        ADDRESS,
-                        VarKind::Parameter,
-                        pos,
-                    );
-                    self.assign(pv, r.t);
-                    self.bind(&pname, Binding::FnPtr(pv, ty));
-                }
-                Val::Array(_) | Val::Structs(_) => {
-                    return Err(FrontendError::Internal("array parameter value".into()));
-                }
-                Val::Void => {
-                    let why = format!("parameter `{pname}` of `{name}` (pointers)");
-                    self.bind(&pname, Binding::Invalid(why));
-                }
-            }
+            self.bind_param(name, &pname, v, key, &pos, def.declarator.span)?;
         }
         self.stmt(&def.statement)?;
         let ret_loc = self.fctx()?.ret_loc;
         self.cfa
             .add_edge(self.cur, crate::cfa::Gcl::skip(), ret_loc);
         self.cur = self.new_loc("dead code");
+        Ok(())
+    }
+
+    /// Parameter `pname` of `name` bound to the argument's value `v` (`key` identifies its
+    /// declaration for the memory plan, `pos` is where it is declared).
+    fn bind_param(
+        &mut self,
+        name: &str,
+        pname: &str,
+        v: Val,
+        key: String,
+        pos: &crate::cfa::SrcPos,
+        span: lang_c::span::Span,
+    ) -> Result<(), FrontendError> {
+        match v {
+            Val::Ref(r, q) => {
+                let pv = self.new_var(
+                    &format!("{name}::{pname}"),
+                    CInt::PTR,
+                    VarKind::Parameter,
+                    Some(pos.clone()),
+                );
+                self.assign(pv, r.t);
+                self.declare_object(Root::Scalar(pv, CInt::PTR));
+                self.bind(pname, Binding::Ref(pv, q));
+            }
+            Val::Int(r) => {
+                let pos = Some(self.pos.clone());
+                let pv = self.new_var(&format!("{name}::{pname}"), r.ty, VarKind::Parameter, pos);
+                self.assign(pv, r.t);
+                self.declare_object(Root::Scalar(pv, r.ty));
+                self.bind(pname, Binding::Var(pv, r.ty));
+            }
+            Val::Ptr(p) => self.bind(pname, Binding::Pointer(p, key)),
+            Val::Addr(r) => {
+                let pos = Some(self.pos.clone());
+                let pv = self.new_var(
+                    &format!("{name}::{pname}"),
+                    ADDRESS,
+                    VarKind::Parameter,
+                    pos,
+                );
+                self.assign(pv, r.t);
+                self.bind(pname, Binding::PtrVar(pv));
+            }
+            Val::Struct(src) => {
+                let pos = Some(self.pos.clone());
+                let v = self.new_struct(
+                    &format!("{name}::{pname}"),
+                    &src.def,
+                    VarKind::Parameter,
+                    &pos,
+                )?;
+                self.copy_struct(&v, &src);
+                self.declare_struct_object(&super::pointer::Place::Struct(v.clone()), span)?;
+                self.bind(pname, Binding::Struct(v));
+            }
+            Val::Func(r, ty) => {
+                let pos = Some(self.pos.clone());
+                let pv = self.new_var(
+                    &format!("{name}::{pname}"),
+                    ADDRESS,
+                    VarKind::Parameter,
+                    pos,
+                );
+                self.assign(pv, r.t);
+                self.bind(pname, Binding::FnPtr(pv, ty));
+            }
+            Val::Array(_) | Val::Structs(_) => {
+                return Err(FrontendError::Internal("array parameter value".into()));
+            }
+            Val::Void => {
+                let why = format!("parameter `{pname}` of `{name}` (pointers)");
+                self.bind(pname, Binding::Invalid(why));
+            }
+        }
         Ok(())
     }
 }
