@@ -25,7 +25,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("src/frontend/attrs.rs", "classify", 96),
     ("src/ts/model.rs", "to_aiger", 92),
     ("src/engine/bmc.rs", "search", 92),
-    ("src/frontend/builtins.rs", "undefined_call", 91),
     ("src/witness/svcomp/correctness.rs", "loop_invariants", 90),
     ("src/engine/ic3cfa/evidence.rs", "certificate_of", 90),
     ("src/cfa/lbe.rs", "large_block_encoding", 88),

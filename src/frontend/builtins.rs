@@ -26,7 +26,7 @@ use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
 use crate::cfa::{HavocKind, SrcPos, VarKind};
 use lang_c::ast::*;
-use lang_c::span::Node;
+use lang_c::span::{Node, Span};
 
 /// The type returned by `__VERIFIER_nondet_<suffix>`.
 pub(super) fn nondet_type(suffix: &str, dm: crate::cfa::DataModel) -> Option<CInt> {
@@ -239,29 +239,7 @@ impl<'a> Lower<'a> {
             }
             None => None,
         };
-        let args = &c.node.arguments;
-        self.call_arguments(name, args, |lw, i, _| {
-            let a = &args[i];
-            match &a.node {
-                Expression::StringLiteral(_) => Ok(((), Vec::new())),
-                _ => match lw.expr(a)? {
-                    Val::Array(_) | Val::Ptr(_) | Val::Structs(_) | Val::Ref(..) => lw.unsupported(
-                        a.span,
-                        format!("passing a pointer to `{name}`, which has no definition"),
-                    ),
-                    Val::Struct(_) => lw.unsupported(
-                        a.span,
-                        format!("passing a structure to `{name}`, which has no definition"),
-                    ),
-                    Val::Func(..) => lw.unsupported(
-                        a.span,
-                        format!("passing a function pointer to `{name}`, which has no definition"),
-                    ),
-                    Val::Int(r) | Val::Addr(r) => Ok(((), vec![r.t])),
-                    Val::Void => Ok(((), Vec::new())),
-                },
-            }
-        })?;
+        self.undefined_call_arguments(name, c)?;
         if self.noreturn.contains(name) {
             // It never comes back: the execution ends here.
             let exit = self.cfa.exit;
@@ -270,22 +248,7 @@ impl<'a> Lower<'a> {
         }
         let rt = declared.clone().unwrap_or(CType::Int(CInt::INT));
         let pos = self.pos.clone();
-        let written = if writes_no_program_object(name) {
-            0
-        } else {
-            if let Some(p) = self.external_pointers.first() {
-                let why = format!(
-                    "call of `{name}`, which has no definition and could change what the global pointer `{p}` points to"
-                );
-                return self.unsupported(c.span, why);
-            }
-            self.havoc_external_globals(name)
-        };
-        let effect = match written {
-            0 => String::new(),
-            1 => "; it may write the 1 global it can see".to_string(),
-            n => format!("; it may write any of the {n} globals it can see"),
-        };
+        let effect = self.undefined_call_effect(name, c.span)?;
         let result = match rt {
             CType::Void => {
                 self.warnings.push(format!(
@@ -312,6 +275,64 @@ impl<'a> Lower<'a> {
             }
         };
         Ok(result)
+    }
+
+    /// The arguments of a call of `name`, which has no definition, evaluated for their effects
+    /// (a pointer, structure or function pointer passed to it is unsupported: bitmc cannot say
+    /// what the function does with it).
+    fn undefined_call_arguments(
+        &mut self,
+        name: &str,
+        c: &Node<CallExpression>,
+    ) -> Result<(), FrontendError> {
+        let args = &c.node.arguments;
+        self.call_arguments(name, args, |lw, i, _| {
+            let a = &args[i];
+            match &a.node {
+                Expression::StringLiteral(_) => Ok(((), Vec::new())),
+                _ => match lw.expr(a)? {
+                    Val::Array(_) | Val::Ptr(_) | Val::Structs(_) | Val::Ref(..) => lw.unsupported(
+                        a.span,
+                        format!("passing a pointer to `{name}`, which has no definition"),
+                    ),
+                    Val::Struct(_) => lw.unsupported(
+                        a.span,
+                        format!("passing a structure to `{name}`, which has no definition"),
+                    ),
+                    Val::Func(..) => lw.unsupported(
+                        a.span,
+                        format!("passing a function pointer to `{name}`, which has no definition"),
+                    ),
+                    Val::Int(r) | Val::Addr(r) => Ok(((), vec![r.t])),
+                    Val::Void => Ok(((), Vec::new())),
+                },
+            }
+        })?;
+        Ok(())
+    }
+
+    /// What a call of `name`, which has no definition, may write: nothing for a library
+    /// function known to write no program object, otherwise every global another translation
+    /// unit could write (unsupported when it could redirect a global pointer); the words the
+    /// warning adds.
+    fn undefined_call_effect(&mut self, name: &str, span: Span) -> Result<String, FrontendError> {
+        let written = if writes_no_program_object(name) {
+            0
+        } else {
+            if let Some(p) = self.external_pointers.first() {
+                let why = format!(
+                    "call of `{name}`, which has no definition and could change what the global pointer `{p}` points to"
+                );
+                return self.unsupported(span, why);
+            }
+            self.havoc_external_globals(name)
+        };
+        let effect = match written {
+            0 => String::new(),
+            1 => "; it may write the 1 global it can see".to_string(),
+            n => format!("; it may write any of the {n} globals it can see"),
+        };
+        Ok(effect)
     }
 }
 
