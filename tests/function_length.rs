@@ -28,7 +28,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("src/witness/svcomp/correctness.rs", "loop_invariants", 90),
     ("src/engine/ic3cfa/evidence.rs", "certificate_of", 90),
     ("src/cfa/lbe.rs", "large_block_encoding", 88),
-    ("src/frontend/array.rs", "new_array", 86),
     ("src/witness/svcomp/graphml.rs", "write", 85),
     ("src/frontend/memory/value.rs", "place_ref", 85),
     ("src/frontend/libc.rs", "overflow_builtin", 83),

@@ -106,6 +106,51 @@ impl<'a> Lower<'a> {
                 )
             }
         };
+        let ds = self.array_dims(name, span, ty, elem, &dims, init)?;
+        let total = ds.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d));
+        let max = self.opts.max_array_elements;
+        let total = match total {
+            Some(t) if t <= max => t,
+            _ => {
+                return self.unsupported(
+                    span,
+                    format!("array `{name}` with more than {max} elements"),
+                );
+            }
+        };
+        let pos = Some(self.span_pos(span));
+        let mut elems = Vec::with_capacity(total as usize);
+        for k in 0..total {
+            let suffix = index_suffix(k, &ds);
+            elems.push(self.new_var(&format!("{name}{suffix}"), elem, kind, pos.clone()));
+        }
+        let arr = Rc::new(ArrayObj {
+            elems,
+            elem,
+            pointee,
+            at: None,
+        });
+        let base = self.cfa.tm.bv_const(0, FLAT_WIDTH);
+        Ok(Binding::Array(ArrayView {
+            arr,
+            base,
+            dims: ds,
+            access: elem,
+        }))
+    }
+
+    /// The dimensions of array `name` of type `ty` (its dimensions as declared, `dims`): the
+    /// first, when the declaration leaves it out, from the initialiser (the list's length, or
+    /// a string's with its terminating zero).
+    fn array_dims(
+        &mut self,
+        name: &str,
+        span: Span,
+        ty: &CType,
+        elem: CInt,
+        dims: &[Option<u64>],
+        init: Option<&Node<Initializer>>,
+    ) -> Result<Vec<u64>, FrontendError> {
         let mut ds = Vec::new();
         for (i, d) in dims.iter().enumerate() {
             match d {
@@ -133,45 +178,7 @@ impl<'a> Lower<'a> {
                 None => return self.error(span, "array of arrays of unknown size"),
             }
         }
-        let total = ds.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d));
-        let max = self.opts.max_array_elements;
-        let total = match total {
-            Some(t) if t <= max => t,
-            _ => {
-                return self.unsupported(
-                    span,
-                    format!("array `{name}` with more than {max} elements"),
-                );
-            }
-        };
-        let pos = Some(self.span_pos(span));
-        let mut elems = Vec::with_capacity(total as usize);
-        for k in 0..total {
-            let mut suffix = String::new();
-            let mut rest = k;
-            let mut idx = Vec::new();
-            for d in ds.iter().rev() {
-                idx.push(rest % d.max(&1));
-                rest /= d.max(&1);
-            }
-            for i in idx.iter().rev() {
-                suffix.push_str(&format!("[{i}]"));
-            }
-            elems.push(self.new_var(&format!("{name}{suffix}"), elem, kind, pos.clone()));
-        }
-        let arr = Rc::new(ArrayObj {
-            elems,
-            elem,
-            pointee,
-            at: None,
-        });
-        let base = self.cfa.tm.bv_const(0, FLAT_WIDTH);
-        Ok(Binding::Array(ArrayView {
-            arr,
-            base,
-            dims: ds,
-            access: elem,
-        }))
+        Ok(ds)
     }
 
     /// The variables of an object.
@@ -442,4 +449,16 @@ pub fn pointer_array_shape(ty: &CType) -> Option<(CType, Vec<Option<u64>>)> {
         (CType::Pointer(q), dims) if !dims.is_empty() => Some(((**q).clone(), dims)),
         _ => None,
     }
+}
+
+/// The C index suffix (`[i][j]…`) of the `k`-th element, in row-major order, of an array of
+/// dimensions `ds`.
+fn index_suffix(k: u64, ds: &[u64]) -> String {
+    let mut rest = k;
+    let mut idx = Vec::new();
+    for d in ds.iter().rev() {
+        idx.push(rest % d.max(&1));
+        rest /= d.max(&1);
+    }
+    idx.iter().rev().map(|i| format!("[{i}]")).collect()
 }
