@@ -137,42 +137,7 @@ impl<'a> Lower<'a> {
                 Ok(self.make_ptr(obj, o))
             }
             Place::Scalar(Lval::Elem { arr, flat, .. })
-            | Place::Ptr(Lval::Elem { arr, flat, .. }, _) => {
-                if let Some(at) = arr.at {
-                    return Ok(self.mem_elem_ptr(at, arr.elem, *flat));
-                }
-                let (obj, base) = self.home_of(Root::Array(arr), span)?;
-                let es = self.cell_size(arr.elem);
-                let f = self.cfa.tm.resize(*flat, aw, false);
-                if !self.contiguous(arr, obj, base) {
-                    // A member of the elements of an array of structures: its offset by
-                    // element.
-                    let mut off = self.cfa.tm.bv_const(0, aw);
-                    for (i, v) in arr.elems.iter().enumerate().rev() {
-                        let Some(&(o, at)) = self.mem.home.get(v) else {
-                            return self.unsupported(
-                                span,
-                                "a pointer into a part of an object that has no number",
-                            );
-                        };
-                        if o != obj {
-                            return Err(FrontendError::Internal(
-                                "array cells in two objects".into(),
-                            ));
-                        }
-                        let k = self.cfa.tm.bv_const(i as u128, aw);
-                        let here = self.cfa.tm.eq(f, k);
-                        let at = self.cfa.tm.bv_const(u128::from(at), aw);
-                        off = self.cfa.tm.ite(here, at, off);
-                    }
-                    return Ok(self.make_ptr(obj, off));
-                }
-                let esc = self.cfa.tm.bv_const(u128::from(es), aw);
-                let scaled = self.cfa.tm.mul(f, esc);
-                let b = self.cfa.tm.bv_const(u128::from(base), aw);
-                let off = self.cfa.tm.add(b, scaled);
-                Ok(self.make_ptr(obj, off))
-            }
+            | Place::Ptr(Lval::Elem { arr, flat, .. }, _) => self.elem_ref(arr, *flat, span),
             Place::Scalar(Lval::Mem { ptr, .. }) | Place::Ptr(Lval::Mem { ptr, .. }, _) => Ok(*ptr),
             Place::Array(view) => {
                 let lv = Lval::Elem {
@@ -212,6 +177,50 @@ impl<'a> Lower<'a> {
                 self.place_ref(&row, span)
             }
         }
+    }
+
+    /// A pointer to the element at flat index `flat` of `arr`: cells in a row of its own
+    /// object, scaled by the cell size; cells spread over the elements of an array of
+    /// structures, the offset of each by index.
+    fn elem_ref(
+        &mut self,
+        arr: &Rc<ArrayObj>,
+        flat: TermId,
+        span: Span,
+    ) -> Result<TermId, FrontendError> {
+        let aw = ADDRESS.width(self.dm());
+        if let Some(at) = arr.at {
+            return Ok(self.mem_elem_ptr(at, arr.elem, flat));
+        }
+        let (obj, base) = self.home_of(Root::Array(arr), span)?;
+        let es = self.cell_size(arr.elem);
+        let f = self.cfa.tm.resize(flat, aw, false);
+        if !self.contiguous(arr, obj, base) {
+            // A member of the elements of an array of structures: its offset by
+            // element.
+            let mut off = self.cfa.tm.bv_const(0, aw);
+            for (i, v) in arr.elems.iter().enumerate().rev() {
+                let Some(&(o, at)) = self.mem.home.get(v) else {
+                    return self.unsupported(
+                        span,
+                        "a pointer into a part of an object that has no number",
+                    );
+                };
+                if o != obj {
+                    return Err(FrontendError::Internal("array cells in two objects".into()));
+                }
+                let k = self.cfa.tm.bv_const(i as u128, aw);
+                let here = self.cfa.tm.eq(f, k);
+                let at = self.cfa.tm.bv_const(u128::from(at), aw);
+                off = self.cfa.tm.ite(here, at, off);
+            }
+            return Ok(self.make_ptr(obj, off));
+        }
+        let esc = self.cfa.tm.bv_const(u128::from(es), aw);
+        let scaled = self.cfa.tm.mul(f, esc);
+        let b = self.cfa.tm.bv_const(u128::from(base), aw);
+        let off = self.cfa.tm.add(b, scaled);
+        Ok(self.make_ptr(obj, off))
     }
 
     /// `p` moved by `k` bytes within its object (no check: `k` stays inside it).
