@@ -30,7 +30,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("src/cfa/lbe.rs", "large_block_encoding", 88),
     ("src/witness/svcomp/graphml.rs", "write", 85),
     ("src/frontend/libc.rs", "overflow_builtin", 83),
-    ("src/frontend/expr.rs", "binary", 83),
     ("src/aig/aiger/mod.rs", "check_sites", 83),
     ("src/bench/run.rs", "run", 82),
     (

@@ -821,59 +821,75 @@ impl<'a> Lower<'a> {
                 let place = self.subscript(l, r, b.span)?;
                 Ok(self.place_value(place))
             }
-            BinaryOperator::Assign => {
-                if let Some(v) = self.assign_pointer_var(l, r)? {
-                    return Ok(v);
-                }
-                let lv = match self.place(l)? {
-                    Place::Scalar(lv) => lv,
-                    Place::Ptr(lv, q) => return self.assign_ref(lv, q, r),
-                    Place::Struct(dst) => return self.assign_struct(dst, r),
-                    Place::Addr(lv, f) => return self.assign_pointer_member(lv, f, r),
-                    Place::Array(_) | Place::Structs(_) => {
-                        return self.error(l.span, "assignment to an array")
-                    }
-                };
-                let lv = if has_side_effects(&r.node) {
-                    self.freeze(lv)
-                } else {
-                    lv
-                };
-                let v = self.rval_for(r, lv.ty())?;
-                self.store(&lv, v);
-                Ok(Val::Int(self.stored_value(&lv, v)))
-            }
-            _ => {
-                let Some(bop) = binary_assign_op(op) else {
-                    return self.unsupported(b.span, "this operator");
-                };
-                let lv = match self.place(l)? {
-                    Place::Ptr(lv, q) if matches!(bop, BinOp::Add | BinOp::Sub) => {
-                        let lv = if has_side_effects(&r.node) {
-                            self.freeze(lv)
-                        } else {
-                            lv
-                        };
-                        let n = self.rval(r)?;
-                        return self.step_ref(lv, q, n, bop == BinOp::Sub, false, b.span);
-                    }
-                    place => self.scalar_lval(place, l.span)?,
-                };
-                let lv = if has_side_effects(&r.node) {
-                    self.freeze(lv)
-                } else {
-                    lv
-                };
-                let mut old = self.read(&lv);
-                if has_side_effects(&r.node) {
-                    old = self.materialize(old);
-                }
-                let y = self.rval(r)?;
-                let res = self.at_op(b.span, |lw| lw.apply(bop, old, y));
-                self.store(&lv, res);
-                Ok(Val::Int(self.stored_value(&lv, res)))
-            }
+            BinaryOperator::Assign => self.assignment(l, r),
+            _ => match binary_assign_op(op) {
+                Some(bop) => self.compound_assignment(bop, l, r, b.span),
+                None => self.unsupported(b.span, "this operator"),
+            },
         }
+    }
+
+    /// `l = r`.
+    fn assignment(
+        &mut self,
+        l: &Node<Expression>,
+        r: &Node<Expression>,
+    ) -> Result<Val, FrontendError> {
+        if let Some(v) = self.assign_pointer_var(l, r)? {
+            return Ok(v);
+        }
+        let lv = match self.place(l)? {
+            Place::Scalar(lv) => lv,
+            Place::Ptr(lv, q) => return self.assign_ref(lv, q, r),
+            Place::Struct(dst) => return self.assign_struct(dst, r),
+            Place::Addr(lv, f) => return self.assign_pointer_member(lv, f, r),
+            Place::Array(_) | Place::Structs(_) => {
+                return self.error(l.span, "assignment to an array")
+            }
+        };
+        let lv = if has_side_effects(&r.node) {
+            self.freeze(lv)
+        } else {
+            lv
+        };
+        let v = self.rval_for(r, lv.ty())?;
+        self.store(&lv, v);
+        Ok(Val::Int(self.stored_value(&lv, v)))
+    }
+
+    /// `l op= r` (a pointer `l` steps by `r` elements for `+=` and `-=`).
+    fn compound_assignment(
+        &mut self,
+        bop: BinOp,
+        l: &Node<Expression>,
+        r: &Node<Expression>,
+        span: Span,
+    ) -> Result<Val, FrontendError> {
+        let lv = match self.place(l)? {
+            Place::Ptr(lv, q) if matches!(bop, BinOp::Add | BinOp::Sub) => {
+                let lv = if has_side_effects(&r.node) {
+                    self.freeze(lv)
+                } else {
+                    lv
+                };
+                let n = self.rval(r)?;
+                return self.step_ref(lv, q, n, bop == BinOp::Sub, false, span);
+            }
+            place => self.scalar_lval(place, l.span)?,
+        };
+        let lv = if has_side_effects(&r.node) {
+            self.freeze(lv)
+        } else {
+            lv
+        };
+        let mut old = self.read(&lv);
+        if has_side_effects(&r.node) {
+            old = self.materialize(old);
+        }
+        let y = self.rval(r)?;
+        let res = self.at_op(span, |lw| lw.apply(bop, old, y));
+        self.store(&lv, res);
+        Ok(Val::Int(self.stored_value(&lv, res)))
     }
 
     /// The place `l[r]` designates (`a[i]`, or `i[a]`), with the checks of the access; nothing
