@@ -29,7 +29,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("src/engine/ic3cfa/evidence.rs", "certificate_of", 90),
     ("src/cfa/lbe.rs", "large_block_encoding", 88),
     ("src/witness/svcomp/graphml.rs", "write", 85),
-    ("src/frontend/libc.rs", "overflow_builtin", 83),
     ("src/aig/aiger/mod.rs", "check_sites", 83),
     ("src/bench/run.rs", "run", 82),
     (

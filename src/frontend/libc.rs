@@ -25,6 +25,7 @@
 
 use super::builder::{Lower, RVal};
 use super::expr::Val;
+use super::lval::Lval;
 use super::pointer::Place;
 use super::types::{CInt, IntKind};
 use super::FrontendError;
@@ -545,44 +546,9 @@ impl<'a> Lower<'a> {
         c: &Node<CallExpression>,
     ) -> Result<Val, FrontendError> {
         let dm = self.dm();
-        let a = self.rval(&args[0])?;
-        let a = match fixed {
-            Some(t) => RVal {
-                t: self.convert(a, t),
-                ty: t,
-            },
-            None => a,
-        };
-        let a = self.materialize(a);
-        let b = self.rval(&args[1])?;
-        let b = match fixed {
-            Some(t) => RVal {
-                t: self.convert(b, t),
-                ty: t,
-            },
-            None => b,
-        };
-        let b = self.materialize(b);
-        let (target, rty) = if pred {
-            let v = self.rval(&args[2])?;
-            (None, v.ty)
-        } else {
-            match self.expr(&args[2])? {
-                Val::Ptr(p) => match self.deref_place(&p, args[2].span)? {
-                    Place::Scalar(lv) => {
-                        let ty = lv.ty();
-                        (Some(lv), ty)
-                    }
-                    _ => return self.error(args[2].span, "result pointer to an array"),
-                },
-                _ => {
-                    return self.unsupported(
-                        args[2].span,
-                        "result of an overflow builtin not given as `&object`",
-                    )
-                }
-            }
-        };
+        let a = self.builtin_operand(&args[0], fixed)?;
+        let b = self.builtin_operand(&args[1], fixed)?;
+        let (target, rty) = self.overflow_result(pred, &args[2])?;
         if rty.kind == IntKind::Bool {
             return self.error(c.span, "overflow builtin with a `_Bool` result");
         }
@@ -618,5 +584,49 @@ impl<'a> Lower<'a> {
             t: flag,
             ty: CInt::BOOL,
         }))
+    }
+
+    /// An operand of an overflow builtin, converted to `fixed` when the builtin's name fixes
+    /// its type, evaluated once.
+    fn builtin_operand(
+        &mut self,
+        e: &Node<Expression>,
+        fixed: Option<CInt>,
+    ) -> Result<RVal, FrontendError> {
+        let v = self.rval(e)?;
+        let v = match fixed {
+            Some(t) => RVal {
+                t: self.convert(v, t),
+                ty: t,
+            },
+            None => v,
+        };
+        Ok(self.materialize(v))
+    }
+
+    /// Where an overflow builtin stores its result and the result's type: nowhere for the
+    /// `_p` predicates (the third argument only gives the type), else the object `&x` names.
+    fn overflow_result(
+        &mut self,
+        pred: bool,
+        e: &Node<Expression>,
+    ) -> Result<(Option<Lval>, CInt), FrontendError> {
+        if pred {
+            let v = self.rval(e)?;
+            return Ok((None, v.ty));
+        }
+        match self.expr(e)? {
+            Val::Ptr(p) => match self.deref_place(&p, e.span)? {
+                Place::Scalar(lv) => {
+                    let ty = lv.ty();
+                    Ok((Some(lv), ty))
+                }
+                _ => self.error(e.span, "result pointer to an array"),
+            },
+            _ => self.unsupported(
+                e.span,
+                "result of an overflow builtin not given as `&object`",
+            ),
+        }
     }
 }
