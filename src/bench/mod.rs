@@ -30,10 +30,11 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 
 const BENCH_HELP: &str = "\
 Tasks:
-  C file (.c, .i) with a `// expect: p=true|false ...` header: one task per property,
-      run as `bitmc verify FILE --property P ARGS` (`// expect(lp64):` applies when ARGS
-      select `--data-model lp64`; `error=unsupported` expects exit code 1)
-  SV-COMP task (.yml): one task per supported property (unreach-call, no-overflow),
+  C file (.c, .i) with a `// expect: p=true|false|unknown ...` header: one task per
+      property, run as `bitmc verify FILE --property P ARGS` (`// expect(lp64):` applies
+      when ARGS select `--data-model lp64`; `p=unknown` expects UNKNOWN, a violation only
+      after undefined behaviour; `error=unsupported` expects exit code 1)
+  SV-COMP task (.yml): one task per property bitmc checks (unreach-call, no-overflow),
       run as `bitmc verify TASK.yml --property P ARGS`
   DimSpec (.cnf, .spec, .dimspec), AIGER (.aag, .aig): run as `bitmc solve FILE ARGS`;
       expected verdict from EXPECTED.tsv beside the file (columns file and
