@@ -26,6 +26,9 @@ use crate::witness;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+/// The backend that searches for candidate invariants (another one re-checks them).
+const INVARIANT_BACKEND: crate::sat::Backend = crate::sat::Backend::Cadical;
+
 /// The most candidate invariants tried.
 const MAX_CANDIDATES: usize = 4000;
 
@@ -542,8 +545,8 @@ fn strengthen(
     notes: &mut Vec<String>,
 ) -> Option<(ModelSystem, ProvedInvariants)> {
     let start = Instant::now();
-    let backend = crate::sat::Backend::Cadical;
-    let found = search_candidates(cfa, ps, budget, interrupter, stats, notes);
+    let backend = INVARIANT_BACKEND;
+    let found = search_candidates(cfa, ps, start + budget, interrupter, stats, notes);
     houdini::release_unless_stopped(interrupter);
     stats
         .counter("candidate instances", found.instances)
@@ -621,17 +624,18 @@ struct Found {
 
 /// Candidates of each template family in turn (comparisons, linear, scaled) that simulation
 /// does not refute, and Houdini's largest inductive subset of all of them so far, within
-/// `budget` (a sixth of it for simulation).
+/// `deadline` (the first sixth of the time left for simulation).
 fn search_candidates(
     cfa: &Cfa,
     ps: &ProgramSystem,
-    budget: Duration,
+    deadline: Instant,
     interrupter: &Interrupter,
     stats: &mut Stats,
     notes: &mut Vec<String>,
 ) -> Found {
     let start = Instant::now();
-    let backend = crate::sat::Backend::Cadical;
+    let budget = deadline.saturating_duration_since(start);
+    let backend = INVARIANT_BACKEND;
     // The candidates' nodes go into a copy of the model.
     let mut f = Found {
         model: ps.model.clone(),
@@ -651,7 +655,7 @@ fn search_candidates(
         interrupter.is_interrupted() || Instant::now() >= sampled
     });
     stats.counter("simulation steps (64 runs each)", samples.steps);
-    with_deadline(interrupter, start + budget, |intr| {
+    with_deadline(interrupter, deadline, |intr| {
         for templates in [Templates::Comparisons, Templates::Linear, Templates::Scaled] {
             let stop = || intr.is_interrupted();
             let (new, sim) =

@@ -228,7 +228,7 @@ impl Finder {
         let text =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let header = match Header::parse(&String::from_utf8_lossy(&text)) {
-            Ok(h) if h.has_expectations => h,
+            Ok(h) if h.has_expectations() => h,
             Ok(_) => {
                 self.note(format!("{name}: skipped (no `// expect:` header)"));
                 return Ok(());

@@ -4,7 +4,7 @@
 //! help text of `--member`, which lists every engine's options.
 
 use bitmc::engine::optable::{Field, Opt, OptionTable};
-use bitmc::engine::portfolio::{describe_options, DEFAULT_MEMBERS};
+use bitmc::engine::portfolio::DEFAULT_MEMBERS;
 use bitmc::engine::EngineKind;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
@@ -90,7 +90,7 @@ pub fn member_help() -> String {
          NAME=N:",
     );
     for &e in EngineKind::ALL {
-        text += &format!("\n\n{}: {}.", e.name(), describe_options(e));
+        text += &format!("\n\n{}: {}.", e.name(), e.describe_options());
     }
     text += &format!(
         "\n\nThe default set is {} (without ic3cfa for DimSpec and AIGER inputs).",

@@ -39,11 +39,6 @@ pub struct Member {
     pub options: EngineOptions,
 }
 
-/// The options of `engine` with what they do, for help texts.
-pub fn describe_options(engine: EngineKind) -> String {
-    engine.describe_options()
-}
-
 /// The members of an ablation of `engine`'s options on `backend`, each with the option that
 /// sets it apart (`default` for none): the defaults, each switch turned the other way alone,
 /// then each preset.

@@ -14,7 +14,7 @@ use super::memory::{declaration_key, Root};
 use super::pointer::ADDRESS;
 use super::types::{CInt, CType};
 use super::FrontendError;
-use crate::cfa::{HavocKind, VarKind};
+use crate::cfa::{HavocKind, PVar, VarKind};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
@@ -493,58 +493,32 @@ impl<'a> Lower<'a> {
         pos: &crate::cfa::SrcPos,
         span: lang_c::span::Span,
     ) -> Result<(), FrontendError> {
+        let var = format!("{name}::{pname}");
         match v {
             Val::Ref(r, q) => {
-                let pv = self.new_var(
-                    &format!("{name}::{pname}"),
-                    CInt::PTR,
-                    VarKind::Parameter,
-                    Some(pos.clone()),
-                );
-                self.assign(pv, r.t);
+                let pv = self.param_var(&var, CInt::PTR, r.t, Some(pos.clone()));
                 self.declare_object(Root::Scalar(pv, CInt::PTR));
                 self.bind(pname, Binding::Ref(pv, q));
             }
             Val::Int(r) => {
-                let pos = Some(self.pos.clone());
-                let pv = self.new_var(&format!("{name}::{pname}"), r.ty, VarKind::Parameter, pos);
-                self.assign(pv, r.t);
+                let pv = self.param_var(&var, r.ty, r.t, Some(self.pos.clone()));
                 self.declare_object(Root::Scalar(pv, r.ty));
                 self.bind(pname, Binding::Var(pv, r.ty));
             }
             Val::Ptr(p) => self.bind(pname, Binding::Pointer(p, key)),
             Val::Addr(r) => {
-                let pos = Some(self.pos.clone());
-                let pv = self.new_var(
-                    &format!("{name}::{pname}"),
-                    ADDRESS,
-                    VarKind::Parameter,
-                    pos,
-                );
-                self.assign(pv, r.t);
+                let pv = self.param_var(&var, ADDRESS, r.t, Some(self.pos.clone()));
                 self.bind(pname, Binding::PtrVar(pv));
             }
             Val::Struct(src) => {
                 let pos = Some(self.pos.clone());
-                let v = self.new_struct(
-                    &format!("{name}::{pname}"),
-                    &src.def,
-                    VarKind::Parameter,
-                    &pos,
-                )?;
+                let v = self.new_struct(&var, &src.def, VarKind::Parameter, &pos)?;
                 self.copy_struct(&v, &src);
                 self.declare_struct_object(&super::pointer::Place::Struct(v.clone()), span)?;
                 self.bind(pname, Binding::Struct(v));
             }
             Val::Func(r, ty) => {
-                let pos = Some(self.pos.clone());
-                let pv = self.new_var(
-                    &format!("{name}::{pname}"),
-                    ADDRESS,
-                    VarKind::Parameter,
-                    pos,
-                );
-                self.assign(pv, r.t);
+                let pv = self.param_var(&var, ADDRESS, r.t, Some(self.pos.clone()));
                 self.bind(pname, Binding::FnPtr(pv, ty));
             }
             Val::Array(_) | Val::Structs(_) => {
@@ -556,5 +530,18 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A parameter variable `var` of type `ty` declared at `pos`, assigned the argument `t`.
+    fn param_var(
+        &mut self,
+        var: &str,
+        ty: CInt,
+        t: crate::bv::TermId,
+        pos: Option<crate::cfa::SrcPos>,
+    ) -> PVar {
+        let pv = self.new_var(var, ty, VarKind::Parameter, pos);
+        self.assign(pv, t);
+        pv
     }
 }

@@ -38,8 +38,6 @@ pub struct Header {
     pub unknown: Vec<(Property, bool)>,
     /// `// witness: …` (key `None`), `// witness(<property>|lp64): …`: nondet sequences.
     pub witnesses: Vec<(Option<String>, Vec<u64>)>,
-    /// Whether the header has an `expect:` or `expect(lp64):` line at all.
-    pub has_expectations: bool,
 }
 
 /// A malformed header line.
@@ -94,7 +92,6 @@ impl Header {
 
     /// The items of an `expect:` or `expect(lp64):` line.
     fn verdicts(&mut self, s: &str, lp64: bool) -> Result<(), String> {
-        self.has_expectations = true;
         for item in s.split_whitespace() {
             let Some((k, v)) = item.split_once('=') else {
                 return Err(format!("`{item}` is not PROPERTY=VALUE"));
@@ -184,6 +181,11 @@ impl Header {
         };
         lp.or_else(|| self.expect.iter().find(|(q, _)| *q == p))
             .map(|(_, v)| *v)
+    }
+
+    /// Whether the header expects anything: a verdict, UNKNOWN, or the unsupported error.
+    pub fn has_expectations(&self) -> bool {
+        self.unsupported || !self.properties().is_empty()
     }
 
     /// The properties the header speaks of, in the order it names them first.
@@ -283,14 +285,14 @@ mod tests {
             Some(&[1, u64::MAX][..])
         );
         assert_eq!(h.witness(Property::UnreachCall, i), None);
-        assert!(h.has_expectations && !h.unsupported);
+        assert!(h.has_expectations() && !h.unsupported);
         let e = Header::parse("// expect: error=unsupported\n// error-contains: float\n").unwrap();
         assert!(e.unsupported && e.properties().is_empty());
         assert_eq!(e.error_contains.as_deref(), Some("float"));
         assert!(
             !Header::parse("int main() {}\n// expect: unreach-call=true\n")
                 .unwrap()
-                .has_expectations
+                .has_expectations()
         );
     }
 }
