@@ -42,31 +42,6 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// Directories whose files are modules of their own.
 const PER_FILE: &[&str] = &["ts", "cli", "frontend"];
 
-/// The one known cycle, inside the C front end: its value types (`Val` in `expr`, `Lval` in
-/// `lval`, `Place` and `Pointer` in `pointer`, `ArrayView` in `array`, `SwitchCtx` in `stmt`, `StructView` in `structs`,
-/// `Memory` and `MemPlan` in `memory`, …)
-/// live in the files that implement `Lower`'s methods for them, while `builder`, which defines
-/// `Lower` and `RVal`, names them back in its fields and signatures; `arith`, `init` and
-/// `literal` close the loop through `Lower`/`RVal` and the files that call them. A cycle among
-/// these files alone passes; any other cycle (one that takes in a further module) fails. Shrink
-/// the list as the front end is untangled.
-const KNOWN_CYCLE: &[&str] = &[
-    "frontend::arith",
-    "frontend::array",
-    "frontend::attrs",
-    "frontend::builder",
-    "frontend::expr",
-    "frontend::fnptr",
-    "frontend::init",
-    "frontend::literal",
-    "frontend::lval",
-    "frontend::memory",
-    "frontend::pointer",
-    "frontend::stmt",
-    "frontend::structs",
-    "frontend::unions",
-];
-
 /// A node of the module graph: `engine`, `ts::program`, `cli::verify`, `bench`, `main`.
 type Node = String;
 
@@ -686,14 +661,7 @@ fn layers_in_dependency_order_and_no_cycles() {
         }
     }
     let found = cycles(&graph);
-    let mut new_cycles = 0;
-    let mut known_seen = false;
     for comp in &found {
-        if !KNOWN_CYCLE.is_empty() && comp.iter().all(|m| KNOWN_CYCLE.contains(&m.as_str())) {
-            known_seen = true;
-            continue;
-        }
-        new_cycles += 1;
         writeln!(failures, "import cycle between {}:", comp.join(", ")).unwrap();
         for from in comp {
             for to in comp {
@@ -704,16 +672,12 @@ fn layers_in_dependency_order_and_no_cycles() {
         }
     }
     eprintln!(
-        "layers: {} modules, {} edges, {} upward imports, {} import cycles ({} known)",
+        "layers: {} modules, {} edges, {} upward imports, {} import cycles",
         graph.nodes.len(),
         graph.edges.values().map(BTreeMap::len).sum::<usize>(),
         upward,
         found.len(),
-        found.len() - new_cycles,
     );
-    if !KNOWN_CYCLE.is_empty() && !known_seen {
-        eprintln!("layers: the front end's known cycle is gone: empty KNOWN_CYCLE");
-    }
     assert!(failures.is_empty(), "\n{failures}");
 }
 

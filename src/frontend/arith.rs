@@ -22,7 +22,7 @@
 //! SMT-LIB value; a shift amount of at least the width: 0 for `<<` and unsigned `>>`, all sign
 //! bits for signed `>>`) only matter on paths the front end cuts off with a check.
 
-use super::builder::RVal;
+use super::repr::RVal;
 use super::types::{usual_arithmetic, CInt, IntKind};
 use crate::bv::{value, TermId, TermManager};
 use crate::cfa::DataModel;

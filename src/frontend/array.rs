@@ -10,11 +10,8 @@
 //! as views (the object, a base offset and the remaining dimensions), so `int a[]` and `int *a`
 //! parameters see the caller's array with the caller's bounds.
 
-use super::builder::{Binding, Lower, RVal};
-use super::expr::Val;
-use super::init::InitPart;
-use super::lval::Lval;
-use super::pointer::ADDRESS;
+use super::builder::Lower;
+use super::repr::{ArrayObj, ArrayView, Binding, InitPart, Lval, RVal, Val, ADDRESS};
 use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
@@ -22,66 +19,6 @@ use crate::cfa::{PVar, VarKind};
 use lang_c::ast::{Expression, Initializer, InitializerListItem};
 use lang_c::span::{Node, Span};
 use std::rc::Rc;
-
-/// An array object.
-#[derive(Debug)]
-pub struct ArrayObj {
-    pub elems: Vec<PVar>,
-    pub elem: CInt,
-    /// For an array of pointers: the type the elements point to — an object type (elements
-    /// of [`CInt::PTR`], general pointers) or a function type (elements hold function numbers,
-    /// see [`super::fnptr`]).
-    pub pointee: Option<CType>,
-    /// For an array member of a structure reached through a general pointer: the general
-    /// pointer to its first element (`elems` is then empty, and an element is the place a
-    /// general pointer designates, see [`super::memory`]).
-    pub at: Option<TermId>,
-}
-
-/// An array object seen from a flat base offset with the remaining dimensions.
-#[derive(Clone, Debug)]
-pub struct ArrayView {
-    pub arr: Rc<ArrayObj>,
-    /// The flat offset (64-bit term) of the first element of the view.
-    pub base: TermId,
-    pub dims: Vec<u64>,
-    /// The type elements are accessed as: the element type, or one of the same width through
-    /// a pointer (see [`super::pointer`]).
-    pub access: CInt,
-}
-
-impl ArrayView {
-    /// The C type of the view.
-    pub fn ctype(&self) -> CType {
-        let mut t = self.elem_type();
-        for d in self.dims.iter().rev() {
-            t = CType::Array(Box::new(t), Some(*d));
-        }
-        t
-    }
-
-    /// The type of one row (what a pointer into the view points to): the element type for a
-    /// one-dimensional view.
-    pub fn row_type(&self) -> CType {
-        let mut t = self.elem_type();
-        for d in self.dims.iter().skip(1).rev() {
-            t = CType::Array(Box::new(t), Some(*d));
-        }
-        t
-    }
-
-    /// The C type of an element.
-    fn elem_type(&self) -> CType {
-        match &self.arr.pointee {
-            Some(q) => CType::Pointer(Box::new(q.clone())),
-            None => CType::Int(self.access),
-        }
-    }
-
-    fn stride(&self) -> u64 {
-        self.dims.iter().skip(1).product()
-    }
-}
 
 const FLAT_WIDTH: u32 = 64;
 

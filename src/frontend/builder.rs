@@ -7,61 +7,23 @@
 //! clean-up removes.
 
 use super::parse::SourceMap;
-use super::types::{CInt, CType};
-use super::{FrontendError, FrontendOptions, Lowered};
+use super::repr::{Binding, MemPlan, Memory, RVal, Ret};
+use super::types::CInt;
+use super::{FrontendError, FrontendOptions};
 use crate::bv::TermId;
 use crate::cfa::{Cfa, Gcl, HavocKind, Loc, LocKind, PVar, Property, SrcPos, VarKind};
-use lang_c::ast::{FunctionDefinition, TranslationUnit};
+use lang_c::ast::FunctionDefinition;
 use lang_c::span::Span;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// What an identifier stands for.
-#[derive(Clone, Debug)]
-pub enum Binding {
-    /// A scalar integer variable.
-    Var(PVar, CInt),
-    /// An array object.
-    Array(super::array::ArrayView),
-    /// A structure object (see [`super::structs`]).
-    Struct(super::structs::StructView),
-    /// An array of structures.
-    Structs(super::structs::StructArray),
-    /// A pointer (or array parameter) bound to an object: `int *p = &x;`, `int *q = a;`, `f(a)`
-    /// for `int a[]` (see [`super::pointer`]).
-    Pointer(super::pointer::Pointer, String),
-    /// A pointer variable that is not bound to an object: an address-only integer.
-    PtrVar(PVar),
-    /// A general pointer variable (see [`super::memory`]) and the type it points to.
-    Ref(PVar, CType),
-    /// A function pointer variable (its value a function's number, see [`super::fnptr`]) and
-    /// the function type it points to.
-    FnPtr(PVar, CType),
-    /// An enumeration constant: its value and type (`int` unless the value does not fit).
-    Enum(i128, CInt),
-    Typedef(CType),
-    /// A declared function (its type).
-    Function(CType),
-    /// A global of a type the front end does not support: an error only when used.
-    Invalid(String),
-}
-
-/// An integer value: a term of the type's width.
-#[derive(Clone, Copy, Debug)]
-pub struct RVal {
-    pub t: TermId,
-    pub ty: CInt,
-}
-
-/// Where a function's result goes.
-#[derive(Clone, Debug)]
-pub enum Ret {
-    Int(PVar, CInt),
-    /// A general pointer (see [`super::memory`]) to the type.
-    Ptr(PVar, CType),
-    Struct(super::structs::StructView),
-    /// A function pointer: its number (see [`super::fnptr`]) and the function type.
-    Func(PVar, CType),
+/// The `case` labels of the `switch` being lowered.
+pub struct SwitchCtx {
+    pub value: RVal,
+    /// The labels: the lowest and the highest value of each (equal for a `case`, a GNU case
+    /// range `case lo ... hi` otherwise), as bits of the promoted type, and its location.
+    pub cases: Vec<(u128, u128, Loc)>,
+    pub default: Option<Loc>,
 }
 
 /// The state of one inlined function body.
@@ -77,7 +39,7 @@ pub struct FnCtx {
     pub continues: Vec<(Loc, usize)>,
     /// The depth of the blocks of numbered objects where the function's body starts.
     pub block_depth: usize,
-    pub switches: Vec<super::stmt::SwitchCtx>,
+    pub switches: Vec<SwitchCtx>,
 }
 
 /// The lowering context.
@@ -106,7 +68,7 @@ pub struct Lower<'a> {
     /// Where that statement starts in the preprocessed text.
     pub stmt_at: Option<u32>,
     /// The element designated by the last array subscript lowered (for assignments).
-    pub last_elem: Option<super::lval::Lval>,
+    pub last_elem: Option<super::repr::Lval>,
     /// The variables of globals with external linkage that are not `const`: what a function
     /// without a definition may write.
     pub external_globals: Vec<PVar>,
@@ -129,9 +91,9 @@ pub struct Lower<'a> {
     /// The names that may denote a function whose address is taken (see [`super::fnptr`]).
     pub taken: Vec<String>,
     /// The numbered objects and the memory plan (see [`super::memory`]).
-    pub mem: super::memory::Memory,
+    pub mem: super::repr::Memory,
     /// The array object of each string literal lowered, by the literal's start.
-    pub literals: HashMap<usize, super::array::ArrayView>,
+    pub literals: HashMap<usize, super::repr::ArrayView>,
     /// Edges a statement added elsewhere than where it runs (a string literal's static
     /// initialisation): not the statement's own commands.
     pub elsewhere: std::collections::HashSet<usize>,
@@ -139,6 +101,56 @@ pub struct Lower<'a> {
 }
 
 impl<'a> Lower<'a> {
+    /// A context for lowering a unit under a memory plan, where `taken` are the names that
+    /// may denote a function whose address is taken.
+    pub fn new(
+        src: &'a SourceMap,
+        opts: &'a FrontendOptions,
+        plan: &MemPlan,
+        taken: Vec<String>,
+    ) -> Lower<'a> {
+        let mut cfa = Cfa::new(opts.property, opts.data_model);
+        cfa.functions = taken.clone();
+        let init = cfa.init;
+        let pos = SrcPos {
+            file: src.main_file.clone(),
+            line: 0,
+            col: 0,
+        };
+        Lower {
+            cfa,
+            opts,
+            src,
+            cur: init,
+            scopes: vec![HashMap::new()],
+            functions: HashMap::new(),
+            call_stack: Vec::new(),
+            fctx: None,
+            warnings: Vec::new(),
+            names: HashMap::new(),
+            statics: HashMap::new(),
+            static_init: init,
+            pos,
+            text: String::new(),
+            stmt_start: None,
+            stmt_at: None,
+            last_elem: None,
+            external_globals: Vec::new(),
+            external_pointers: Vec::new(),
+            block_ends: Vec::new(),
+            call_close: None,
+            address_of: None,
+            address_of_element: false,
+            noreturn: Default::default(),
+            runs_code: HashMap::new(),
+            taken,
+            mem: Memory::new(plan.clone()),
+            literals: HashMap::new(),
+            elsewhere: Default::default(),
+            temp_count: 0,
+        }
+    }
+
     /// The data model.
     pub fn dm(&self) -> crate::cfa::DataModel {
         self.opts.data_model
@@ -320,7 +332,7 @@ impl<'a> Lower<'a> {
 
     /// Appends `havoc v`.
     pub fn havoc(&mut self, v: PVar, kind: HavocKind) {
-        let general = self.cfa.var(v).ty.width == super::memory::ptr_width(self.dm())
+        let general = self.cfa.var(v).ty.width == super::repr::ptr_width(self.dm())
             && matches!(kind, HavocKind::Uninitialized);
         let o = self.origin(None);
         self.emit(Gcl::Havoc(v, kind, o));
@@ -500,166 +512,5 @@ impl<'a> Lower<'a> {
             t: self.var_term(tmp),
             ty: v.ty,
         }
-    }
-}
-
-/// Lowers a translation unit: globals, then `main` inlined.
-pub fn lower_unit(
-    unit: &TranslationUnit,
-    src: &SourceMap,
-    opts: &FrontendOptions,
-) -> Result<Lowered, FrontendError> {
-    // Each lowering may learn that pointers must be general or objects numbered at their
-    // declaration (see `memory`); the plan only grows, so this ends.
-    let mut plan = super::memory::MemPlan::default();
-    loop {
-        let (r, learnt) = lower_with_plan(unit, src, opts, &plan);
-        if plan.covers(&learnt) {
-            return match r {
-                Err(FrontendError::Relower) => Err(FrontendError::Internal(
-                    "a pointer must be general but the plan says so already".into(),
-                )),
-                r => r,
-            };
-        }
-        plan.merge(&learnt);
-    }
-}
-
-/// One lowering of a unit under a memory plan, and what it learnt beyond the plan.
-fn lower_with_plan(
-    unit: &TranslationUnit,
-    src: &SourceMap,
-    opts: &FrontendOptions,
-    plan: &super::memory::MemPlan,
-) -> (Result<Lowered, FrontendError>, super::memory::MemPlan) {
-    let mut learnt = super::memory::MemPlan::default();
-    let r = lower_once(unit, src, opts, plan, &mut learnt);
-    (r, learnt)
-}
-
-fn lower_once<'a>(
-    unit: &'a TranslationUnit,
-    src: &'a SourceMap,
-    opts: &'a FrontendOptions,
-    plan: &super::memory::MemPlan,
-    learnt: &mut super::memory::MemPlan,
-) -> Result<Lowered, FrontendError> {
-    let mut lw = new_lower(unit, src, opts, plan);
-    let r = lower_main(&mut lw, unit, src);
-    *learnt = std::mem::take(&mut lw.mem.learnt);
-    r?;
-    havoc_unwritten(&mut lw.cfa);
-    if let Err(e) = lw.cfa.check() {
-        return Err(FrontendError::Internal(e));
-    }
-    Ok(Lowered {
-        cfa: lw.cfa,
-        warnings: lw.warnings,
-    })
-}
-
-fn new_lower<'a>(
-    unit: &'a TranslationUnit,
-    src: &'a SourceMap,
-    opts: &'a FrontendOptions,
-    plan: &super::memory::MemPlan,
-) -> Lower<'a> {
-    let mut cfa = Cfa::new(opts.property, opts.data_model);
-    let taken = super::fnptr::address_taken(unit);
-    cfa.functions = taken.clone();
-    let init = cfa.init;
-    let pos = SrcPos {
-        file: src.main_file.clone(),
-        line: 0,
-        col: 0,
-    };
-    Lower {
-        cfa,
-        opts,
-        src,
-        cur: init,
-        scopes: vec![HashMap::new()],
-        functions: HashMap::new(),
-        call_stack: Vec::new(),
-        fctx: None,
-        warnings: Vec::new(),
-        names: HashMap::new(),
-        statics: HashMap::new(),
-        static_init: init,
-        pos,
-        text: String::new(),
-        stmt_start: None,
-        stmt_at: None,
-        last_elem: None,
-        external_globals: Vec::new(),
-        external_pointers: Vec::new(),
-        block_ends: Vec::new(),
-        call_close: None,
-        address_of: None,
-        address_of_element: false,
-        noreturn: Default::default(),
-        runs_code: HashMap::new(),
-        taken,
-        mem: super::memory::Memory::new(plan.clone()),
-        literals: HashMap::new(),
-        elsewhere: Default::default(),
-        temp_count: 0,
-    }
-}
-
-fn lower_main<'a>(
-    lw: &mut Lower<'a>,
-    unit: &'a TranslationUnit,
-    src: &SourceMap,
-) -> Result<(), FrontendError> {
-    // The typedef names lang-c predefines.
-    lw.bind(
-        "__builtin_va_list",
-        Binding::Typedef(CType::Unsupported("variable arguments".into())),
-    );
-    // A first edge so that the initial location has no incoming edge even if `main` starts
-    // with a loop.
-    lw.text = "global initialisation".into();
-    lw.emit(Gcl::skip());
-    lw.global_declarations(unit)?;
-    // Static locals are initialised here, before `main`.
-    lw.static_init = lw.cur;
-    let main_start = lw.new_loc("main");
-    lw.cur = main_start;
-    let Some(main) = lw.functions.get("main").copied() else {
-        return Err(FrontendError::Parse {
-            pos: SrcPos {
-                file: src.main_file.clone(),
-                line: 1,
-                col: 1,
-            },
-            msg: "no definition of `main`".into(),
-        });
-    };
-    lw.inline_main(main)?;
-    let exit = lw.cfa.exit;
-    lw.goto_loc(exit);
-    let si = lw.static_init;
-    lw.cfa.add_edge(si, Gcl::skip(), main_start);
-    Ok(())
-}
-
-/// Havocs, on the first edge, every variable that can be read before it is written (after a
-/// jump past its declaration), so that no behaviour depends on the initial valuation.
-fn havoc_unwritten(cfa: &mut Cfa) {
-    let unwritten = crate::cfa::uninitialized_reads(&crate::cfa::remove_unreachable(cfa));
-    if unwritten.is_empty() {
-        return;
-    }
-    let mut havocs = Vec::new();
-    for v in unwritten {
-        let o = cfa.add_origin(cfa.var(v).pos.clone(), "read before any write".into());
-        havocs.push(Gcl::Havoc(v, HavocKind::Uninitialized, o));
-    }
-    let init = cfa.init;
-    if let Some(e) = cfa.edges.iter_mut().find(|e| e.from == init) {
-        let cmd = std::mem::replace(&mut e.cmd, Gcl::skip());
-        e.cmd = Gcl::Seq(havocs).then(cmd);
     }
 }

@@ -20,8 +20,8 @@
 //! reads them is not a verdict unless asked for (`verify::UndefinedCalls`). A function declared
 //! `noreturn` without a definition ends the execution.
 
-use super::builder::{Binding, Lower, RVal};
-use super::expr::Val;
+use super::builder::Lower;
+use super::repr::{Binding, RVal, Val};
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
 use crate::cfa::{HavocKind, SrcPos, VarKind};
@@ -92,7 +92,7 @@ impl<'a> Lower<'a> {
         if let Some(Binding::FnPtr(v, ty)) = self.lookup(&id.node.name).cloned() {
             let f = RVal {
                 t: self.var_term(v),
-                ty: super::pointer::ADDRESS,
+                ty: super::repr::ADDRESS,
             };
             return self.call_through(f, &ty, c);
         }

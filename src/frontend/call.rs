@@ -8,10 +8,8 @@
 //! caller's array, or `x` for `&x`; see [`super::pointer`]), or is an address-only variable. A call of a function that is being inlined is recursion:
 //! unsupported.
 
-use super::builder::{Binding, FnCtx, Lower, RVal, Ret};
-use super::expr::Val;
-use super::memory::{declaration_key, Root};
-use super::pointer::ADDRESS;
+use super::builder::{FnCtx, Lower};
+use super::repr::{declaration_key, Binding, RVal, Ret, Root, Val, ADDRESS};
 use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::cfa::{HavocKind, PVar, VarKind};
@@ -299,11 +297,11 @@ impl<'a> Lower<'a> {
                 )
             }
             CType::Pointer(f) => {
-                let w = super::pointer::ADDRESS.width(self.dm());
+                let w = super::repr::ADDRESS.width(self.dm());
                 Val::Func(
                     RVal {
                         t: self.cfa.tm.bv_const(0, w),
-                        ty: super::pointer::ADDRESS,
+                        ty: super::repr::ADDRESS,
                     },
                     (**f).clone(),
                 )
@@ -366,7 +364,7 @@ impl<'a> Lower<'a> {
                 Some(Ret::Ptr(var(self, CInt::PTR), *q))
             }
             CType::Pointer(f) => {
-                let v = var(self, super::pointer::ADDRESS);
+                let v = var(self, super::repr::ADDRESS);
                 self.cfa.function_pointers.insert(v);
                 Some(Ret::Func(v, *f))
             }
@@ -435,7 +433,7 @@ impl<'a> Lower<'a> {
             Some(Ret::Func(v, f)) => Val::Func(
                 RVal {
                     t: self.var_term(v),
-                    ty: super::pointer::ADDRESS,
+                    ty: super::repr::ADDRESS,
                 },
                 f,
             ),
@@ -514,7 +512,7 @@ impl<'a> Lower<'a> {
                 let pos = Some(self.pos.clone());
                 let v = self.new_struct(&var, &src.def, VarKind::Parameter, &pos)?;
                 self.copy_struct(&v, &src);
-                self.declare_struct_object(&super::pointer::Place::Struct(v.clone()), span)?;
+                self.declare_struct_object(&super::repr::Place::Struct(v.clone()), span)?;
                 self.bind(pname, Binding::Struct(v));
             }
             Val::Func(r, ty) => {

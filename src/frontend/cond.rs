@@ -5,9 +5,9 @@
 //! temporary, so its side effects and checks happen only on the taken branch.
 
 use super::arith;
-use super::builder::{Lower, RVal};
+use super::builder::Lower;
 use super::expr::plain_op;
-use super::expr::{is_pointer, Val};
+use super::repr::{is_pointer, RVal, Val};
 use super::types::CInt;
 use super::types::CType;
 use super::FrontendError;

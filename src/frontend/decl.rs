@@ -2,10 +2,8 @@
 //! local variables (with initialisers; uninitialised locals are havocked) and static locals.
 
 use super::attrs::{bare_name, classify, declarator_attributes, spec_attributes, AttrClass};
-use super::builder::{Binding, Lower, RVal};
-use super::expr::Val;
-use super::memory::{declaration_key, Root};
-use super::pointer::{Place, ADDRESS};
+use super::builder::Lower;
+use super::repr::{declaration_key, Binding, Place, RVal, Root, Val, ADDRESS};
 use super::types::{CInt, CType, IntKind};
 use super::FrontendError;
 use crate::cfa::{HavocKind, VarKind};

@@ -10,47 +10,14 @@
 //! with the result in a temporary.
 
 use super::arith::{self, BinOp};
-use super::array::ArrayView;
-use super::builder::{Binding, Lower, RVal};
-use super::lval::Lval;
-use super::pointer::{Place, Pointer, ADDRESS};
-use super::structs::{StructArray, StructView};
+use super::builder::Lower;
+use super::repr::{is_pointer, Binding, Lval, Place, Pointer, RVal, StructView, Val, ADDRESS};
 use super::types::{size_t, CInt, CType};
 use super::FrontendError;
 use crate::bv::TermId;
 use crate::cfa::Property;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-
-/// The value of an expression.
-#[derive(Clone, Debug)]
-pub enum Val {
-    Int(RVal),
-    /// An array object (it decays to a pointer to its first row where a pointer is needed).
-    Array(ArrayView),
-    /// A pointer bound to an object (see [`super::pointer`]).
-    Ptr(Pointer),
-    /// An address-only pointer: an unsigned integer of the pointer width.
-    Addr(RVal),
-    /// A general pointer (see [`super::memory`]) and the type it points to.
-    Ref(RVal, CType),
-    /// A function pointer: the function's number and the function type (see
-    /// [`super::fnptr`]).
-    Func(RVal, CType),
-    /// A structure object (an rvalue structure is a temporary object, see [`super::structs`]).
-    Struct(StructView),
-    /// An array of structures (it decays to a pointer to its first row).
-    Structs(StructArray),
-    Void,
-}
-
-/// Whether a value is a pointer to an object (not an integer or an address-only pointer).
-pub fn is_pointer(v: &Val) -> bool {
-    matches!(
-        v,
-        Val::Ref(..) | Val::Ptr(_) | Val::Array(_) | Val::Structs(_)
-    )
-}
 
 /// The terms a value reads (for the evaluation order check).
 fn val_terms(v: &Val) -> Vec<TermId> {
@@ -327,7 +294,7 @@ impl<'a> Lower<'a> {
     /// `p = e` for a general pointer variable or cell `p` to `q`.
     fn assign_ref(
         &mut self,
-        lv: super::lval::Lval,
+        lv: super::repr::Lval,
         q: CType,
         r: &Node<Expression>,
     ) -> Result<Val, FrontendError> {
@@ -356,7 +323,7 @@ impl<'a> Lower<'a> {
     /// value is the new pointer, or the old one when `post`.
     pub fn step_ref(
         &mut self,
-        lv: super::lval::Lval,
+        lv: super::repr::Lval,
         q: CType,
         n: RVal,
         sub: bool,
@@ -746,10 +713,10 @@ impl<'a> Lower<'a> {
         let place = self.place(operand);
         self.address_of = saved;
         let target = match place? {
-            Place::Scalar(super::lval::Lval::Bits { .. }) => {
+            Place::Scalar(super::repr::Lval::Bits { .. }) => {
                 return self.error(u.span, "address of a bit-field")
             }
-            Place::Scalar(super::lval::Lval::Mem { ptr, ty }) => {
+            Place::Scalar(super::repr::Lval::Mem { ptr, ty }) => {
                 let r = RVal {
                     t: ptr,
                     ty: CInt::PTR,
@@ -983,7 +950,7 @@ impl<'a> Lower<'a> {
     /// number.
     fn assign_pointer_member(
         &mut self,
-        lv: super::lval::Lval,
+        lv: super::repr::Lval,
         f: CType,
         r: &Node<Expression>,
     ) -> Result<Val, FrontendError> {

@@ -17,9 +17,8 @@
 //! structures hold the same numbers: initialised, assigned, copied with their structure,
 //! compared and called as `s.f(…)` or `p->f(…)`.
 
-use super::builder::{Binding, Lower, RVal};
-use super::expr::Val;
-use super::pointer::ADDRESS;
+use super::builder::Lower;
+use super::repr::{Binding, RVal, Val, ADDRESS};
 use super::types::{CInt, CType};
 use super::FrontendError;
 use crate::cfa::{Loc, PVar, VarKind};
@@ -163,8 +162,8 @@ impl<'a> Lower<'a> {
         let mut out = Vec::new();
         for slot in slots.iter().filter(|s| s.func.is_some()) {
             match &slot.lv {
-                super::lval::Lval::Var(v, _) => out.push(*v),
-                super::lval::Lval::Elem { arr, flat, .. } => {
+                super::repr::Lval::Var(v, _) => out.push(*v),
+                super::repr::Lval::Elem { arr, flat, .. } => {
                     if let Some(k) = self.cfa.tm.const_value(*flat) {
                         out.extend(arr.elems.get(k as usize).copied());
                     }

@@ -24,51 +24,12 @@
 
 use super::builder::Lower;
 use super::expr::has_side_effects;
+use super::repr::InitPart;
 use super::structs::scalars;
 use super::types::{CType, IntKind};
 use super::FrontendError;
 use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
 use lang_c::span::{Node, Span};
-
-/// What initialises one part of an object.
-#[derive(Clone, Copy, Debug)]
-pub enum InitPart<'a> {
-    /// The scalar at a flat offset, by an expression converted to its type.
-    Scalar {
-        offset: u64,
-        expr: &'a Node<Expression>,
-    },
-    /// The character array of `len` elements at a flat offset, by a string literal.
-    String {
-        offset: u64,
-        len: u64,
-        expr: &'a Node<Expression>,
-    },
-    /// The structure of `len` scalars at a flat offset, by an expression of its type.
-    Struct {
-        offset: u64,
-        len: u64,
-        expr: &'a Node<Expression>,
-    },
-}
-
-impl InitPart<'_> {
-    fn offset(&self) -> u64 {
-        match self {
-            InitPart::Scalar { offset, .. }
-            | InitPart::String { offset, .. }
-            | InitPart::Struct { offset, .. } => *offset,
-        }
-    }
-
-    fn expr(&self) -> &Node<Expression> {
-        match self {
-            InitPart::Scalar { expr, .. }
-            | InitPart::String { expr, .. }
-            | InitPart::Struct { expr, .. } => expr,
-        }
-    }
-}
 
 /// The plan of an initialiser list.
 #[derive(Debug, Default)]

@@ -23,10 +23,8 @@
 //!   function without a definition, a counterexample that depends on it is UNKNOWN unless
 //!   `--undefined-calls nondet`); `srand` has no effect on the program's objects.
 
-use super::builder::{Lower, RVal};
-use super::expr::Val;
-use super::lval::Lval;
-use super::pointer::Place;
+use super::builder::Lower;
+use super::repr::{Lval, Place, RVal, Val};
 use super::types::{CInt, IntKind};
 use super::FrontendError;
 use crate::bv::TermId;

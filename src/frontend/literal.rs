@@ -8,7 +8,8 @@
 //! constant has type `int` and the value of the (signed) `char`, a multi-character constant
 //! (`'ab'`) gcc's `int`; `L'x'`, `u'x'`, `U'x'` are `int`, `unsigned short` and `unsigned int`.
 
-use super::builder::{Lower, RVal};
+use super::builder::Lower;
+use super::repr::RVal;
 use super::types::{CInt, IntKind};
 use super::FrontendError;
 use lang_c::ast::*;

@@ -3,93 +3,12 @@
 //! time of the subscript; it is saved in a temporary (frozen) when later side effects could
 //! change what it reads.
 
-use super::array::{ArrayObj, ArrayView};
-use super::builder::{Binding, Lower, RVal};
-use super::expr::Val;
-use super::pointer::Place;
+use super::builder::Lower;
+use super::repr::{ArrayView, Binding, Lval, Place, RVal, Val};
 use super::types::{CInt, IntKind};
-use super::unions::{Guard, UnionState};
 use super::FrontendError;
-use crate::bv::TermId;
-use crate::cfa::PVar;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::rc::Rc;
-
-/// A scalar place that can be read and written, with the type it is accessed as (the
-/// object's own type, or one of the same width through a pointer; see [`super::pointer`]).
-#[derive(Clone, Debug)]
-pub enum Lval {
-    Var(PVar, CInt),
-    /// An element of an array at a flat offset (a 64-bit term, checked to be in bounds).
-    Elem {
-        arr: Rc<ArrayObj>,
-        flat: TermId,
-        ty: CInt,
-    },
-    /// The cell a general pointer designates (see [`super::memory`]), accessed as `ty`.
-    Mem {
-        ptr: TermId,
-        ty: CInt,
-    },
-    /// A bit-field: `inner` holds it as its declared type, always within the range of
-    /// `width` bits (see [`super::structs`]).
-    Bits {
-        inner: Box<Lval>,
-        width: u32,
-    },
-    /// A member of a union: bytes of the union (places of 8 bits, lowest first), read and
-    /// written as `ty` of their width, little-endian, checked against the union's tag when
-    /// they overlap a pointer member's (see [`super::unions`]).
-    Bytes {
-        bytes: Rc<[Lval]>,
-        ty: CInt,
-        guard: Option<Guard>,
-    },
-    /// A pointer member of a union with pointer members: a general pointer ([`CInt::PTR`])
-    /// or a function's number (see [`super::unions`]).
-    Tagged {
-        state: Rc<UnionState>,
-        ty: CInt,
-    },
-}
-
-impl Lval {
-    /// The type the place is accessed as. A read of a bit-field is gcc's: `int` when the
-    /// bit-field of type `int` or wider is narrower than `int` (of a narrower type it is that
-    /// type, promoted to `int` later), `int` or `unsigned int` when a wider one has 32 bits,
-    /// else its declared type (wider bit-fields of other widths are not supported).
-    pub fn ty(&self) -> CInt {
-        match self {
-            Lval::Var(_, t)
-            | Lval::Elem { ty: t, .. }
-            | Lval::Mem { ty: t, .. }
-            | Lval::Bytes { ty: t, .. }
-            | Lval::Tagged { ty: t, .. } => *t,
-            Lval::Bits { inner, width } => {
-                let t = inner.ty();
-                match (t.kind, *width) {
-                    (IntKind::Int | IntKind::Long | IntKind::LongLong, ..=31) => CInt::INT,
-                    (IntKind::Long | IntKind::LongLong, 32) if t.signed => CInt::INT,
-                    (IntKind::Long | IntKind::LongLong, 32) => CInt::UINT,
-                    _ => t,
-                }
-            }
-        }
-    }
-
-    /// Accesses the place as `t` (of the same width; never a bit-field, whose address cannot
-    /// be taken).
-    pub fn set_ty(&mut self, t: CInt) {
-        match self {
-            Lval::Var(_, ty)
-            | Lval::Elem { ty, .. }
-            | Lval::Mem { ty, .. }
-            | Lval::Bytes { ty, .. } => *ty = t,
-            Lval::Bits { .. } | Lval::Tagged { .. } => {}
-        }
-    }
-}
 
 impl<'a> Lower<'a> {
     /// The place an expression designates: a scalar or an array. Evaluates `e` once.

@@ -92,11 +92,13 @@ mod memory;
 mod order;
 pub mod parse;
 mod pointer;
+mod repr;
 mod stmt;
 mod strings;
 mod structs;
 pub mod types;
 mod unions;
+mod unit;
 
 use crate::cfa::{self, Cfa, DataModel, Property, SrcPos};
 use std::path::Path;
@@ -233,7 +235,7 @@ fn lower(
         .stack_size(FRONTEND_STACK)
         .spawn(move || -> Result<Lowered, FrontendError> {
             let (parsed, map) = parse::parse(text, &name, original.as_deref())?;
-            let mut lowered = builder::lower_unit(&parsed.unit, &map, &opts2)?;
+            let mut lowered = unit::lower_unit(&parsed.unit, &map, &opts2)?;
             lowered.cfa = cfa::remove_unreachable(&lowered.cfa);
             if opts2.lbe {
                 lowered.cfa = cfa::large_block_encoding(&lowered.cfa);

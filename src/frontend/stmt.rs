@@ -7,22 +7,13 @@
 //! previous statement), then adds the dispatch edges from the head: `value = c` to each case,
 //! and "no case matches" to `default` or past the switch.
 
-use super::builder::{Lower, RVal, Ret};
-use super::expr::Val;
+use super::builder::{Lower, SwitchCtx};
+use super::repr::{RVal, Ret, Val};
 use super::types::CInt;
 use super::FrontendError;
 use crate::cfa::Loc;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-
-/// The `case` labels of the `switch` being lowered.
-pub struct SwitchCtx {
-    pub value: RVal,
-    /// The labels: the lowest and the highest value of each (equal for a `case`, a GNU case
-    /// range `case lo ... hi` otherwise), as bits of the promoted type, and its location.
-    pub cases: Vec<(u128, u128, Loc)>,
-    pub default: Option<Loc>,
-}
 
 impl<'a> Lower<'a> {
     /// Lowers a statement at the current location.

@@ -5,10 +5,9 @@
 //! points to it, a general pointer can walk it), except that writing it is undefined (gcc puts
 //! it in read-only memory): a write ends in an UNKNOWN sink.
 
-use super::array::{ArrayObj, ArrayView};
 use super::builder::Lower;
-use super::expr::Val;
 use super::literal::string_bytes;
+use super::repr::{ArrayObj, ArrayView, Val};
 use super::types::CInt;
 use super::FrontendError;
 use crate::cfa::{PVar, SrcPos, VarKind};
@@ -51,7 +50,7 @@ impl<'a> Lower<'a> {
             at: None,
         });
         self.mem.read_only.extend(arr.elems.iter().copied());
-        self.declare_object(super::memory::Root::Array(&arr));
+        self.declare_object(super::repr::Root::Array(&arr));
         let view = ArrayView {
             arr,
             base: self.cfa.tm.bv_const(0, 64),

@@ -35,15 +35,14 @@
 //! scalar of the source to the destination (the source values are read before the first
 //! write, so `a[i] = a[j]` is exact when `i == j`).
 
-use super::array::ArrayView;
 use super::attrs::{declarator_attributes, qualifier_attributes};
-use super::builder::{Binding, Lower, RVal};
-use super::expr::Val;
-use super::init::InitPart;
-use super::lval::Lval;
-use super::pointer::{Place, ADDRESS};
+use super::builder::Lower;
+use super::repr::{
+    ArrayView, Binding, ByteStore, InitPart, Lval, Part, Place, RVal, Slot, StructArray,
+    StructView, Val, ADDRESS,
+};
 use super::types::{CInt, CType, IntKind, Member, StructDef, StructRef};
-use super::unions::{has_pointers, ByteStore};
+use super::unions::has_pointers;
 use super::FrontendError;
 use crate::cfa::{PVar, SrcPos, VarKind};
 use lang_c::ast::{
@@ -56,53 +55,6 @@ use std::rc::Rc;
 /// A member as one declaration of a structure declares it: its name (none for an anonymous
 /// structure member or an unnamed bit-field), type, attributes and bit-field width.
 type Field = (Option<String>, CType, Vec<super::attrs::Attr>, Option<u32>);
-
-/// What one member of a structure designates.
-#[derive(Clone, Debug)]
-pub enum Part {
-    /// An integer member.
-    Scalar(Lval),
-    /// A pointer to a function of the type (see [`super::fnptr`]): the function's number,
-    /// of the data model's pointer width.
-    Addr(Lval, CType),
-    /// A pointer to an object: a general pointer (see [`super::memory`]) to the type.
-    Ptr(Lval, CType),
-    /// An array of integers.
-    Array(ArrayView),
-    /// A structure.
-    Struct(StructView),
-    /// An array of structures.
-    Structs(StructArray),
-}
-
-/// A structure object: its type and what each member designates (in member order).
-#[derive(Clone, Debug)]
-pub struct StructView {
-    pub def: StructRef,
-    pub parts: Vec<Part>,
-}
-
-/// An array of structures with the remaining dimensions `dims`: one array per leaf of the
-/// structure type (in [`leaves`] order), each of dimensions `dims` followed by the leaf's own.
-#[derive(Clone, Debug)]
-pub struct StructArray {
-    pub def: StructRef,
-    pub dims: Vec<u64>,
-    pub leaves: Vec<ArrayView>,
-    /// For an array member of a structure reached through a general pointer: the general
-    /// pointer to its first element (`leaves` is then empty; an element is the structure a
-    /// general pointer designates, see [`super::memory`]).
-    pub at: Option<crate::bv::TermId>,
-}
-
-/// One scalar of an object, with whether it is a pointer, and the function type of a
-/// function pointer.
-#[derive(Clone, Debug)]
-pub struct Slot {
-    pub lv: Lval,
-    pub pointer: bool,
-    pub func: Option<CType>,
-}
 
 /// How the front end keeps a member of a given type.
 enum Kind {
@@ -243,44 +195,6 @@ pub fn scalars(ty: &CType) -> u64 {
 /// `[i][j]…` for indices.
 fn subscripts(idx: &[u64]) -> String {
     idx.iter().map(|i| format!("[{i}]")).collect()
-}
-
-impl StructView {
-    /// The member called `name` (looked up through anonymous structure members too).
-    pub fn member(&self, name: &str) -> Option<Part> {
-        for (m, p) in self.def.0.members.iter().zip(&self.parts) {
-            match (&m.name, p) {
-                (Some(n), _) if n == name => return Some(p.clone()),
-                (None, Part::Struct(inner)) => {
-                    if let Some(found) = inner.member(name) {
-                        return Some(found);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
-}
-
-impl StructArray {
-    /// The C type of the array.
-    pub fn ctype(&self) -> CType {
-        let mut t = CType::Struct(self.def.clone());
-        for d in self.dims.iter().rev() {
-            t = CType::Array(Box::new(t), Some(*d));
-        }
-        t
-    }
-
-    /// The type of one row (what the array decays to a pointer to).
-    pub fn row_type(&self) -> CType {
-        let mut t = CType::Struct(self.def.clone());
-        for d in self.dims.iter().skip(1).rev() {
-            t = CType::Array(Box::new(t), Some(*d));
-        }
-        t
-    }
 }
 
 /// Whether a structure type has a union inside (an array of it would put the union's members
@@ -653,7 +567,7 @@ impl<'a> Lower<'a> {
         }
         let base = self.cfa.tm.bv_const(0, 64);
         Ok(ArrayView {
-            arr: Rc::new(super::array::ArrayObj {
+            arr: Rc::new(super::repr::ArrayObj {
                 elems,
                 elem: leaf.ty,
                 pointee: leaf.pointee.clone(),

@@ -1,14 +1,12 @@
 //! Accesses through general pointers: the candidate cells of an access type, the checked
 //! dereference, reads and writes of the designated cell, structures reached through a pointer.
 
-use super::{Cell, OBJ_BITS};
 use crate::bv::TermId;
 use crate::cfa::{DataModel, PVar};
-use crate::frontend::array::{ArrayObj, ArrayView};
-use crate::frontend::builder::{Lower, RVal};
-use crate::frontend::lval::Lval;
-use crate::frontend::pointer::{Place, ADDRESS};
-use crate::frontend::structs::{Part, StructArray, StructView};
+use crate::frontend::builder::Lower;
+use crate::frontend::repr::{
+    ArrayObj, ArrayView, Cell, Lval, Part, Place, RVal, StructArray, StructView, ADDRESS, OBJ_BITS,
+};
 use crate::frontend::types::{CInt, CType, IntKind, StructRef};
 use crate::frontend::FrontendError;
 use lang_c::span::Span;
@@ -447,7 +445,7 @@ impl<'a> Lower<'a> {
     }
 
     /// Element `flat` of an array member reached through a general pointer (see
-    /// [`crate::frontend::array::ArrayObj::at`]), accessed as `ty`, with the checks of a
+    /// [`crate::frontend::repr::ArrayObj::at`]), accessed as `ty`, with the checks of a
     /// dereference.
     pub fn mem_elem(&mut self, at: TermId, elem: CInt, flat: TermId, ty: CInt) -> Lval {
         let p = self.mem_elem_ptr(at, elem, flat);

@@ -11,9 +11,9 @@
 //! (see [`Lower::byte_order`]; the standard fixes only its sign).
 
 use crate::bv::TermId;
-use crate::frontend::builder::{Lower, RVal};
-use crate::frontend::expr::{has_side_effects, Val};
-use crate::frontend::pointer::Place;
+use crate::frontend::builder::Lower;
+use crate::frontend::expr::has_side_effects;
+use crate::frontend::repr::{Place, RVal, Val};
 use crate::frontend::types::{size_t, CInt, CType};
 use crate::frontend::FrontendError;
 use lang_c::ast::Expression;
@@ -201,7 +201,7 @@ impl<'a> Lower<'a> {
         p: TermId,
         i: i128,
         span: Span,
-    ) -> Result<crate::frontend::lval::Lval, FrontendError> {
+    ) -> Result<crate::frontend::repr::Lval, FrontendError> {
         let q = self.ptr_at(p, i);
         match self.ref_place(q, &CType::Int(CInt::UCHAR), span)? {
             Place::Scalar(lv) => Ok(lv),
@@ -217,7 +217,7 @@ impl<'a> Lower<'a> {
         span: Span,
     ) -> Result<(TermId, TermId), FrontendError> {
         let lv = self.byte_place(p, i, span)?;
-        let crate::frontend::lval::Lval::Mem { ptr, ty } = lv else {
+        let crate::frontend::repr::Lval::Mem { ptr, ty } = lv else {
             return Err(FrontendError::Internal("the place of a byte".into()));
         };
         let (v, padding) = self.mem_read_parts(ptr, ty);
@@ -245,7 +245,7 @@ impl<'a> Lower<'a> {
 
     /// `memcpy` of `n` bytes from `s` to `d` in one object whose ranges overlap: undefined.
     fn overlap_check(&mut self, d: TermId, s: TermId, n: i128) {
-        let w = crate::frontend::pointer::ADDRESS.width(self.dm());
+        let w = crate::frontend::repr::ADDRESS.width(self.dm());
         let nc = self.cfa.tm.bv_const(n as u128, w);
         self.overlap_check_term(d, s, nc);
     }

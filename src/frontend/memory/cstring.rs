@@ -15,11 +15,8 @@
 
 use crate::bv::TermId;
 use crate::cfa::{Loc, PVar, VarKind};
-use crate::frontend::builder::{Lower, RVal};
-use crate::frontend::expr::Val;
-use crate::frontend::lval::Lval;
-use crate::frontend::pointer::Place;
-use crate::frontend::pointer::ADDRESS;
+use crate::frontend::builder::Lower;
+use crate::frontend::repr::{Lval, Place, RVal, Val, ADDRESS};
 use crate::frontend::types::{size_t, CInt, CType};
 use crate::frontend::FrontendError;
 use lang_c::ast::Expression;

@@ -9,13 +9,10 @@
 //! - `memcmp` reads all `n` bytes of both objects (as the unrolled form, see `copy`) and keeps
 //!   the order of the first differing pair; a padding byte compared is an UNKNOWN sink.
 
-use super::OBJ_BITS;
 use crate::bv::TermId;
 use crate::cfa::{Loc, PVar, VarKind};
-use crate::frontend::builder::{Lower, RVal};
-use crate::frontend::expr::Val;
-use crate::frontend::lval::Lval;
-use crate::frontend::pointer::Place;
+use crate::frontend::builder::Lower;
+use crate::frontend::repr::{Lval, Place, RVal, Val, OBJ_BITS};
 use crate::frontend::types::{size_t, CInt, CType};
 use crate::frontend::FrontendError;
 use lang_c::span::Span;

@@ -1,15 +1,12 @@
 //! General pointer values: building them from objects' places, arithmetic, comparison,
 //! difference, truth and conversion to integers, with the checks of what C leaves undefined.
 
-use super::{first_cell, ptr_width, Root, OBJ_BITS};
+use super::first_cell;
 use crate::bv::TermId;
 use crate::cfa::DataModel;
 use crate::frontend::arith::BinOp;
-use crate::frontend::array::ArrayObj;
-use crate::frontend::builder::{Lower, RVal};
-use crate::frontend::expr::Val;
-use crate::frontend::lval::Lval;
-use crate::frontend::pointer::{Place, ADDRESS};
+use crate::frontend::builder::Lower;
+use crate::frontend::repr::{ptr_width, ArrayObj, Lval, Place, RVal, Root, Val, ADDRESS, OBJ_BITS};
 use crate::frontend::types::{CInt, CType, IntKind};
 use crate::frontend::FrontendError;
 use lang_c::span::Span;
