@@ -19,18 +19,12 @@ const LONGER: &[(&str, &str, usize)] = &[
     // One arm per operator: the single definition of the operators' semantics.
     ("src/bv/value.rs", "apply", 115),
     ("src/cli/report/cfa.rs", "draw", 114),
-    ("src/ts/sweep.rs", "sweep", 108),
     ("src/witness/trace.rs", "of_run", 106),
     // One arm per GNU attribute: what each one means to bitmc.
     ("src/frontend/attrs.rs", "classify", 96),
-    ("src/ts/model.rs", "to_aiger", 92),
-    ("src/engine/bmc.rs", "search", 92),
     ("src/witness/svcomp/correctness.rs", "loop_invariants", 90),
     ("src/engine/ic3cfa/evidence.rs", "certificate_of", 90),
-    ("src/cfa/lbe.rs", "large_block_encoding", 88),
     ("src/witness/svcomp/graphml.rs", "write", 85),
-    ("src/aig/aiger/mod.rs", "check_sites", 83),
-    ("src/bench/run.rs", "run", 82),
     (
         "src/witness/svcomp/violation.rs",
         "state_uninitialised_reads",

@@ -133,31 +133,7 @@ pub fn run(
             return failed(format!("cannot create the log {}: {e}", log.display()))
         }
     };
-    let mut cmd = Command::new(program);
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(out))
-        .stderr(Stdio::from(err))
-        .process_group(0);
-    let memory = limits.memory_mb.saturating_mul(1024 * 1024) as libc::rlim_t;
-    // SAFETY: the closure runs between fork and exec and calls only async-signal-safe functions.
-    unsafe {
-        cmd.pre_exec(move || {
-            if memory > 0 {
-                let lim = libc::rlimit {
-                    rlim_cur: memory,
-                    rlim_max: memory,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-            }
-            // Do not outlive bench (the thread that started the child lives until it is reaped).
-            #[cfg(target_os = "linux")]
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
-    }
+    let mut cmd = command(program, args, out, err, limits.memory_mb);
     let start = Instant::now();
     let child = match cmd.spawn() {
         Ok(c) => c,
@@ -191,6 +167,38 @@ pub fn run(
         peak_mb,
         note,
     }
+}
+
+/// The command that runs `program` with `args` in a process group of its own, its output to
+/// `out` and `err`, its address space limited to `memory_mb` (0: no limit), killed when bench
+/// exits.
+fn command(program: &Path, args: &[OsString], out: File, err: File, memory_mb: u64) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::from(err))
+        .process_group(0);
+    let memory = memory_mb.saturating_mul(1024 * 1024) as libc::rlim_t;
+    // SAFETY: the closure runs between fork and exec and calls only async-signal-safe functions.
+    unsafe {
+        cmd.pre_exec(move || {
+            if memory > 0 {
+                let lim = libc::rlimit {
+                    rlim_cur: memory,
+                    rlim_max: memory,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            // Do not outlive bench (the thread that started the child lives until it is reaped).
+            #[cfg(target_os = "linux")]
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    cmd
 }
 
 /// Why bench stopped a child.

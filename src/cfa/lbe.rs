@@ -28,86 +28,122 @@ pub fn large_block_encoding(cfa: &Cfa) -> Cfa {
     let keep: Vec<bool> = (0..n)
         .map(|i| heads[i] || !matches!(cfa.locations[i].kind, LocKind::Normal))
         .collect();
-    let mut edges: Vec<Option<Edge>> = cfa.edges.iter().cloned().map(Some).collect();
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut inc: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, e) in cfa.edges.iter().enumerate() {
-        out[e.from.index()].push(i);
-        inc[e.to.index()].push(i);
-    }
+    let mut g = Edges::new(&cfa);
     let mut changed = true;
     while changed {
         changed = false;
-        // Parallel edges.
         for l in 0..n {
-            let mut by_target: Vec<(Loc, Vec<usize>)> = Vec::new();
-            for &e in &out[l] {
-                if let Some(ed) = &edges[e] {
-                    match by_target.iter_mut().find(|(t, _)| *t == ed.to) {
-                        Some((_, v)) => v.push(e),
-                        None => by_target.push((ed.to, vec![e])),
-                    }
-                }
-            }
-            for (t, group) in by_target {
-                if group.len() < 2 {
-                    continue;
-                }
-                let mut alts = Vec::new();
-                for &e in &group {
-                    if let Some(ed) = edges[e].take() {
-                        match ed.cmd {
-                            Gcl::Choice(v) => alts.extend(v),
-                            c => alts.push(c),
-                        }
-                    }
-                }
-                let first = group[0];
-                edges[first] = Some(Edge {
-                    from: Loc(l as u32),
-                    to: t,
-                    cmd: Gcl::Choice(alts),
-                });
-                out[l].retain(|&e| edges[e].is_some());
-                inc[t.index()].retain(|&e| edges[e].is_some());
-                changed = true;
-            }
+            changed |= g.merge_parallel(l);
         }
-        // Sequential chains, and fan-outs: the one incoming edge is prefixed to each outgoing
-        // edge (its copies within the size bound).
+        // Sequential chains, and fan-outs.
         for l in 0..n {
-            if keep[l] || inc[l].len() != 1 || out[l].is_empty() {
-                continue;
+            if !keep[l] {
+                changed |= g.contract(l);
             }
-            let ei = inc[l][0];
-            let Some(a) = &edges[ei] else { continue };
-            let copies = out[l].len();
-            if out[l].contains(&ei)
-                || (copies > 1
-                    && (copies > MAX_FANOUT
-                        || a.cmd.atom_count() * (copies - 1) > MAX_COPIED_ATOMS))
-            {
-                continue;
-            }
-            let Some(a) = edges[ei].take() else { continue };
-            let from = a.from;
-            out[from.index()].retain(|&e| e != ei);
-            for eo in std::mem::take(&mut out[l]) {
-                let Some(b) = edges[eo].take() else { continue };
-                let to = b.to;
-                edges[eo] = Some(Edge {
-                    from,
-                    to,
-                    cmd: a.cmd.clone().then(b.cmd),
-                });
-                out[from.index()].push(eo);
-            }
-            inc[l].clear();
-            changed = true;
         }
     }
-    let kept: Vec<Edge> = edges.into_iter().flatten().collect();
+    let kept: Vec<Edge> = g.edges.into_iter().flatten().collect();
     super::remove_unreachable(&cfa.with_edges(kept))
+}
+
+/// The edges of a CFA being merged (a merged edge leaves `None` behind), with the indices of
+/// the edges leaving and entering each location.
+struct Edges {
+    edges: Vec<Option<Edge>>,
+    out: Vec<Vec<usize>>,
+    inc: Vec<Vec<usize>>,
+}
+
+impl Edges {
+    fn new(cfa: &Cfa) -> Edges {
+        let n = cfa.locations.len();
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut inc: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, e) in cfa.edges.iter().enumerate() {
+            out[e.from.index()].push(i);
+            inc[e.to.index()].push(i);
+        }
+        Edges {
+            edges: cfa.edges.iter().cloned().map(Some).collect(),
+            out,
+            inc,
+        }
+    }
+
+    /// Merges the edges from `l` to the same target into one choice; whether there were any.
+    fn merge_parallel(&mut self, l: usize) -> bool {
+        let edges = &mut self.edges;
+        let mut by_target: Vec<(Loc, Vec<usize>)> = Vec::new();
+        for &e in &self.out[l] {
+            if let Some(ed) = &edges[e] {
+                match by_target.iter_mut().find(|(t, _)| *t == ed.to) {
+                    Some((_, v)) => v.push(e),
+                    None => by_target.push((ed.to, vec![e])),
+                }
+            }
+        }
+        let mut changed = false;
+        for (t, group) in by_target {
+            if group.len() < 2 {
+                continue;
+            }
+            let mut alts = Vec::new();
+            for &e in &group {
+                if let Some(ed) = edges[e].take() {
+                    match ed.cmd {
+                        Gcl::Choice(v) => alts.extend(v),
+                        c => alts.push(c),
+                    }
+                }
+            }
+            let first = group[0];
+            edges[first] = Some(Edge {
+                from: Loc(l as u32),
+                to: t,
+                cmd: Gcl::Choice(alts),
+            });
+            self.out[l].retain(|&e| edges[e].is_some());
+            self.inc[t.index()].retain(|&e| edges[e].is_some());
+            changed = true;
+        }
+        changed
+    }
+
+    /// Removes `l` when it has one incoming edge: the edge is prefixed to each outgoing edge
+    /// (a sequential chain, or a fan-out whose copies stay within the size bound); whether it
+    /// did.
+    fn contract(&mut self, l: usize) -> bool {
+        let (edges, out) = (&mut self.edges, &mut self.out);
+        if self.inc[l].len() != 1 || out[l].is_empty() {
+            return false;
+        }
+        let ei = self.inc[l][0];
+        let Some(a) = &edges[ei] else { return false };
+        let copies = out[l].len();
+        if out[l].contains(&ei)
+            || (copies > 1
+                && (copies > MAX_FANOUT || a.cmd.atom_count() * (copies - 1) > MAX_COPIED_ATOMS))
+        {
+            return false;
+        }
+        let Some(a) = edges[ei].take() else {
+            return false;
+        };
+        let from = a.from;
+        out[from.index()].retain(|&e| e != ei);
+        for eo in std::mem::take(&mut out[l]) {
+            let Some(b) = edges[eo].take() else { continue };
+            let to = b.to;
+            edges[eo] = Some(Edge {
+                from,
+                to,
+                cmd: a.cmd.clone().then(b.cmd),
+            });
+            out[from.index()].push(eo);
+        }
+        self.inc[l].clear();
+        true
+    }
 }
 
 /// The most outgoing edges of a location removed by a fan-out.

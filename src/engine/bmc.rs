@@ -300,6 +300,43 @@ fn window(bmc: &BmcOptions, checked: usize, slow: bool) -> usize {
     }
 }
 
+/// Unrolls the system to step `hi` for a query from step `checked` on, or the verdict that
+/// stops the search (the memory budget, an interruption).
+fn unroll_to(b: &mut Bmc<'_>, checked: usize, hi: usize, opts: &Options) -> Result<(), Verdict> {
+    if too_large(b.sys, hi + 1, (hi + 1).saturating_sub(b.un.len())) {
+        return Err(Verdict::Unknown(Unknown::memory(format!(
+            "the unrolling would exceed the memory budget (depth {checked})"
+        ))));
+    }
+    while b.un.len() <= hi {
+        if opts.interrupter.is_interrupted() {
+            return Err(super::stopped(opts));
+        }
+        // A single step's query asks for no state after it; a window's first step neither.
+        let k = b.un.len();
+        b.push(b.guard_windows && k > checked);
+    }
+    Ok(())
+}
+
+/// The path to the first step in `checked..=hi` that reaches the goal, once a query of the
+/// window found one.
+fn shortest_path(b: &mut Bmc<'_>, checked: usize, hi: usize, opts: &Options) -> Verdict {
+    let Some(k) = b.first(checked, hi) else {
+        return super::stopped(opts);
+    };
+    // The last query at `k` may have been UNSAT for a sub-window; ask `k` alone.
+    match b.solver.solve(&[!b.act[k]]) {
+        SolveResult::Sat => Verdict::Unsafe(Plan {
+            states: b.un.extract_states(b.solver.as_ref(), k),
+        }),
+        SolveResult::Interrupted => super::stopped(opts),
+        SolveResult::Unsat => Verdict::Unknown(Unknown::internal("BMC lost its counterexample")),
+    }
+}
+
+/// Searches for a shortest path to the goal, step by step (windows of steps once queries are
+/// slow), asking now and then whether every path has ended.
 fn search(b: &mut Bmc<'_>, opts: &Options, bmc: &BmcOptions, progress: ProgressFn<'_>) -> Verdict {
     let slow_query = Duration::from_millis(bmc.slow_query_ms as u64);
     let start = Instant::now();
@@ -321,18 +358,8 @@ fn search(b: &mut Bmc<'_>, opts: &Options, bmc: &BmcOptions, progress: ProgressF
             )));
         }
         let hi = (checked + window(bmc, checked, slow) - 1).min(max);
-        if too_large(b.sys, hi + 1, (hi + 1).saturating_sub(b.un.len())) {
-            return Verdict::Unknown(Unknown::memory(format!(
-                "the unrolling would exceed the memory budget (depth {checked})"
-            )));
-        }
-        while b.un.len() <= hi {
-            if opts.interrupter.is_interrupted() {
-                return interrupted();
-            }
-            // A single step's query asks for no state after it; a window's first step neither.
-            let k = b.un.len();
-            b.push(b.guard_windows && k > checked);
+        if let Err(v) = unroll_to(b, checked, hi, opts) {
+            return v;
         }
         let asked = Instant::now();
         // In a window opened because queries are slow, the goal step the model chose is
@@ -344,21 +371,7 @@ fn search(b: &mut Bmc<'_>, opts: &Options, bmc: &BmcOptions, progress: ProgressF
         }
         slow |= asked.elapsed() >= slow_query;
         match found {
-            Found::Yes => {
-                let Some(k) = b.first(checked, hi) else {
-                    return interrupted();
-                };
-                // The last query at `k` may have been UNSAT for a sub-window; ask `k` alone.
-                return match b.solver.solve(&[!b.act[k]]) {
-                    SolveResult::Sat => Verdict::Unsafe(Plan {
-                        states: b.un.extract_states(b.solver.as_ref(), k),
-                    }),
-                    SolveResult::Interrupted => interrupted(),
-                    SolveResult::Unsat => {
-                        Verdict::Unknown(Unknown::internal("BMC lost its counterexample"))
-                    }
-                };
-            }
+            Found::Yes => return shortest_path(b, checked, hi, opts),
             Found::None => checked = hi + 1,
             Found::Interrupted => return interrupted(),
         }

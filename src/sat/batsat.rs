@@ -37,8 +37,8 @@ impl BatsatSolver {
     /// A fresh solver that polls `interrupter`.
     pub fn new(interrupter: Interrupter) -> BatsatSolver {
         BatsatSolver {
-            solver: batsat::Solver::new(batsat::SolverOpts::default(), Poll(interrupter)),
-            tracker: Tracker::new("batsat"),
+            solver: batsat::Solver::new(batsat::SolverOpts::default(), Poll(interrupter.clone())),
+            tracker: Tracker::new("batsat", interrupter),
             buf: Vec::new(),
         }
     }
@@ -84,10 +84,6 @@ impl RawSolver for BatsatSolver {
 
     fn tracker_mut(&mut self) -> &mut Tracker {
         &mut self.tracker
-    }
-
-    fn poll(&self) -> &Interrupter {
-        &self.solver.cb().0
     }
 
     fn add(&mut self, lits: &[Lit]) {

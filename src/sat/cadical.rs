@@ -141,8 +141,8 @@ impl CadicalSolver {
     pub fn new(interrupter: Interrupter) -> CadicalSolver {
         let mut s = CadicalSolver {
             raw: None,
-            interrupter: Box::new(interrupter),
-            tracker: Tracker::new("cadical"),
+            interrupter: Box::new(interrupter.clone()),
+            tracker: Tracker::new("cadical", interrupter),
             seen: 0,
             pending: Vec::new(),
             buf: Vec::new(),
@@ -262,10 +262,6 @@ impl RawSolver for CadicalSolver {
 
     fn tracker_mut(&mut self) -> &mut Tracker {
         &mut self.tracker
-    }
-
-    fn poll(&self) -> &Interrupter {
-        &self.interrupter
     }
 
     fn add(&mut self, lits: &[Lit]) {

@@ -21,8 +21,6 @@ pub(crate) trait RawSolver {
     const CAPABILITIES: Capabilities;
     fn tracker(&self) -> &Tracker;
     fn tracker_mut(&mut self) -> &mut Tracker;
-    /// The flag that stops the solver (polled by the backend, or before each solve).
-    fn poll(&self) -> &Interrupter;
     /// Passes a clause on.
     fn add(&mut self, lits: &[Lit]);
     /// Solves under `assumptions`.
@@ -63,7 +61,7 @@ impl<T: RawSolver> Solver for T {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        let raised = self.poll().is_interrupted();
+        let raised = self.tracker().interrupter.is_interrupted();
         if let Some(result) = self.tracker_mut().begin(assumptions, raised) {
             return result;
         }
@@ -82,7 +80,7 @@ impl<T: RawSolver> Solver for T {
     }
 
     fn interrupter(&self) -> Interrupter {
-        self.poll().clone()
+        self.tracker().interrupter.clone()
     }
 
     fn freeze(&mut self, var: Var) {
@@ -111,6 +109,8 @@ pub(crate) enum Phase {
 #[derive(Debug)]
 pub(crate) struct Tracker {
     backend: &'static str,
+    /// The flag that stops the solver (polled by the backend, or checked before each solve).
+    interrupter: Interrupter,
     num_vars: u32,
     /// A variable at or beyond [`MAX_VARS`] was requested or mentioned. The input it came with
     /// was dropped, so every later solve answers `Interrupted` (a resource limit).
@@ -123,9 +123,10 @@ pub(crate) struct Tracker {
 }
 
 impl Tracker {
-    pub(crate) fn new(backend: &'static str) -> Tracker {
+    pub(crate) fn new(backend: &'static str, interrupter: Interrupter) -> Tracker {
         Tracker {
             backend,
+            interrupter,
             num_vars: 0,
             overflow: false,
             failed: false,

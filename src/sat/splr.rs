@@ -29,7 +29,6 @@ use super::{Capabilities, Interrupter, Lit, SatError, SolveResult};
 
 /// The clause list behind the [`Solver`] trait, solved by a fresh splr per query.
 pub struct SplrSolver {
-    interrupter: Interrupter,
     tracker: Tracker,
     /// Every clause added so far, in DIMACS form (none is empty).
     clauses: Vec<Vec<i32>>,
@@ -85,8 +84,7 @@ impl SplrSolver {
     /// A fresh solver; `interrupter` is checked before each solve only.
     pub fn new(interrupter: Interrupter) -> SplrSolver {
         SplrSolver {
-            interrupter,
-            tracker: Tracker::new("splr"),
+            tracker: Tracker::new("splr", interrupter),
             clauses: Vec::new(),
             has_empty: false,
             model: Vec::new(),
@@ -122,10 +120,6 @@ impl RawSolver for SplrSolver {
 
     fn tracker_mut(&mut self) -> &mut Tracker {
         &mut self.tracker
-    }
-
-    fn poll(&self) -> &Interrupter {
-        &self.interrupter
     }
 
     fn add(&mut self, lits: &[Lit]) {

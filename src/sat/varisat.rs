@@ -18,7 +18,6 @@ use super::{Capabilities, Interrupter, Lit, SatError, SolveResult};
 /// A varisat instance behind the [`Solver`] trait.
 pub struct VarisatSolver {
     solver: varisat::Solver<'static>,
-    interrupter: Interrupter,
     tracker: Tracker,
     /// A varisat error that forbids further solves (none is expected: no proof is written).
     broken: bool,
@@ -36,8 +35,7 @@ impl VarisatSolver {
     pub fn new(interrupter: Interrupter) -> VarisatSolver {
         VarisatSolver {
             solver: varisat::Solver::new(),
-            interrupter,
-            tracker: Tracker::new("varisat"),
+            tracker: Tracker::new("varisat", interrupter),
             broken: false,
             model: Vec::new(),
             core: Vec::new(),
@@ -97,10 +95,6 @@ impl RawSolver for VarisatSolver {
 
     fn tracker_mut(&mut self) -> &mut Tracker {
         &mut self.tracker
-    }
-
-    fn poll(&self) -> &Interrupter {
-        &self.interrupter
     }
 
     fn add(&mut self, lits: &[Lit]) {

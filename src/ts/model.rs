@@ -247,6 +247,31 @@ impl Model {
                 }
             })
             .collect();
+        AigerFile {
+            max_var: next_var - 1,
+            inputs: self
+                .inputs
+                .iter()
+                .map(|i| mapped(&file_var, i.node))
+                .collect(),
+            latches,
+            outputs: Vec::new(),
+            bad: vec![mapped(&file_var, self.bad)],
+            constraints: self
+                .constraints
+                .iter()
+                .map(|&c| mapped(&file_var, c))
+                .collect(),
+            justice: Vec::new(),
+            fairness: Vec::new(),
+            ands,
+            symbols: self.symbols(),
+            comments,
+        }
+    }
+
+    /// The AIGER symbols of the named inputs and latches.
+    fn symbols(&self) -> Vec<Symbol> {
         let mut symbols = Vec::new();
         for (k, i) in self.inputs.iter().enumerate() {
             if let Some(name) = &i.name {
@@ -266,26 +291,6 @@ impl Model {
                 });
             }
         }
-        AigerFile {
-            max_var: next_var - 1,
-            inputs: self
-                .inputs
-                .iter()
-                .map(|i| mapped(&file_var, i.node))
-                .collect(),
-            latches,
-            outputs: Vec::new(),
-            bad: vec![mapped(&file_var, self.bad)],
-            constraints: self
-                .constraints
-                .iter()
-                .map(|&c| mapped(&file_var, c))
-                .collect(),
-            justice: Vec::new(),
-            fairness: Vec::new(),
-            ands,
-            symbols,
-            comments,
-        }
+        symbols
     }
 }

@@ -154,6 +154,41 @@ struct Sweeper<'m> {
     stats: SweepStats,
 }
 
+/// The signatures of a sweep's start: random words, then words of simulated runs of the model
+/// from its initial states (so that nodes equal only on reachable states share a class).
+fn initial_signatures(
+    model: &Model,
+    words: &Words,
+    rng: &mut Rng,
+    interrupter: &Interrupter,
+) -> Signatures {
+    let aig = &model.aig;
+    let mut sigs = Signatures::default();
+    for _ in 0..RANDOM_WORDS {
+        sigs.add_word(aig, |_| rng.next());
+    }
+    let mut sim = Simulation::new(model, words, 0x5eed);
+    for _ in 0..SIMULATED_WORDS {
+        if interrupter.is_interrupted() {
+            break;
+        }
+        let valid = sim.evaluate();
+        sigs.add_word(aig, |v| sim.lit(AigLit::new(v, false)));
+        sim.step(valid);
+    }
+    sigs
+}
+
+/// What one pass of the sweep over the cone ended with.
+enum Pass {
+    /// No candidate pair was told apart: the classes are final.
+    Final,
+    /// The budget ran out or the run was interrupted.
+    Stopped,
+    /// `k` counterexamples (1 to 64), bit `i` of each node's word its value under the `i`-th.
+    Refuted(Vec<u64>, usize),
+}
+
 enum Check {
     Equal,
     /// A valuation of the graph's inputs under which the two differ.
@@ -162,6 +197,58 @@ enum Check {
 }
 
 impl Sweeper<'_> {
+    /// One pass over the cone in topological order: each node not yet merged is checked
+    /// against the first node of its signature class, unless a counterexample of this pass
+    /// already tells them apart; equal nodes are merged, and the pass ends at 64
+    /// counterexamples.
+    fn pass(&mut self, sigs: &Signatures, cone: &[u32], inputs: &[u32]) -> Pass {
+        let aig = self.aig;
+        // Classes by signature; the constant node heads the class of all-zero signatures.
+        let mut first: HashMap<u128, (u32, bool)> = HashMap::new();
+        first.insert(sigs.key(0).0, (0, false));
+        // This pass's counterexamples, one bit each: a candidate pair they already tell
+        // apart needs no query.
+        let mut found = vec![0u64; aig.num_vars() as usize];
+        let mut k = 0;
+        for &v in cone {
+            if self.rep[v as usize].is_some() {
+                continue;
+            }
+            let (key, flip) = sigs.key(v);
+            let Some(&(r, rflip)) = first.get(&key) else {
+                first.insert(key, (v, flip));
+                continue;
+            };
+            if aig.node(v) == AigNode::Input {
+                continue;
+            }
+            let target = AigLit::new(r, flip != rflip);
+            let told_apart = found[v as usize] ^ lit_word(&found, target);
+            if k > 0 && told_apart & (u64::MAX >> (64 - k)) != 0 {
+                continue;
+            }
+            match self.check(AigLit::new(v, false), target, inputs) {
+                Check::Equal => {
+                    self.rep[v as usize] = Some(target);
+                    self.stats.merged += 1;
+                }
+                Check::Differ(cex) => {
+                    set_bit(aig, cone, &mut found, k, &cex);
+                    k += 1;
+                    if k == 64 {
+                        break;
+                    }
+                }
+                Check::Stopped => return Pass::Stopped,
+            }
+        }
+        if k == 0 {
+            Pass::Final
+        } else {
+            Pass::Refuted(found, k)
+        }
+    }
+
     fn lit(&mut self, l: AigLit) -> Lit {
         self.enc.encode(self.aig, self.solver.as_mut(), l)
     }
@@ -212,19 +299,7 @@ pub fn sweep(
         .collect();
     let ands_before = ands(aig, &cone);
     let mut rng = Rng(0x5eed_5eed);
-    let mut sigs = Signatures::default();
-    for _ in 0..RANDOM_WORDS {
-        sigs.add_word(aig, |_| rng.next());
-    }
-    let mut sim = Simulation::new(model, words, 0x5eed);
-    for _ in 0..SIMULATED_WORDS {
-        if interrupter.is_interrupted() {
-            break;
-        }
-        let valid = sim.evaluate();
-        sigs.add_word(aig, |v| sim.lit(AigLit::new(v, false)));
-        sim.step(valid);
-    }
+    let mut sigs = initial_signatures(model, words, &mut rng, interrupter);
     let rep = crate::sat::with_deadline(interrupter, start + budget, |intr| {
         let mut sw = Sweeper {
             aig,
@@ -236,56 +311,21 @@ pub fn sweep(
                 ..SweepStats::default()
             },
         };
-        'passes: loop {
-            // Classes by signature; the constant node heads the class of all-zero signatures.
-            let mut first: HashMap<u128, (u32, bool)> = HashMap::new();
-            first.insert(sigs.key(0).0, (0, false));
-            // This pass's counterexamples, one bit each: a candidate pair they already tell
-            // apart needs no query.
-            let mut found = vec![0u64; aig.num_vars() as usize];
-            let mut k = 0;
-            for &v in &cone {
-                if sw.rep[v as usize].is_some() {
-                    continue;
+        loop {
+            match sw.pass(&sigs, &cone, &inputs) {
+                Pass::Final => break,
+                Pass::Stopped => {
+                    sw.stats.stopped = true;
+                    break;
                 }
-                let (key, flip) = sigs.key(v);
-                let Some(&(r, rflip)) = first.get(&key) else {
-                    first.insert(key, (v, flip));
-                    continue;
-                };
-                if aig.node(v) == AigNode::Input {
-                    continue;
-                }
-                let target = AigLit::new(r, flip != rflip);
-                let told_apart = found[v as usize] ^ lit_word(&found, target);
-                if k > 0 && told_apart & (u64::MAX >> (64 - k)) != 0 {
-                    continue;
-                }
-                match sw.check(AigLit::new(v, false), target, &inputs) {
-                    Check::Equal => {
-                        sw.rep[v as usize] = Some(target);
-                        sw.stats.merged += 1;
-                    }
-                    Check::Differ(cex) => {
-                        set_bit(aig, &cone, &mut found, k, &cex);
-                        k += 1;
-                        if k == 64 {
-                            break;
-                        }
-                    }
-                    Check::Stopped => {
-                        sw.stats.stopped = true;
-                        break 'passes;
-                    }
+                // The pass's counterexamples become a round, the rest of it random patterns
+                // (so that every bit of every node is a value under one valuation of the
+                // inputs).
+                Pass::Refuted(found, k) => {
+                    let used = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
+                    sigs.add_word(aig, |v| (found[v as usize] & used) | (rng.next() & !used));
                 }
             }
-            if k == 0 {
-                break;
-            }
-            // The pass's counterexamples become a round, the rest of it random patterns (so
-            // that every bit of every node is a value under one valuation of the inputs).
-            let used = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
-            sigs.add_word(aig, |v| (found[v as usize] & used) | (rng.next() & !used));
         }
         (sw.rep, sw.stats)
     });

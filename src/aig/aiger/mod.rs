@@ -320,19 +320,19 @@ impl AigerFile {
 
     /// The definitions of all variables, checking every rule; the error names the element.
     fn check_sites(&self) -> CheckResult<Vec<Def>> {
+        let defs = self.definitions()?;
+        self.check_uses(&defs)?;
+        self.check_symbols()?;
+        Ok(defs)
+    }
+
+    /// What defines each variable (inputs, latches, AND gates), each defined at most once.
+    fn definitions(&self) -> CheckResult<Vec<Def>> {
         let max_lit = self.max_lit();
         let mut defs = vec![Def::Undefined; self.max_var as usize + 1];
         defs[0] = Def::Constant;
         let mut define = |lit: u32, def: Def, site: Site| -> CheckResult<()> {
-            if lit as u64 > max_lit {
-                return Err((
-                    site,
-                    ErrorKind::OutOfRange {
-                        lit: lit as u64,
-                        max: max_lit,
-                    },
-                ));
-            }
+            in_range(lit, max_lit, site)?;
             if lit & 1 == 1 || lit < 2 {
                 return Err((site, ErrorKind::NotAVariable(lit)));
             }
@@ -361,16 +361,15 @@ impl AigerFile {
         for (k, a) in self.ands.iter().enumerate() {
             define(a.lhs, Def::And(k as u32), Site::And(k))?;
         }
+        Ok(defs)
+    }
+
+    /// Every literal used (next states, outputs, properties, gate inputs) is of a defined
+    /// variable.
+    fn check_uses(&self, defs: &[Def]) -> CheckResult<()> {
+        let max_lit = self.max_lit();
         let used = |lit: u32, site: Site| -> CheckResult<()> {
-            if lit as u64 > max_lit {
-                return Err((
-                    site,
-                    ErrorKind::OutOfRange {
-                        lit: lit as u64,
-                        max: max_lit,
-                    },
-                ));
-            }
+            in_range(lit, max_lit, site)?;
             if defs[(lit >> 1) as usize] == Def::Undefined {
                 return Err((site, ErrorKind::Undefined(lit)));
             }
@@ -399,8 +398,7 @@ impl AigerFile {
             used(a.rhs0, Site::And(k))?;
             used(a.rhs1, Site::And(k))?;
         }
-        self.check_symbols()?;
-        Ok(defs)
+        Ok(())
     }
 
     /// The symbol table as it is written: in file order, every name unique across the whole
@@ -634,4 +632,18 @@ impl AigerFile {
         };
         Ok((out, new))
     }
+}
+
+/// A literal within the header's maximum, or the error at `site`.
+fn in_range(lit: u32, max_lit: u64, site: Site) -> CheckResult<()> {
+    if lit as u64 > max_lit {
+        return Err((
+            site,
+            ErrorKind::OutOfRange {
+                lit: lit as u64,
+                max: max_lit,
+            },
+        ));
+    }
+    Ok(())
 }
