@@ -66,7 +66,7 @@
 //! arrays of `char` and structures and unions of those (bit-fields, arrays of wider integers or
 //! of pointers), a pointer member beside an array member; wide string literals, heap
 //! functions, `long` and `long long` bit-fields wider than 32 bits and narrower than their
-//! type, flexible array members, floating point, threads, variable-length arrays, inline
+//! type, flexible array members of unions, floating point, threads, variable-length arrays, inline
 //! assembly, `_Atomic`, arrays of more than
 //! [`FrontendOptions::max_array_elements`] elements.
 //! Declarations of unsupported types that are never used (e.g. from system headers) are

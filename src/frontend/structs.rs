@@ -23,9 +23,10 @@
 //! `int`, as its promotion in gcc, a read of a `long` or `long long` bit-field of 32 bits
 //! `int` or `unsigned int` (gcc's type of that precision). `long` and `long long` bit-fields
 //! wider than that and narrower than their type (gcc computes with them in the bit-field's own
-//! width), flexible array members,
-//! `packed`/`aligned` members and members of unsupported types make the structure type
-//! unsupported (an error where it is used).
+//! width), `packed`/`aligned` members and members of unsupported types make the structure type
+//! unsupported (an error where it is used). A flexible array member is an array of no
+//! elements at gcc's offset (its alignment counts, its size does not): an object without heap
+//! has no room for its elements, so every access of one is out of bounds.
 //!
 //! A union is kept as its bytes (see [`super::unions`]); in an array of structures its leaves
 //! are its bytes (one array `a[·].bytes[·]`, so that its members stay views of the same bytes)
@@ -229,7 +230,7 @@ impl<'a> Lower<'a> {
             });
         };
         let name = tag.as_deref().unwrap_or("<anonymous>").to_string();
-        let layout = match self.struct_layout(&name, decls)? {
+        let layout = match self.struct_layout(&name, decls, union)? {
             Ok((members, _, align)) if union => {
                 super::unions::union_layout(&name, members, align, self.dm())
             }
@@ -263,18 +264,26 @@ impl<'a> Lower<'a> {
     }
 
     /// The members of a structure definition with gcc's layout (offsets, size, alignment), or
-    /// why the structure is not supported.
+    /// why the structure is not supported. A flexible array member (the last member of a
+    /// structure, C11 6.7.2.1p18) is laid out as gcc lays it out, an array of no elements at
+    /// the offset its element type aligns it to: every access of an element of it in an
+    /// object of the structure type is out of bounds (an object without heap never has
+    /// room for its elements).
     #[allow(clippy::type_complexity)]
     fn struct_layout(
         &mut self,
         name: &str,
         decls: &[Node<StructDeclaration>],
+        union: bool,
     ) -> Result<Result<(Vec<Member>, u64, u64), String>, FrontendError> {
         let dm = self.dm();
         let mut members = Vec::new();
         // The layout is computed in bits, for bit-fields.
         let (mut end, mut align) = (0u64, 1u64);
-        for d in decls {
+        let last = decls
+            .iter()
+            .rposition(|d| matches!(d.node, StructDeclaration::Field(_)));
+        for (di, d) in decls.iter().enumerate() {
             let StructDeclaration::Field(f) = &d.node else {
                 continue;
             };
@@ -283,7 +292,14 @@ impl<'a> Lower<'a> {
                 Ok(fields) => fields,
                 Err(why) => return Ok(Err(why)),
             };
-            for (n, ty, attrs, bits) in fields {
+            let count = fields.len();
+            for (k, (n, ty, attrs, bits)) in fields.into_iter().enumerate() {
+                let ty = match ty {
+                    CType::Array(e, None) if !union && Some(di) == last && k + 1 == count => {
+                        CType::Array(e, Some(0))
+                    }
+                    ty => ty,
+                };
                 let mut all = base_attrs.clone();
                 all.extend(attrs);
                 // `aligned` and `packed` change the layout: rejected on members.
