@@ -277,6 +277,7 @@ impl<'a> Lower<'a> {
         union: bool,
     ) -> Result<Result<(Vec<Member>, u64, u64), String>, FrontendError> {
         let dm = self.dm();
+        let kw = if union { "union" } else { "struct" };
         let mut members = Vec::new();
         // The layout is computed in bits, for bit-fields.
         let (mut end, mut align) = (0u64, 1u64);
@@ -306,10 +307,10 @@ impl<'a> Lower<'a> {
                 let (ty, _) = self.apply_attributes(ty, &all, true);
                 let what = n.as_deref().unwrap_or("<anonymous>");
                 if let Err(why) = kind(&ty) {
-                    return Ok(Err(format!("{why} (member `{what}` of struct {name})")));
+                    return Ok(Err(format!("{why} (member `{what}` of {kw} {name})")));
                 }
                 let (Some(size), Some(a)) = (ty.size(dm), ty.align(dm, false)) else {
-                    return Ok(Err(format!("member `{what}` of struct {name}")));
+                    return Ok(Err(format!("member `{what}` of {kw} {name}")));
                 };
                 if n.is_some() && members.iter().any(|m: &Member| m.name == n) {
                     return self.error(f.span, format!("duplicate member `{what}`"));
