@@ -3,9 +3,9 @@
 //! every verdict must carry evidence that the independent checks accept.
 
 use bitmc::cnf::Cnf;
-use bitmc::engine::bmc::{self, BmcOptions};
+use bitmc::engine::bmc::BmcOptions;
 use bitmc::engine::pdr::{self, PdrOptions};
-use bitmc::engine::{Certificate, EngineKind, Options, Problem, Verdict};
+use bitmc::engine::{Certificate, EngineKind, Options, Problem, SystemEngine, Verdict};
 use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::System;
 use bitmc::witness;
@@ -84,7 +84,7 @@ fn engines_agree_with_explicit_search() {
                     slow_query_ms: 0,
                     ..BmcOptions::default()
                 };
-                let (v, _) = bmc::run_with(&sys, &opts, &every_query_slow, &mut |_| {});
+                let (v, _) = every_query_slow.run_on(&sys, &opts, &mut |_| {});
                 if expected.is_some() {
                     assert!(
                         matches!(v, Verdict::Unsafe(_)),
@@ -105,7 +105,7 @@ fn engines_agree_with_explicit_search() {
                     window_from: 2,
                     ..BmcOptions::default()
                 };
-                let (v, _) = bmc::run_with(&sys, &opts, &early_windows, &mut |_| {});
+                let (v, _) = early_windows.run_on(&sys, &opts, &mut |_| {});
                 if let Some(d) = expected {
                     match &v {
                         Verdict::Unsafe(plan) => assert_eq!(
@@ -138,13 +138,12 @@ fn engines_agree_with_explicit_search() {
                     ..PdrOptions::default()
                 },
             ] {
-                let (v, _) = pdr::run_with(
+                let (v, _) = popts.run_on(
                     &sys,
                     &Options {
                         max_depth: None,
                         ..opts.clone()
                     },
-                    popts,
                     &mut |_| {},
                 );
                 check(&sys, expected, &format!("{name} pdr"), v, backend, true);

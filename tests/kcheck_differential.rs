@@ -4,7 +4,7 @@
 //! all states says the certificate holds, and a certificate it accepts never belongs to a
 //! system whose goal is reachable.
 
-use bitmc::engine::{bmc, Certificate, Options, Verdict};
+use bitmc::engine::{bmc, Certificate, Options, SystemEngine, Verdict};
 use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::System;
 use bitmc::witness::{self, kcheck};
@@ -298,7 +298,7 @@ fn a_goal_at_a_dead_end_inside_a_window_is_found() {
             slow_query_ms: 0,
             ..bmc::BmcOptions::default()
         };
-        let (v, _) = bmc::run_with(&sys, &opts, &every_query_slow, &mut |_| {});
+        let (v, _) = every_query_slow.run_on(&sys, &opts, &mut |_| {});
         match &v {
             Verdict::Unsafe(plan) => assert_eq!(plan.states.len(), 3, "{backend}"),
             other => panic!("{backend}: {other:?}"),

@@ -8,9 +8,9 @@
 //! system, carried back to the original one, must agree with explicit search there too.
 
 use bitmc::aig::{Aig, AigLit};
-use bitmc::engine::pdr::{self, PdrOptions};
+use bitmc::engine::pdr::PdrOptions;
 use bitmc::engine::preprocess::Preprocessed;
-use bitmc::engine::{Cause, EngineKind, Options, Problem, Verdict};
+use bitmc::engine::{Cause, EngineKind, Options, Problem, SystemEngine, Verdict};
 use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::model::{Model, ModelInput, ModelLatch, Original};
 use bitmc::ts::sweep;
@@ -216,7 +216,7 @@ fn every_configuration_agrees_with_explicit_search() {
                 backend: Backend::Cadical,
                 ..Options::default()
             };
-            let (v, _) = pdr::run_with(&sys, &opts, popts.clone(), &mut |_| {});
+            let (v, _) = popts.run_on(&sys, &opts, &mut |_| {});
             let checked = witness::check_bit_level(&sys, v, Backend::Batsat, &opts);
             match (&checked.verdict, expected) {
                 (Verdict::Unsafe(_), true) => unsafe_ += 1,

@@ -38,7 +38,7 @@
 //! without proving the steps before it safe.
 
 use super::optable::{Opt, OptionTable};
-use super::problem::{Engine, Problem};
+use super::problem::SystemEngine;
 use super::unroll::{every_state_has_successor, too_large, Unrolling};
 use super::{Certificate, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver};
@@ -236,57 +236,46 @@ impl Bmc<'_> {
     }
 }
 
-impl Engine for BmcOptions {
-    fn run(
-        &self,
-        problem: &Problem<'_>,
-        opts: &Options,
-        progress: ProgressFn<'_>,
-    ) -> (Verdict, Stats) {
-        run_with(problem.sys(), opts, self, progress)
-    }
-}
-
 /// Search for a shortest path to the goal, depth by depth (see the module doc for when the
 /// path may be longer).
 pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
-    run_with(sys, opts, &BmcOptions::default(), progress)
+    BmcOptions::default().run_on(sys, opts, progress)
 }
 
-/// [`run`] with BMC's own options.
-pub fn run_with(
-    sys: &System,
-    opts: &Options,
-    bmc: &BmcOptions,
-    progress: ProgressFn<'_>,
-) -> (Verdict, Stats) {
-    let start = Instant::now();
-    let mut b = Bmc {
-        sys,
-        solver: opts.backend.create(&opts.interrupter),
-        un: Unrolling::new(sys),
-        act: Vec::new(),
-        reaches: Vec::new(),
-        guard_windows: !every_state_has_successor(sys, || opts.backend.create(&opts.interrupter)),
-        calls: 0,
-        path: None,
-        vars: sys.simple_path_vars(),
-        rest_calls: 0,
-    };
-    let v = search(&mut b, opts, bmc, progress);
-    let mut stats = Stats::new();
-    stats
-        .counter("depth", b.un.len().saturating_sub(1))
-        .counter("SAT calls", b.calls)
-        .counter("SAT calls asking whether all paths ended", b.rest_calls)
-        .counter(
-            "steps in force only on paths that reach them",
-            b.reaches.iter().flatten().count(),
-        )
-        .time("time", start.elapsed());
-    b.un.defer_drop();
-    super::graveyard::keep(b.solver);
-    (v, stats)
+impl SystemEngine for BmcOptions {
+    /// [`run`] with BMC's own options.
+    fn run_on(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+        let bmc = self;
+        let start = Instant::now();
+        let mut b = Bmc {
+            sys,
+            solver: opts.backend.create(&opts.interrupter),
+            un: Unrolling::new(sys),
+            act: Vec::new(),
+            reaches: Vec::new(),
+            guard_windows: !every_state_has_successor(sys, || {
+                opts.backend.create(&opts.interrupter)
+            }),
+            calls: 0,
+            path: None,
+            vars: sys.simple_path_vars(),
+            rest_calls: 0,
+        };
+        let v = search(&mut b, opts, bmc, progress);
+        let mut stats = Stats::new();
+        stats
+            .counter("depth", b.un.len().saturating_sub(1))
+            .counter("SAT calls", b.calls)
+            .counter("SAT calls asking whether all paths ended", b.rest_calls)
+            .counter(
+                "steps in force only on paths that reach them",
+                b.reaches.iter().flatten().count(),
+            )
+            .time("time", start.elapsed());
+        b.un.defer_drop();
+        super::graveyard::keep(b.solver);
+        (v, stats)
+    }
 }
 
 /// How many steps the query after the `checked` ones asks about.

@@ -22,7 +22,7 @@
 //! repeated.
 
 use super::optable::{Opt, OptionTable};
-use super::problem::{Engine, Problem};
+use super::problem::SystemEngine;
 use super::unroll::{too_large, Unrolling};
 use super::{Certificate, Interrupted, Options, Progress, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{Lit, SolveResult, Solver, Var};
@@ -191,35 +191,22 @@ fn add_distinct(s: &mut dyn Solver, un: &Unrolling<'_>, vars: &[Var], i: usize, 
     s.add_clause(&any);
 }
 
-impl Engine for KindOptions {
-    fn run(
-        &self,
-        problem: &Problem<'_>,
-        opts: &Options,
-        progress: ProgressFn<'_>,
-    ) -> (Verdict, Stats) {
-        run_with(problem.sys(), opts, self, progress)
-    }
-}
-
 /// Run k-induction.
 pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
-    run_with(sys, opts, &KindOptions::default(), progress)
+    KindOptions::default().run_on(sys, opts, progress)
 }
 
-/// [`run`] with k-induction's own options.
-pub fn run_with(
-    sys: &System,
-    opts: &Options,
-    kind: &KindOptions,
-    progress: ProgressFn<'_>,
-) -> (Verdict, Stats) {
-    let start = Instant::now();
-    let mut depth = 0;
-    let v = search(sys, opts, kind, progress, &mut depth);
-    let mut stats = Stats::new();
-    stats.counter("depth", depth).time("time", start.elapsed());
-    (v, stats)
+impl SystemEngine for KindOptions {
+    /// [`run`] with k-induction's own options.
+    fn run_on(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+        let kind = self;
+        let start = Instant::now();
+        let mut depth = 0;
+        let v = search(sys, opts, kind, progress, &mut depth);
+        let mut stats = Stats::new();
+        stats.counter("depth", depth).time("time", start.elapsed());
+        (v, stats)
+    }
 }
 
 fn search(

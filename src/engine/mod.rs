@@ -346,5 +346,5 @@ impl EngineKind {
     }
 }
 
-pub use problem::{Engine, Problem, Program, NO_PROGRAM};
+pub use problem::{Engine, Problem, Program, SystemEngine, NO_PROGRAM};
 pub use registry::{Derived, EngineKind, EngineOptions};

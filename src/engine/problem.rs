@@ -76,6 +76,24 @@ pub trait Engine: Send + Sync {
     ) -> (Verdict, Stats);
 }
 
+/// An engine that works on the bit-level system alone (BMC, k-induction, PDR): it runs on
+/// the problem's system, whatever else the problem has.
+pub trait SystemEngine: Send + Sync {
+    /// Runs on `sys`.
+    fn run_on(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats);
+}
+
+impl<T: SystemEngine> Engine for T {
+    fn run(
+        &self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
+        self.run_on(problem.sys(), opts, progress)
+    }
+}
+
 /// Why an engine that needs a program cannot run on a system alone.
 pub const NO_PROGRAM: &str =
     "ic3cfa works on a C program's control-flow automaton, and DimSpec and AIGER inputs have none";

@@ -45,7 +45,7 @@ pub use options::PdrOptions;
 
 use super::ic3::cube::is_subset;
 use super::ic3::{self, Frames};
-use super::problem::{Engine, Problem};
+use super::problem::SystemEngine;
 use super::{bmc, Cause, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};
@@ -406,37 +406,24 @@ impl<'s> Pdr<'s> {
     }
 }
 
-impl Engine for PdrOptions {
-    fn run(
-        &self,
-        problem: &Problem<'_>,
-        opts: &Options,
-        progress: ProgressFn<'_>,
-    ) -> (Verdict, Stats) {
-        run_with(problem.sys(), opts, self.clone(), progress)
+impl SystemEngine for PdrOptions {
+    /// Runs PDR with these options.
+    fn run_on(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+        let popts = self.clone();
+        let start = Instant::now();
+        let mut pdr = Pdr::new(sys, opts, popts);
+        let v = pdr
+            .run(progress, start)
+            .unwrap_or_else(|Interrupted| super::stopped(opts));
+        let stats = pdr.stats();
+        super::graveyard::keep(std::mem::take(&mut pdr.solvers));
+        super::graveyard::keep(std::mem::replace(&mut pdr.frames, Frames::new(1)));
+        super::graveyard::keep(pdr.lifter.take());
+        (v, stats)
     }
-}
-
-/// Run PDR with the given options.
-pub fn run_with(
-    sys: &System,
-    opts: &Options,
-    popts: PdrOptions,
-    progress: ProgressFn<'_>,
-) -> (Verdict, Stats) {
-    let start = Instant::now();
-    let mut pdr = Pdr::new(sys, opts, popts);
-    let v = pdr
-        .run(progress, start)
-        .unwrap_or_else(|Interrupted| super::stopped(opts));
-    let stats = pdr.stats();
-    super::graveyard::keep(std::mem::take(&mut pdr.solvers));
-    super::graveyard::keep(std::mem::replace(&mut pdr.frames, Frames::new(1)));
-    super::graveyard::keep(pdr.lifter.take());
-    (v, stats)
 }
 
 /// Run PDR with default options.
 pub fn run(sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
-    run_with(sys, opts, PdrOptions::default(), progress)
+    PdrOptions::default().run_on(sys, opts, progress)
 }
