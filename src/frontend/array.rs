@@ -123,7 +123,7 @@ impl<'a> Lower<'a> {
         match b {
             Binding::Var(v, _) => vec![*v],
             Binding::Array(view) => view.arr.elems.clone(),
-            Binding::PtrVar(v) | Binding::FnPtr(v, _) | Binding::Ref(v, _) => vec![*v],
+            Binding::PtrVar(v, _) | Binding::FnPtr(v, _) | Binding::Ref(v, _) => vec![*v],
             Binding::Struct(s) => {
                 let mut out = Vec::new();
                 Self::struct_vars(&s.parts, &mut out);

@@ -461,6 +461,7 @@ impl<'a> Lower<'a> {
                 CType::Pointer(q) | CType::Array(q, _) => Some(*q),
                 _ => None,
             };
+            let declared = pointee.clone().unwrap_or(CType::Void);
             let v = match (v, pointee) {
                 (v @ (Val::Ptr(_) | Val::Addr(_)), Some(q))
                     if self.mem.plan.general.contains(&key) =>
@@ -470,7 +471,7 @@ impl<'a> Lower<'a> {
                 }
                 (v, _) => v,
             };
-            self.bind_param(name, &pname, v, key, &pos, def.declarator.span)?;
+            self.bind_param(name, &pname, v, declared, key, &pos, def.declarator.span)?;
         }
         self.stmt(&def.statement)?;
         let ret_loc = self.fctx()?.ret_loc;
@@ -480,13 +481,16 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
-    /// Parameter `pname` of `name` bound to the argument's value `v` (`key` identifies its
-    /// declaration for the memory plan, `pos` is where it is declared).
+    /// Parameter `pname` of `name` bound to the argument's value `v` (`declared` is the type a
+    /// pointer parameter points to, `key` identifies its declaration for the memory plan,
+    /// `pos` is where it is declared).
+    #[allow(clippy::too_many_arguments)]
     fn bind_param(
         &mut self,
         name: &str,
         pname: &str,
         v: Val,
+        declared: CType,
         key: String,
         pos: &crate::cfa::SrcPos,
         span: lang_c::span::Span,
@@ -506,7 +510,7 @@ impl<'a> Lower<'a> {
             Val::Ptr(p) => self.bind(pname, Binding::Pointer(p, key)),
             Val::Addr(r) => {
                 let pv = self.param_var(&var, ADDRESS, r.t, Some(self.pos.clone()));
-                self.bind(pname, Binding::PtrVar(pv));
+                self.bind(pname, Binding::PtrVar(pv, declared));
             }
             Val::Struct(src) => {
                 let pos = Some(self.pos.clone());

@@ -572,7 +572,7 @@ impl<'a> Lower<'a> {
         let b = self.pointer_binding(&full, v, pointee, kind, span)?;
         if global && external {
             match &b {
-                Binding::PtrVar(pv) | Binding::Ref(pv, _) => self.external_globals.push(*pv),
+                Binding::PtrVar(pv, _) | Binding::Ref(pv, _) => self.external_globals.push(*pv),
                 _ => self.external_pointers.push(name.to_string()),
             }
         }
@@ -724,7 +724,8 @@ impl<'a> Lower<'a> {
                     self.declare_object(Root::Scalar(v, CInt::PTR));
                     Ok(Binding::Ref(v, (**q).clone()))
                 } else {
-                    Ok(Binding::PtrVar(self.new_var(name, ADDRESS, kind, pos)))
+                    let pv = self.new_var(name, ADDRESS, kind, pos);
+                    Ok(Binding::PtrVar(pv, (**q).clone()))
                 }
             }
             CType::Void => self.error(span, format!("variable `{name}` of type void")),
@@ -783,7 +784,7 @@ impl<'a> Lower<'a> {
                 self.assign(*v, r.t);
                 Ok(())
             }
-            (Binding::PtrVar(v), Initializer::Expression(e)) => match self.expr(e)? {
+            (Binding::PtrVar(v, _), Initializer::Expression(e)) => match self.expr(e)? {
                 Val::Int(r) | Val::Addr(r) => {
                     let a = self.address(r);
                     self.assign(*v, a.t);

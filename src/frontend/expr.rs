@@ -496,7 +496,7 @@ impl<'a> Lower<'a> {
                 },
                 q,
             )),
-            Some(Binding::PtrVar(v)) => Ok(Val::Addr(RVal {
+            Some(Binding::PtrVar(v, _)) => Ok(Val::Addr(RVal {
                 t: self.var_term(v),
                 ty: ADDRESS,
             })),
@@ -537,11 +537,52 @@ impl<'a> Lower<'a> {
         if !matches!(e.node, Expression::Member(_)) {
             return Ok(false);
         }
+        if let Some((_, bits)) = self.through_address_only(e) {
+            return Ok(bits);
+        }
         let saved = self.cur;
         self.cur = self.new_loc("sizeof operand (not evaluated)");
         let place = self.place(e);
         self.cur = saved;
         Ok(matches!(place?, Place::Scalar(Lval::Bits { .. })))
+    }
+
+    /// The type of `*p`, `p[i]` or `p->m` for a variable `p` that is an address-only pointer,
+    /// from the type it is declared to point to. Such an access cannot be lowered (there is no
+    /// object to read), but the operand of `sizeof` is not evaluated (C11 6.5.3.4p2), so
+    /// `sizeof *p` is the pointee's size (`kzalloc(sizeof(*p), …)`). With the type, whether
+    /// `e` is a bit-field.
+    fn through_address_only(&self, e: &Node<Expression>) -> Option<(CType, bool)> {
+        let (base, member) = match &e.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                (&u.node.operand, None)
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                (&b.node.lhs, None)
+            }
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => (
+                &m.node.expression,
+                Some(m.node.identifier.node.name.as_str()),
+            ),
+            _ => return None,
+        };
+        let Expression::Identifier(id) = &base.node else {
+            return None;
+        };
+        let Some(Binding::PtrVar(_, q)) = self.lookup(&id.node.name) else {
+            return None;
+        };
+        let q = self.completed(q);
+        match (member, &q) {
+            (None, _) => Some((q, false)),
+            (Some(m), CType::Struct(def)) => def
+                .0
+                .members
+                .iter()
+                .find(|x| x.name.as_deref() == Some(m))
+                .map(|x| (x.ty.clone(), x.bits.is_some())),
+            _ => None,
+        }
     }
 
     /// The type of an expression, without keeping its effects (for `sizeof`).
@@ -552,6 +593,9 @@ impl<'a> Lower<'a> {
     /// [`Lower::type_of`], and whether the value is an address-only pointer (whose pointee
     /// type is not kept: its type is given as `void *`).
     fn type_of_val(&mut self, e: &Node<Expression>) -> Result<(CType, bool), FrontendError> {
+        if let Some((t, _)) = self.through_address_only(e) {
+            return Ok((t, false));
+        }
         let saved = self.cur;
         self.cur = self.new_loc("sizeof operand (not evaluated)");
         let v = self.expr(e);
@@ -1021,7 +1065,7 @@ impl<'a> Lower<'a> {
             return Ok(None);
         };
         let pv = match self.lookup(&id.node.name).cloned() {
-            Some(Binding::PtrVar(pv)) => pv,
+            Some(Binding::PtrVar(pv, _)) => pv,
             Some(Binding::FnPtr(pv, ty)) => {
                 let v = self.expr(r)?;
                 let n = self.function_number(v, &ty, r.span)?;

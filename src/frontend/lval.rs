@@ -22,7 +22,7 @@ impl<'a> Lower<'a> {
                     Some(Binding::Struct(v)) => Ok(Place::Struct(v)),
                     Some(Binding::Structs(sa)) => Ok(Place::Structs(sa)),
                     Some(Binding::Ref(v, q)) => Ok(Place::Ptr(Lval::Var(v, CInt::PTR), q)),
-                    Some(Binding::PtrVar(v)) => self.needs_general(v),
+                    Some(Binding::PtrVar(v, _)) => self.needs_general(v),
                     Some(Binding::Pointer(_, key)) => self.needs_general_key(key),
                     Some(Binding::Invalid(why)) => self.unsupported(e.span, why),
                     Some(_) => self.error(e.span, format!("`{name}` is not assignable")),

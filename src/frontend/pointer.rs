@@ -314,7 +314,7 @@ impl<'a> Lower<'a> {
                 let pos = Some(self.span_pos(span));
                 let pv = self.new_var(name, ADDRESS, kind, pos);
                 self.assign(pv, a.t);
-                Ok(Binding::PtrVar(pv))
+                Ok(Binding::PtrVar(pv, pointee.clone()))
             }
         }
     }

@@ -43,8 +43,9 @@ pub enum Binding {
     /// A pointer (or array parameter) bound to an object: `int *p = &x;`, `int *q = a;`, `f(a)`
     /// for `int a[]` (see [`crate::frontend::pointer`]).
     Pointer(Pointer, String),
-    /// A pointer variable that is not bound to an object: an address-only integer.
-    PtrVar(PVar),
+    /// A pointer variable that is not bound to an object: an address-only integer, and the
+    /// type it is declared to point to (for `sizeof *p`, whose operand is not evaluated).
+    PtrVar(PVar, CType),
     /// A general pointer variable (see [`crate::frontend::memory`]) and the type it points to.
     Ref(PVar, CType),
     /// A function pointer variable (its value a function's number, see [`crate::frontend::fnptr`]) and
