@@ -125,14 +125,15 @@ impl<'a> Lower<'a> {
             }
             return self.unsupported(c.span, format!("nondet function `{name}` of unknown type"));
         }
+        // The program's own definition of a function is what it calls, whatever its name.
+        if let Some(def) = self.functions.get(name).copied() {
+            return self.inline(name, def, args, c.span);
+        }
         if is_heap_function(name) {
             return self.unsupported(c.span, format!("heap memory (`{name}`)"));
         }
         if name.starts_with("pthread_") {
             return self.unsupported(c.span, format!("threads (`{name}`)"));
-        }
-        if let Some(def) = self.functions.get(name).copied() {
-            return self.inline(name, def, args, c.span);
         }
         if self.has_model(name) {
             return self.call_model(name, c);
