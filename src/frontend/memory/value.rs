@@ -230,9 +230,14 @@ impl<'a> Lower<'a> {
         self.cfa.tm.concat(obj, moved)
     }
 
-    /// The byte size of what a pointer to `pointee` steps over (`None`: not an object type).
+    /// The byte size of what a pointer to `pointee` steps over (`None`: not an object type nor
+    /// `void`).
     pub fn step_of(&self, pointee: &CType) -> Option<u64> {
-        pointee.size(self.dm()).filter(|&n| n > 0)
+        match pointee {
+            // GNU C: arithmetic on `void *` steps by one byte.
+            CType::Void => Some(1),
+            _ => pointee.size(self.dm()).filter(|&n| n > 0),
+        }
     }
 
     /// `p + n·size` for a general pointer `p` (`n` an integer of any type): undefined
