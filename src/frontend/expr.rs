@@ -752,6 +752,13 @@ impl<'a> Lower<'a> {
                 return self.function_value(&id.node.name, &ty, operand.span);
             }
         }
+        if let Some((at, _)) = self.constant_member_address(operand)? {
+            let t = self
+                .cfa
+                .tm
+                .bv_const(u128::from(at), ADDRESS.width(self.dm()));
+            return Ok(Val::Addr(RVal { t, ty: ADDRESS }));
+        }
         // `&a[i]` may name the address one past the end.
         let saved = self.address_of.replace(operand.span);
         let place = self.place(operand);

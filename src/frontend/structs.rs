@@ -47,8 +47,8 @@ use super::unions::has_pointers;
 use super::FrontendError;
 use crate::cfa::{PVar, SrcPos, VarKind};
 use lang_c::ast::{
-    Expression, Initializer, OffsetMember, OffsetOfExpression, SpecifierQualifier,
-    StructDeclaration, StructField, StructKind, StructType,
+    BinaryOperator, Expression, Initializer, MemberOperator, OffsetMember, OffsetOfExpression,
+    SpecifierQualifier, StructDeclaration, StructField, StructKind, StructType,
 };
 use lang_c::span::{Node, Span};
 use std::rc::Rc;
@@ -989,6 +989,59 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(total)
+    }
+
+    /// The address `&((T *)c)->m…` designates, for a constant `c`: `c` plus the offset of the
+    /// member reached by `->m` and a chain of `.m` and constant subscripts, and its type — the
+    /// `offsetof` of code that predates `offsetof` (`(size_t)&((T *)0)->m`), which gcc folds
+    /// to a constant and which dereferences nothing. `None` when `e` has another shape.
+    pub fn constant_member_address(
+        &mut self,
+        e: &Node<Expression>,
+    ) -> Result<Option<(u64, CType)>, FrontendError> {
+        let (mut ty, at) = match &e.node {
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => {
+                let Expression::Cast(c) = &m.node.expression.node else {
+                    return Ok(None);
+                };
+                if !matches!(c.node.expression.node, Expression::Constant(_)) {
+                    return Ok(None);
+                }
+                let CType::Pointer(q) = self.type_name(&c.node.type_name)? else {
+                    return Ok(None);
+                };
+                let Ok(base) = u64::try_from(self.const_int(&c.node.expression)?) else {
+                    return Ok(None);
+                };
+                let mut ty = self.completed(&q);
+                let id = &m.node.identifier;
+                let off = self.member_offset(&mut ty, &id.node.name, id.span)?;
+                (ty, base.wrapping_add(off))
+            }
+            Expression::Member(m) => {
+                let Some((at, mut ty)) = self.constant_member_address(&m.node.expression)? else {
+                    return Ok(None);
+                };
+                let id = &m.node.identifier;
+                let off = self.member_offset(&mut ty, &id.node.name, id.span)?;
+                (ty, at.wrapping_add(off))
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let Some((at, CType::Array(elem, _))) =
+                    self.constant_member_address(&b.node.lhs)?
+                else {
+                    return Ok(None);
+                };
+                let Ok(i) = u64::try_from(self.const_int(&b.node.rhs)?) else {
+                    return Ok(None);
+                };
+                let size = elem.size(self.dm()).unwrap_or(0);
+                (*elem, at.wrapping_add(i.wrapping_mul(size)))
+            }
+            _ => return Ok(None),
+        };
+        ty = self.completed(&ty);
+        Ok(Some((at, ty)))
     }
 
     /// The offset of member `name` of the structure type `ty`, which becomes the member's type.
