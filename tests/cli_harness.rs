@@ -134,7 +134,11 @@ fn report(line: &str, file: &str) -> Option<(&'static str, Option<u32>)> {
             "overflow"
         } else if line.contains("division by zero") {
             "divzero"
-        } else if line.contains("out of bounds") {
+        } else if line.contains("out of bounds")
+            || line.contains("insufficient space for an object")
+        {
+            // The second: an access past the end of an object whose type gives no bound for
+            // the index (a flexible array member), caught by the object-size check.
             "oob"
         } else {
             "other"
