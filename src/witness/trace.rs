@@ -95,21 +95,18 @@ pub enum TraceError {
 impl Trace {
     /// The statements of `steps`, a run of `cfa`, the CFA the front end built.
     pub fn of_run(cfa: &Cfa, steps: &[interp::Step]) -> Result<Trace, TraceError> {
-        let mut t = Trace::default();
-        // The functions active at the current command, innermost last, each with the statement
-        // it is executing.
-        let mut frames: Vec<(Option<Activation>, StatementKey)> = Vec::new();
-        // The commands of the current statement so far.
-        let mut seen: Vec<OriginId> = Vec::new();
+        let mut r = Reading {
+            cfa,
+            t: Trace::default(),
+            frames: Vec::new(),
+            seen: Vec::new(),
+            named: false,
+            known: HashMap::new(),
+        };
         let mut last = None;
-        // Whether the current statement's text is that of one of the program's commands.
-        let mut named = false;
-        // The value of each variable written so far.
-        let mut known: HashMap<PVar, u128> = HashMap::new();
         for (i, step) in steps.iter().enumerate() {
             let edge = cfa.edge(step.edge);
             let activation = lowered_in(cfa, edge);
-            let function = activation.as_ref().map(|(f, _)| f.clone());
             let mut atoms = Vec::new();
             let mut choice = false;
             collect_atoms(&edge.cmd, &mut atoms, &mut choice);
@@ -119,79 +116,16 @@ impl Trace {
             let mut writes = step.writes.iter();
             let mut statement = None;
             for a in atoms {
-                let (o, effect) = match a {
-                    Gcl::Assume(_, o) => (*o, None),
-                    Gcl::Assign(v, _, o) => {
-                        let &(w, value) = writes.next().ok_or(TraceError::Writes(i))?;
-                        if w != *v {
-                            return Err(TraceError::Writes(i));
-                        }
-                        (*o, Some(Effect::Assign { var: *v, value }))
-                    }
-                    Gcl::Havoc(v, kind, o) => {
-                        let &(w, value) = writes.next().ok_or(TraceError::Writes(i))?;
-                        if w != *v {
-                            return Err(TraceError::Writes(i));
-                        }
-                        (*o, Some(havoc(cfa, *v, kind, value)))
-                    }
-                    Gcl::Seq(_) | Gcl::Choice(_) => continue,
+                let Some((o, effect)) = atom_effect(cfa, a, &mut writes, i)? else {
+                    continue;
                 };
                 last = Some(o);
-                let origin = cfa.origin(o);
-                let text = origin.map(|x| x.text.clone()).unwrap_or_default();
-                let check = origin.is_some_and(|x| x.check);
-                let pos = origin.and_then(|x| x.statement.clone().or(x.pos.clone()));
-                let at = origin.and_then(|x| x.statement_at);
-                if function.is_none() {
-                    before_main(&mut t.before_main, pos, text, effect);
-                    continue;
-                }
-                let same = t.statements.last().is_some_and(|s: &Executed| {
-                    s.pos == pos
-                        && s.statement_at == at
-                        && frames.last().is_some_and(|(f, _)| *f == activation)
-                        && !seen.contains(&o)
-                });
-                if !same {
-                    let resumed = enter(&mut frames, &activation, &(pos.clone(), at));
-                    seen.clear();
-                    named = !check;
-                    t.statements.push(Executed {
-                        pos,
-                        statement_at: at,
-                        text: text.clone(),
-                        function: function.clone(),
-                        resumed,
-                        effects: Vec::new(),
-                    });
-                }
-                seen.push(o);
-                statement = statement.or(t.statements.len().checked_sub(1));
-                let Some(s) = t.statements.last_mut() else {
-                    continue;
-                };
-                // The statement is named by its first command that is the program's.
-                if !named && !check {
-                    s.text = text.clone();
-                    named = true;
-                }
-                match effect {
-                    Some(e) => add_effect(cfa, &mut known, s, e),
-                    // A condition that held, unless the statement's text says it already.
-                    None if !check
-                        && text != s.text
-                        && !s.effects.contains(&Effect::Condition(text.clone())) =>
-                    {
-                        s.effects.push(Effect::Condition(text))
-                    }
-                    None => {}
-                }
+                statement = statement.or(r.command(o, effect, &activation));
             }
-            t.path.push((step.edge, statement));
+            r.t.path.push((step.edge, statement));
         }
-        t.failure = last.map(|o| failure_at(cfa, o));
-        Ok(t)
+        r.t.failure = last.map(|o| failure_at(cfa, o));
+        Ok(r.t)
     }
 
     /// The nondet calls' results, in order.
@@ -214,6 +148,108 @@ impl Trace {
         out.extend(uninitialised(&self.statements));
         out
     }
+}
+
+/// A run being read as statements: the trace so far and the state of the reading.
+struct Reading<'a> {
+    cfa: &'a Cfa,
+    /// The trace read so far.
+    t: Trace,
+    /// The functions active at the current command, innermost last, each with the statement
+    /// it is executing.
+    frames: Vec<(Option<Activation>, StatementKey)>,
+    /// The commands of the current statement so far.
+    seen: Vec<OriginId>,
+    /// Whether the current statement's text is that of one of the program's commands.
+    named: bool,
+    /// The value of each variable written so far.
+    known: HashMap<PVar, u128>,
+}
+
+impl Reading<'_> {
+    /// Adds the command `o` of `activation`, which did `effect`, to the statement it belongs
+    /// to; returns that statement's index in [`Trace::statements`] (none before `main`).
+    fn command(
+        &mut self,
+        o: OriginId,
+        effect: Option<Effect>,
+        activation: &Option<Activation>,
+    ) -> Option<usize> {
+        let origin = self.cfa.origin(o);
+        let text = origin.map(|x| x.text.clone()).unwrap_or_default();
+        let check = origin.is_some_and(|x| x.check);
+        let pos = origin.and_then(|x| x.statement.clone().or(x.pos.clone()));
+        let at = origin.and_then(|x| x.statement_at);
+        let Some((function, _)) = activation else {
+            before_main(&mut self.t.before_main, pos, text, effect);
+            return None;
+        };
+        let same = self.t.statements.last().is_some_and(|s: &Executed| {
+            s.pos == pos
+                && s.statement_at == at
+                && self.frames.last().is_some_and(|(f, _)| f == activation)
+                && !self.seen.contains(&o)
+        });
+        if !same {
+            let resumed = enter(&mut self.frames, activation, &(pos.clone(), at));
+            self.seen.clear();
+            self.named = !check;
+            self.t.statements.push(Executed {
+                pos,
+                statement_at: at,
+                text: text.clone(),
+                function: Some(function.clone()),
+                resumed,
+                effects: Vec::new(),
+            });
+        }
+        self.seen.push(o);
+        let statement = self.t.statements.len().checked_sub(1);
+        let Some(s) = self.t.statements.last_mut() else {
+            return statement;
+        };
+        // The statement is named by its first command that is the program's.
+        if !self.named && !check {
+            s.text = text.clone();
+            self.named = true;
+        }
+        match effect {
+            Some(e) => add_effect(self.cfa, &mut self.known, s, e),
+            // A condition that held, unless the statement's text says it already.
+            None if !check
+                && text != s.text
+                && !s.effects.contains(&Effect::Condition(text.clone())) =>
+            {
+                s.effects.push(Effect::Condition(text))
+            }
+            None => {}
+        }
+        statement
+    }
+}
+
+/// The origin of an atom of step `i` and what it did: for an assignment or a havoc, the value
+/// it wrote is the next of the step's `writes`, which must be to the atom's variable.
+fn atom_effect<'a>(
+    cfa: &Cfa,
+    atom: &Gcl,
+    writes: &mut impl Iterator<Item = &'a (PVar, u128)>,
+    i: usize,
+) -> Result<Option<(OriginId, Option<Effect>)>, TraceError> {
+    let (v, o) = match atom {
+        Gcl::Assume(_, o) => return Ok(Some((*o, None))),
+        Gcl::Assign(v, _, o) | Gcl::Havoc(v, _, o) => (*v, *o),
+        Gcl::Seq(_) | Gcl::Choice(_) => return Ok(None),
+    };
+    let &(w, value) = writes.next().ok_or(TraceError::Writes(i))?;
+    if w != v {
+        return Err(TraceError::Writes(i));
+    }
+    let effect = match atom {
+        Gcl::Havoc(_, kind, _) => havoc(cfa, v, kind, value),
+        _ => Effect::Assign { var: v, value },
+    };
+    Ok(Some((o, Some(effect))))
 }
 
 /// The uninitialised values given by some statements, in order.

@@ -61,7 +61,39 @@ pub fn draw(cfa: &Cfa, path: &[(EdgeId, Option<usize>)], id: &str) -> Drawing {
     if whole > MAX_LOCATIONS {
         shown = on_path.clone();
     }
-    // The printed step numbers of each edge of the path, in order.
+    let steps = step_numbers(path);
+    let (mut vg, edges) = graph(cfa, &shown, &on_path, &steps);
+    let mut svg = SVGWriter::new();
+    if shown.is_empty() {
+        return Drawing {
+            svg: String::new(),
+            note: "no location to draw".into(),
+            width: 0.0,
+        };
+    }
+    vg.do_it(false, false, false, &mut svg);
+    // The writer's canvas grows by guesses of the text's extent; the nodes' boxes give the
+    // drawing's real one.
+    let (low, high) = extent(&vg);
+    let margin = 16.0;
+    let width = high.x - low.x + 2.0 * margin;
+    let view = format!(
+        "<svg class=\"cfa\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\">",
+        x = low.x - margin,
+        y = low.y - margin,
+        w = width,
+        h = high.y - low.y + 2.0 * margin,
+    );
+    let note = note_of(cfa, shown.len(), edges, whole, &functions);
+    Drawing {
+        svg: inline(&svg.finalize(), &view, id),
+        note,
+        width,
+    }
+}
+
+/// The printed step numbers of each edge of the path, in order.
+fn step_numbers(path: &[(EdgeId, Option<usize>)]) -> BTreeMap<EdgeId, Vec<usize>> {
     let mut steps: BTreeMap<EdgeId, Vec<usize>> = BTreeMap::new();
     for (e, s) in path {
         let numbers = steps.entry(*e).or_default();
@@ -71,9 +103,20 @@ pub fn draw(cfa: &Cfa, path: &[(EdgeId, Option<usize>)], id: &str) -> Drawing {
             }
         }
     }
+    steps
+}
+
+/// The graph of the `shown` locations and the edges between them, `on_path` and `steps`
+/// marking the path, with the number of edges it has.
+fn graph(
+    cfa: &Cfa,
+    shown: &BTreeSet<Loc>,
+    on_path: &BTreeSet<Loc>,
+    steps: &BTreeMap<EdgeId, Vec<usize>>,
+) -> (VisualGraph, usize) {
     let mut vg = VisualGraph::new(Orientation::TopToBottom);
     let mut handles = HashMap::new();
-    for &l in &shown {
+    for &l in shown {
         handles.insert(l, vg.add_node(node(cfa, l, on_path.contains(&l))));
     }
     let mut edges = 0;
@@ -85,17 +128,12 @@ pub fn draw(cfa: &Cfa, path: &[(EdgeId, Option<usize>)], id: &str) -> Drawing {
         let taken = steps.get(&EdgeId(k as u32));
         vg.add_edge(arrow(cfa, &e.cmd, taken), a, b);
     }
-    let mut svg = SVGWriter::new();
-    if shown.is_empty() {
-        return Drawing {
-            svg: String::new(),
-            note: "no location to draw".into(),
-            width: 0.0,
-        };
-    }
-    vg.do_it(false, false, false, &mut svg);
-    // The writer's canvas grows by guesses of the text's extent; the nodes' boxes (labels and
-    // the bends of long edges are nodes too) give the drawing's real one.
+    (vg, edges)
+}
+
+/// The corners of the box around a laid-out graph's nodes (labels and the bends of long edges
+/// are nodes too).
+fn extent(vg: &VisualGraph) -> (Point, Point) {
     let (mut low, mut high) = (
         Point::new(f64::MAX, f64::MAX),
         Point::new(f64::MIN, f64::MIN),
@@ -105,19 +143,22 @@ pub fn draw(cfa: &Cfa, path: &[(EdgeId, Option<usize>)], id: &str) -> Drawing {
         low = Point::new(low.x.min(a.x), low.y.min(a.y));
         high = Point::new(high.x.max(b.x), high.y.max(b.y));
     }
-    let margin = 16.0;
-    let width = high.x - low.x + 2.0 * margin;
-    let view = format!(
-        "<svg class=\"cfa\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\">",
-        x = low.x - margin,
-        y = low.y - margin,
-        w = width,
-        h = high.y - low.y + 2.0 * margin,
-    );
-    let left = cfa.locations.len() - shown.len();
+    (low, high)
+}
+
+/// The note of a drawing of `shown` locations and `edges` edges of `cfa`: what it draws and
+/// what it leaves out, `whole` being the number of locations of the `functions` the path
+/// visits.
+fn note_of(
+    cfa: &Cfa,
+    shown: usize,
+    edges: usize,
+    whole: usize,
+    functions: &BTreeSet<&str>,
+) -> String {
+    let left = cfa.locations.len() - shown;
     let mut note = format!(
-        "{} of {} locations and {edges} of {} edges drawn",
-        shown.len(),
+        "{shown} of {} locations and {edges} of {} edges drawn",
         cfa.locations.len(),
         cfa.edges.len()
     );
@@ -146,11 +187,7 @@ pub fn draw(cfa: &Cfa, path: &[(EdgeId, Option<usize>)], id: &str) -> Drawing {
             }
         );
     }
-    Drawing {
-        svg: inline(&svg.finalize(), &view, id),
-        note,
-        width,
-    }
+    note
 }
 
 /// A location's node: its number and line, coloured by kind and by whether the path visits it.

@@ -44,32 +44,14 @@ impl Ic3cfa<'_> {
         level: usize,
         keep: &dyn Fn(Loc, &[TermId]) -> bool,
     ) -> Result<CircuitInvariant, String> {
-        let ps = self.ps;
-        if !ps.keeps_pc() {
+        if !self.ps.keeps_pc() {
             return Err("the system leaves out part of the program counter".into());
         }
         let mut parts = Vec::new();
         let mut text = Vec::new();
-        for (l, info) in self.cfa.locations.iter().enumerate() {
-            let mut clauses: Vec<TermId> = Vec::new();
-            let inv = if self.dist[l] == usize::MAX {
-                self.tm.fals()
-            } else {
-                let cubes: Vec<&[TermId]> = self
-                    .lemmas
-                    .from(l, level + 1)
-                    .map(|(_, cube)| cube)
-                    .filter(|cube| keep(Loc(l as u32), cube))
-                    .collect();
-                clauses = cubes
-                    .into_iter()
-                    .map(|cube| {
-                        let c = self.tm.and_all(cube.iter().copied());
-                        self.tm.not(c)
-                    })
-                    .collect();
-                self.tm.and_all(clauses.iter().copied())
-            };
+        let cfa = self.cfa;
+        for (l, info) in cfa.locations.iter().enumerate() {
+            let (inv, clauses) = self.location_invariant(l, level, keep);
             if self.tm.is_true(inv) {
                 continue;
             }
@@ -84,17 +66,61 @@ impl Ic3cfa<'_> {
                 };
                 text.push((l as u32, self.conjuncts(&parts)));
             }
-            let at = match ps.pc {
-                PcEncoding::Binary => {
-                    let pc = ps.pc_terms[0];
-                    let code = self.tm.bv_const(l as u128, self.tm.width(pc));
-                    self.tm.eq(pc, code)
-                }
-                PcEncoding::OneHot => ps.pc_terms[l],
-            };
+            let at = self.pc_at(l);
             parts.push(self.tm.implies(at, inv));
         }
-        let root_term = self.tm.and_all(parts);
+        let root = self.tm.and_all(parts);
+        self.circuit(root, text)
+    }
+
+    /// The invariant `F(level + 1)` at location `l` with only the lemmas that `keep` keeps,
+    /// and its clauses (false and none at a location unreachable from the initial one).
+    fn location_invariant(
+        &mut self,
+        l: usize,
+        level: usize,
+        keep: &dyn Fn(Loc, &[TermId]) -> bool,
+    ) -> (TermId, Vec<TermId>) {
+        if self.dist[l] == usize::MAX {
+            return (self.tm.fals(), Vec::new());
+        }
+        let cubes: Vec<&[TermId]> = self
+            .lemmas
+            .from(l, level + 1)
+            .map(|(_, cube)| cube)
+            .filter(|cube| keep(Loc(l as u32), cube))
+            .collect();
+        let clauses: Vec<TermId> = cubes
+            .into_iter()
+            .map(|cube| {
+                let c = self.tm.and_all(cube.iter().copied());
+                self.tm.not(c)
+            })
+            .collect();
+        (self.tm.and_all(clauses.iter().copied()), clauses)
+    }
+
+    /// The condition that the program counter is at location `l`.
+    fn pc_at(&mut self, l: usize) -> TermId {
+        let ps = self.ps;
+        match ps.pc {
+            PcEncoding::Binary => {
+                let pc = ps.pc_terms[0];
+                let code = self.tm.bv_const(l as u128, self.tm.width(pc));
+                self.tm.eq(pc, code)
+            }
+            PcEncoding::OneHot => ps.pc_terms[l],
+        }
+    }
+
+    /// The invariant whose condition is `root_term` over the system's variables, as a circuit
+    /// whose inputs are the system's state and program counter latches, with its `text`.
+    fn circuit(
+        &self,
+        root_term: TermId,
+        text: Vec<(u32, Vec<Conjunct>)>,
+    ) -> Result<CircuitInvariant, String> {
+        let ps = self.ps;
         let mut aig = crate::aig::Aig::new();
         let mut bl = crate::aig::blast::Blaster::new();
         let mut inputs = Vec::new();

@@ -57,19 +57,9 @@ pub fn loop_invariants(
         .map(|(i, v)| (v.name.as_str(), i))
         .collect();
     let at: HashMap<Loc, &[Conjunct]> = inv.iter().map(|(l, c)| (*l, c.as_slice())).collect();
-    // The copies of each loop, by the keyword's position.
-    let mut heads: BTreeMap<(String, u32, u32), Vec<Loc>> = BTreeMap::new();
-    for (i, info) in cfa.locations.iter().enumerate() {
-        if let Some(k) = &info.loop_keyword {
-            heads
-                .entry((k.file.to_string(), k.line, k.col))
-                .or_default()
-                .push(Loc(i as u32));
-        }
-    }
     let mut out = Vec::new();
     let mut dropped = Dropped::default();
-    for copies in heads.values() {
+    for copies in loop_heads(cfa).values() {
         let first = &cfa.locations[copies[0].index()];
         let (Some(keyword), Some(function)) = (first.loop_keyword.clone(), first.function.clone())
         else {
@@ -85,29 +75,9 @@ pub fn loop_invariants(
             };
             let mut kept: Vec<Conjunct> = Vec::new();
             for c in conjuncts.iter() {
-                let mut text = c.text.clone();
-                let ok = c.vars.iter().all(|name| {
-                    let Some(&v) = by_name.get(name.as_str()) else {
-                        return false;
-                    };
-                    // The variable the C reader names: `v` itself, or the program variable
-                    // that always equals it.
-                    let named = aliases.get(&v).copied().unwrap_or(v);
-                    let ok = live[l.index()][v] && names[named];
-                    if ok && named != v {
-                        let from = crate::ts::invariants::c_name(name);
-                        let to = c_base(&cfa.vars[named]).unwrap_or_default();
-                        text = replace_identifier(&text, &from, to);
-                    }
-                    ok
-                });
-                if ok {
-                    kept.push(Conjunct {
-                        text,
-                        vars: c.vars.clone(),
-                    });
-                } else {
-                    dropped.conjuncts += 1;
+                match written_at(cfa, &by_name, &aliases, &live[l.index()], &names, c) {
+                    Some(c) => kept.push(c),
+                    None => dropped.conjuncts += 1,
                 }
             }
             parts.push(Conjunct::join(&kept));
@@ -116,22 +86,73 @@ pub fn loop_invariants(
             dropped.loops += 1;
             continue;
         }
-        let value = if parts.len() == 1 {
-            parts.remove(0)
-        } else {
-            parts
-                .iter()
-                .map(|p| format!("({p})"))
-                .collect::<Vec<_>>()
-                .join(" || ")
-        };
         out.push(LoopInvariant {
             pos: keyword,
             function: function.to_string(),
-            value,
+            value: disjunction(parts),
         });
     }
     (out, dropped)
+}
+
+/// The copies of each loop head of `cfa`, by the position of the loop's keyword.
+fn loop_heads(cfa: &Cfa) -> BTreeMap<(String, u32, u32), Vec<Loc>> {
+    let mut heads: BTreeMap<(String, u32, u32), Vec<Loc>> = BTreeMap::new();
+    for (i, info) in cfa.locations.iter().enumerate() {
+        if let Some(k) = &info.loop_keyword {
+            heads
+                .entry((k.file.to_string(), k.line, k.col))
+                .or_default()
+                .push(Loc(i as u32));
+        }
+    }
+    heads
+}
+
+/// A conjunct as written at a location, each nondet result it reads written as the program
+/// variable that always equals it (`aliases`); none when it reads a variable that is not
+/// `live` there or that `names` says cannot be named there. `by_name` gives the index of each
+/// variable of `cfa` by its name.
+fn written_at(
+    cfa: &Cfa,
+    by_name: &HashMap<&str, usize>,
+    aliases: &HashMap<usize, usize>,
+    live: &[bool],
+    names: &[bool],
+    c: &Conjunct,
+) -> Option<Conjunct> {
+    let mut text = c.text.clone();
+    for name in &c.vars {
+        let &v = by_name.get(name.as_str())?;
+        // The variable the C reader names: `v` itself, or the program variable that always
+        // equals it.
+        let named = aliases.get(&v).copied().unwrap_or(v);
+        if !(live[v] && names[named]) {
+            return None;
+        }
+        if named != v {
+            let from = crate::ts::invariants::c_name(name);
+            let to = c_base(&cfa.vars[named]).unwrap_or_default();
+            text = replace_identifier(&text, &from, to);
+        }
+    }
+    Some(Conjunct {
+        text,
+        vars: c.vars.clone(),
+    })
+}
+
+/// The invariant of a loop from those of its copies: the one copy's, or their disjunction.
+fn disjunction(mut parts: Vec<String>) -> String {
+    if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        parts
+            .iter()
+            .map(|p| format!("({p})"))
+            .collect::<Vec<_>>()
+            .join(" || ")
+    }
 }
 
 /// The C name of a program variable (without its function prefix and copy suffix), or `None`

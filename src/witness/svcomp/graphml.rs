@@ -10,7 +10,7 @@
 //!   the loop's line with `enterLoopHead`; with no invariant, the entry node alone (the trivial
 //!   witness).
 
-use super::{Content, Metadata, WaypointKind, Witness};
+use super::{Content, LoopInvariant, Metadata, Waypoint, WaypointKind, Witness};
 use std::fmt::Write;
 
 /// The keys the witnesses use: (id, domain, type, default).
@@ -116,86 +116,91 @@ fn edge(out: &mut String, from: &str, to: &str, data_items: &[(&str, &str)]) {
 /// The witness as a GraphML document.
 pub fn write(w: &Witness) -> String {
     let mut out = String::new();
+    let kind = match &w.content {
+        Content::Violation(_) => "violation_witness",
+        Content::Correctness(_) => "correctness_witness",
+    };
+    header(&mut out, &w.meta, w.note.as_deref(), kind);
+    node(&mut out, "N0", &[("entry", "true")]);
     match &w.content {
-        Content::Violation(points) => {
-            header(&mut out, &w.meta, w.note.as_deref(), "violation_witness");
-            node(&mut out, "N0", &[("entry", "true")]);
-            let mut prev = "N0".to_string();
-            for (i, p) in points.iter().enumerate() {
-                let id = format!("N{}", i + 1);
-                let line = p.pos.line.to_string();
-                match &p.kind {
-                    WaypointKind::Return { function, value } => {
-                        node(&mut out, &id, &[]);
-                        let assumption = format!("\\result == {value};");
-                        let mut items = vec![
-                            ("startline", line.as_str()),
-                            ("assumption", assumption.as_str()),
-                            ("assumption.resultfunction", function.as_str()),
-                        ];
-                        if let Some(f) = &p.function {
-                            items.push(("assumption.scope", f.as_str()));
-                        }
-                        edge(&mut out, &prev, &id, &items);
-                    }
-                    WaypointKind::Assumption {
-                        constraint,
-                        holds_after,
-                    } => {
-                        // An edge's assumption holds after its statement: only where that
-                        // statement leaves it true.
-                        if !holds_after {
-                            continue;
-                        }
-                        node(&mut out, &id, &[]);
-                        let assumption = format!("{constraint};");
-                        let mut items = vec![
-                            ("startline", line.as_str()),
-                            ("assumption", assumption.as_str()),
-                        ];
-                        if let Some(f) = &p.function {
-                            items.push(("assumption.scope", f.as_str()));
-                        }
-                        edge(&mut out, &prev, &id, &items);
-                    }
-                    WaypointKind::Target => {
-                        node(&mut out, &id, &[("violation", "true")]);
-                        edge(&mut out, &prev, &id, &[("startline", line.as_str())]);
-                    }
-                }
-                prev = id;
-            }
-        }
-        Content::Correctness(invs) => {
-            header(&mut out, &w.meta, w.note.as_deref(), "correctness_witness");
-            node(&mut out, "N0", &[("entry", "true")]);
-            let ids: Vec<String> = (1..=invs.len()).map(|i| format!("N{i}")).collect();
-            for (id, inv) in ids.iter().zip(invs) {
-                node(
-                    &mut out,
-                    id,
-                    &[
-                        ("invariant", inv.value.as_str()),
-                        ("invariant.scope", inv.function.as_str()),
-                    ],
-                );
-            }
-            let sources: Vec<&str> = std::iter::once("N0")
-                .chain(ids.iter().map(String::as_str))
-                .collect();
-            for (id, inv) in ids.iter().zip(invs) {
-                let line = inv.pos.line.to_string();
-                for from in &sources {
-                    edge(
-                        &mut out,
-                        from,
-                        id,
-                        &[("startline", line.as_str()), ("enterLoopHead", "true")],
-                    );
-                }
-            }
-        }
+        Content::Violation(points) => violation_path(&mut out, points),
+        Content::Correctness(invs) => loop_head_nodes(&mut out, invs),
     }
     out.push_str(" </graph>\n</graphml>\n");
     out
+}
+
+/// The path of a violation witness after its entry node `N0`: an edge into a node of its own
+/// per waypoint it states, the last one into the violation node.
+fn violation_path(out: &mut String, points: &[Waypoint]) {
+    let mut prev = "N0".to_string();
+    for (i, p) in points.iter().enumerate() {
+        let id = format!("N{}", i + 1);
+        let line = p.pos.line.to_string();
+        let (assumption, result_function) = match &p.kind {
+            WaypointKind::Return { function, value } => {
+                (format!("\\result == {value};"), Some(function.as_str()))
+            }
+            WaypointKind::Assumption {
+                constraint,
+                holds_after,
+            } => {
+                // An edge's assumption holds after its statement: only where that statement
+                // leaves it true.
+                if !holds_after {
+                    continue;
+                }
+                (format!("{constraint};"), None)
+            }
+            WaypointKind::Target => {
+                node(out, &id, &[("violation", "true")]);
+                edge(out, &prev, &id, &[("startline", line.as_str())]);
+                prev = id;
+                continue;
+            }
+        };
+        node(out, &id, &[]);
+        let mut items = vec![
+            ("startline", line.as_str()),
+            ("assumption", assumption.as_str()),
+        ];
+        if let Some(f) = result_function {
+            items.push(("assumption.resultfunction", f));
+        }
+        if let Some(f) = &p.function {
+            items.push(("assumption.scope", f.as_str()));
+        }
+        edge(out, &prev, &id, &items);
+        prev = id;
+    }
+}
+
+/// The nodes after the entry node `N0` of a correctness witness, one per loop invariant, and
+/// their edges: each entered from every node at the loop's line.
+fn loop_head_nodes(out: &mut String, invs: &[LoopInvariant]) {
+    let ids: Vec<String> = (1..=invs.len()).map(|i| format!("N{i}")).collect();
+    for (id, inv) in ids.iter().zip(invs) {
+        node(
+            out,
+            id,
+            &[
+                ("invariant", inv.value.as_str()),
+                ("invariant.scope", inv.function.as_str()),
+            ],
+        );
+    }
+    let sources: Vec<&str> = std::iter::once("N0")
+        .chain(ids.iter().map(String::as_str))
+        .collect();
+    for (id, inv) in ids.iter().zip(invs) {
+        let line = inv.pos.line.to_string();
+        for from in &sources {
+            edge(
+                out,
+                from,
+                id,
+                &[("startline", line.as_str()), ("enterLoopHead", "true")],
+            );
+        }
+    }
 }

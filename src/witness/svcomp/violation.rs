@@ -21,8 +21,10 @@
 //! only statement that reaches the error, when there is only one.
 
 use super::{Waypoint, WaypointKind};
-use crate::cfa::{interp, Cfa, Gcl, HavocKind, PVar, SrcPos};
-use crate::witness::source_run::{self, havoc_kinds, uninitialised_reads, Kinds, Uninit};
+use crate::cfa::{interp, Cfa, Gcl, HavocKind, IntType, PVar, SrcPos};
+use crate::witness::source_run::{
+    self, havoc_kinds, uninitialised_reads, Kinds, Uninit, UninitRead,
+};
 use crate::witness::trace::{decimal, function_of};
 
 /// The most steps of the replay on the program as written.
@@ -105,12 +107,7 @@ fn waypoints_of(
         let edge = cfa.edge(step.edge);
         let function = function_of(cfa, edge);
         for &(v, value) in &step.nondet {
-            let (name, ty) = match kinds.get(&v) {
-                Some(HavocKind::NondetCall { function, ty })
-                | Some(HavocKind::UndefinedCall { function, ty }) => (function, ty),
-                _ => continue,
-            };
-            let Some(pos) = cfa.var(v).pos.clone() else {
+            let Some((name, ty, pos)) = call_result(cfa, kinds, v) else {
                 continue;
             };
             out.push((
@@ -127,6 +124,21 @@ fn waypoints_of(
         }
     }
     out
+}
+
+/// The called function, the result's type and the call's position of `v` when it is the
+/// result of a call at a known position (one that gives a `function_return` waypoint).
+fn call_result<'k>(
+    cfa: &Cfa,
+    kinds: &Kinds<'k>,
+    v: PVar,
+) -> Option<(&'k String, &'k IntType, SrcPos)> {
+    let (function, ty) = match kinds.get(&v) {
+        Some(HavocKind::NondetCall { function, ty })
+        | Some(HavocKind::UndefinedCall { function, ty }) => (function, ty),
+        _ => return None,
+    };
+    Some((function, ty, cfa.var(v).pos.clone()?))
 }
 
 /// The statement start of the command that havocs `v` in `cmd`.
@@ -156,41 +168,13 @@ fn state_uninitialised_reads(
     if reads.is_empty() {
         return Vec::new();
     }
-    // Where each step's first call value is in `points`.
-    let mut first_point = Vec::with_capacity(steps.len() + 1);
-    let mut k = 0;
-    for step in steps {
-        first_point.push(k);
-        k += step
-            .nondet
-            .iter()
-            .filter(|(v, _)| {
-                matches!(
-                    kinds.get(v),
-                    Some(HavocKind::NondetCall { .. } | HavocKind::UndefinedCall { .. })
-                ) && cfa.var(*v).pos.is_some()
-            })
-            .count();
-    }
-    first_point.push(k);
+    let first_point = first_points(cfa, kinds, steps);
     let mut unstated = Vec::new();
     let mut inserted = 0usize;
     for r in reads {
         let info = cfa.var(r.var);
-        let edge = cfa.edge(steps[r.step].edge);
-        let function = function_of(cfa, edge);
-        let statement = cfa.origin(r.origin).and_then(|o| o.statement.clone());
-        let name = match (&statement, &function) {
-            (Some(at), Some(f)) if super::correctness::nameable(cfa, f, at)[r.var.index()] => {
-                super::correctness::c_base(info)
-            }
-            _ => None,
-        };
-        let stated = match (statement, name) {
-            (Some(at), Some(name)) if first_pass(cfa, steps, r.step, &at) => Some((at, name)),
-            _ => None,
-        };
-        let Some((at, name)) = stated else {
+        let function = function_of(cfa, cfa.edge(steps[r.step].edge));
+        let Some((at, name)) = stated_at(cfa, steps, &r, function.as_deref()) else {
             unstated.push(format!(
                 "{} (value {})",
                 info.name,
@@ -226,6 +210,45 @@ fn state_uninitialised_reads(
         inserted += 1;
     }
     unstated
+}
+
+/// Where each step's first call value is in the run's `function_return` waypoints, and their
+/// number after the last step.
+fn first_points(cfa: &Cfa, kinds: &Kinds<'_>, steps: &[interp::Step]) -> Vec<usize> {
+    let mut first_point = Vec::with_capacity(steps.len() + 1);
+    let mut k = 0;
+    for step in steps {
+        first_point.push(k);
+        k += step
+            .nondet
+            .iter()
+            .filter(|(v, _)| call_result(cfa, kinds, *v).is_some())
+            .count();
+    }
+    first_point.push(k);
+    first_point
+}
+
+/// Where and by what C name an assumption states the value of the uninitialised read `r` in
+/// `function`: at the start of the reading statement, when the variable can be named there
+/// and the read happens in the first pass through the statement.
+fn stated_at<'c>(
+    cfa: &'c Cfa,
+    steps: &[interp::Step],
+    r: &UninitRead,
+    function: Option<&str>,
+) -> Option<(SrcPos, &'c str)> {
+    let statement = cfa.origin(r.origin).and_then(|o| o.statement.clone());
+    let name = match (&statement, function) {
+        (Some(at), Some(f)) if super::correctness::nameable(cfa, f, at)[r.var.index()] => {
+            super::correctness::c_base(cfa.var(r.var))
+        }
+        _ => None,
+    };
+    match (statement, name) {
+        (Some(at), Some(name)) if first_pass(cfa, steps, r.step, &at) => Some((at, name)),
+        _ => None,
+    }
 }
 
 /// The statement start of the command of an edge (of its first atom with an origin).
