@@ -32,7 +32,7 @@ fn unsupported_constructs() {
         "bit-fields, arrays of function pointers, unions, or function pointers",
     );
     unsupported(
-        "struct t { int a; }; int main(){ char b[4] = {0}; struct t *p = 0; p = (struct t *)b; return p->a; }",
+        "struct t { int a; }; struct u { int a; }; int main(){ struct u b = {0}; struct t *p = &b; return p->a; }",
         "to a pointer to `struct t`",
     );
     unsupported(

@@ -466,6 +466,11 @@ impl<'a> Lower<'a> {
                 return Ok(view);
             }
         }
+        if let CType::Struct(def) = &pointee {
+            if let Some(view) = self.struct_view_as(&v, def, c.span)? {
+                return Ok(view);
+            }
+        }
         if let Val::Ref(r, _) = v {
             return Ok(Val::Ref(r, pointee));
         }

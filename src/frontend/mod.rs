@@ -45,7 +45,9 @@
 //!   whose undefined uses (outside its object, dangling, null, misaligned) are UNKNOWN sinks;
 //!   a pointer converted to an integer type of another width views the bytes of the objects'
 //!   integer cells, little-endian (`memory::access`), and `memset`, `memcpy`, `memmove`,
-//!   `memcmp` work byte by byte (`memory::copy`, `memory::loops`); `sizeof` of a pointer or array
+//!   `memcmp` work byte by byte (`memory::copy`, `memory::loops`), and so do the members of
+//!   a structure reached through a pointer converted from a pointer to another type (another
+//!   structure, an integer, an array); `sizeof` of a pointer or array
 //!   parameter is the data model's pointer size;
 //! - string literals are arrays of `char` with static storage (see the `strings` module);
 //!   writing one is an UNKNOWN sink;
@@ -61,7 +63,7 @@
 //!
 //! Unsupported constructs give `file:line:col: error: unsupported: <what>`: general pointers to
 //! structures with bit-fields, arrays of structures or of pointers, or function pointers; a
-//! pointer to an integer converted to a pointer to a structure or another array shape;
+//! pointer converted to a pointer to another array shape;
 //! function pointers converted to integers; union members other than integers, pointers,
 //! arrays of `char` and structures and unions of those (bit-fields, arrays of wider integers or
 //! of pointers), a pointer member beside an array member; wide string literals, heap

@@ -12,8 +12,9 @@
 //!   reinterpret the object's bits — what the compiled program does. A pointer to `void` keeps
 //!   its object but cannot be dereferenced; converting it to a pointer to an integer type checks
 //!   that type against the object again. A conversion to a pointer to a type of another width (a
-//!   byte view of an `int`, an `int` read over a `char`) or of another array shape is
-//!   unsupported, never an access of the wrong size. Where such a pointer is assigned,
+//!   byte view of an `int`, an `int` read over a `char`) or to a structure of another type
+//!   gives a general pointer ([`super::memory`]'s byte views); one to another array shape is
+//!   unsupported, never an access of the wrong size. Where a bound pointer is assigned,
 //!   incremented, compared or subtracted, it becomes a general pointer.
 //! - **An address only** ([`Val::Addr`]): the value of a pointer variable that is never bound
 //!   to an object — declared without an initialiser, or given null, integers cast to a pointer

@@ -2,6 +2,8 @@
 //! written through `unsigned char *` and `signed char *`, an array of bytes read and written as
 //! `unsigned short`, `unsigned int` and `unsigned long long` words, and `memset`, `memcpy` and
 //! `memmove` over scalars, arrays and structures (a structure's padding set and copied too;
+//! the bytes of the arrays read and written as the members of a structure of two integers
+//! through a pointer to it, `((struct V *)C)[j].q`;
 //! `memmove` and `memcmp` also of a size that depends on an input, which is a loop),
 //! `memcmp` of two of them (its sign: glibc's value is -1 or 1 on i386 and the difference of
 //! the first differing bytes on x86-64, gcc's folding of constants gives -1 or 1, the C
@@ -65,6 +67,19 @@ struct Objects {
     members: [Ty; 3],
     /// The union `uu`'s integer member, its structure's two members, and its size.
     union: (Ty, [Ty; 2], u64),
+    /// The members of `struct V`, which views the arrays' bytes (at most four bytes each).
+    view: [Ty; 2],
+}
+
+impl Objects {
+    /// `sizeof(struct V)` and the offset of its second member (each member's alignment is its
+    /// size, at most four bytes).
+    fn view_layout(&self, dm: DataModel) -> (u64, u64) {
+        let [p, q] = self.view.map(|t| u64::from(t.width(dm) / 8));
+        let at = p.div_ceil(q) * q;
+        let align = p.max(q);
+        ((at + q).div_ceil(align) * align, at)
+    }
 }
 
 fn program(g: &mut Gen, dm: DataModel) -> String {
@@ -79,6 +94,7 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
         members: [int_ty(g), int_ty(g), int_ty(g)],
         // Eight bytes cover an integer and a structure of two integers of at most four bytes.
         union: (int_ty(g), [small_ty(g, dm), small_ty(g, dm)], 8),
+        view: [small_ty(g, dm), small_ty(g, dm)],
     };
     let mut sc = Scope::default();
     let mut out = format!(
@@ -93,6 +109,8 @@ fn program(g: &mut Gen, dm: DataModel) -> String {
         m1.c(),
         m2.c()
     );
+    let [v0, v1] = objs.view;
+    let _ = writeln!(out, "struct V {{ {} p; {} q; }};", v0.c(), v1.c());
     let items: Vec<String> = (0..objs.a.1).map(|_| g.small()).collect();
     let _ = writeln!(
         out,
@@ -231,7 +249,9 @@ fn stmt(
     dm: DataModel,
 ) {
     let e = g.expr(sc, 1);
-    match g.rng.below(11) {
+    match g.rng.below(12) {
+        // A member of a structure over the bytes of an array, written or read.
+        11 => view_member(g, o, sc, out, results, dm, &e),
         // A member of the union written, directly or through a pointer to it.
         8 => {
             let (uw, [ux, uy], _) = o.union;
@@ -375,5 +395,40 @@ fn stmt(
                 let _ = writeln!(out, "  memcpy(&x, C, {k});");
             }
         }
+    }
+}
+
+/// A member of an element of `struct V` laid over `C` or `A` (aligned for it: both arrays are
+/// `_Alignas(8)`, and the element lies inside the array), written or read.
+fn view_member(
+    g: &mut Gen,
+    o: &Objects,
+    sc: &mut Scope,
+    out: &mut String,
+    results: &mut usize,
+    dm: DataModel,
+    e: &str,
+) {
+    let (size, _) = o.view_layout(dm);
+    let a = u64::from(o.a.0.width(dm) / 8) * o.a.1;
+    let (arr, n) = if a >= size && g.one_in(2) {
+        ("A", a)
+    } else {
+        ("C", o.c)
+    };
+    let j = g.rng.below(n / size);
+    let (m, t) = *g.pick(&[("p", o.view[0]), ("q", o.view[1])]);
+    let place = if j == 0 && g.one_in(2) {
+        format!("((struct V *){arr})->{m}")
+    } else {
+        format!("((struct V *){arr})[{j}].{m}")
+    };
+    if g.one_in(2) {
+        let _ = writeln!(out, "  {place} = ({})({e});", t.c());
+    } else {
+        let r = format!("r{}", *results);
+        *results += 1;
+        let _ = writeln!(out, "  {} {r} = {place} ^ ({})({e});", t.c(), t.c());
+        sc.add_var(r, t);
     }
 }

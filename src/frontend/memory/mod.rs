@@ -32,9 +32,10 @@
 //! width ([`MemPlan::bytes`]), an access may also land on a run of bytes of cells of other
 //! widths, at an offset aligned for the access type (a misaligned access is undefined): the
 //! read assembles the bytes, little-endian as on x86, and the write replaces them in their
-//! cells. `_Bool` and pointer cells have no byte view (their bytes are the compiler's
-//! representation); a one-byte write to a structure's padding changes nothing, and a read of
-//! padding is an UNKNOWN sink.
+//! cells. A pointer converted to a pointer to a structure of another type than the object it
+//! points to is a byte view too: each member is an access at its offset. `_Bool` and pointer
+//! cells have no byte view (their bytes are the compiler's representation); a one-byte write
+//! to a structure's padding changes nothing, and a read of padding is an UNKNOWN sink.
 
 use super::builder::Lower;
 use super::repr::{

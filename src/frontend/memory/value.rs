@@ -7,7 +7,7 @@ use crate::cfa::DataModel;
 use crate::frontend::arith::BinOp;
 use crate::frontend::builder::Lower;
 use crate::frontend::repr::{ptr_width, ArrayObj, Lval, Place, RVal, Root, Val, ADDRESS, OBJ_BITS};
-use crate::frontend::types::{CInt, CType, IntKind};
+use crate::frontend::types::{CInt, CType, IntKind, StructRef};
 use crate::frontend::FrontendError;
 use lang_c::span::Span;
 use std::rc::Rc;
@@ -74,6 +74,39 @@ impl<'a> Lower<'a> {
         }
         let r = self.general_pointer(v.clone(), span)?;
         Ok(Some(Val::Ref(r, CType::Int(to))))
+    }
+
+    /// The value of `v` converted to a pointer to the structure or union `def` when that
+    /// conversion needs a general pointer: `v` points to an object that is not a `def` (an
+    /// integer, an array, a structure of another type) or is a general pointer to something
+    /// else. The members are then read and written as byte views of the object's cells
+    /// ([`super::MemPlan::bytes`]), so a member that lands on no cell or on padding is an
+    /// UNKNOWN sink. `None`: the conversion keeps `v`'s encoding.
+    pub fn struct_view_as(
+        &mut self,
+        v: &Val,
+        def: &StructRef,
+        span: Span,
+    ) -> Result<Option<Val>, FrontendError> {
+        let same = match v {
+            Val::Ptr(p) => match &p.target {
+                Place::Struct(sv) => sv.def == *def,
+                Place::Structs(sa) => sa.dims.len() == 1 && sa.def == *def,
+                Place::Addr(..) => true,
+                _ => false,
+            },
+            Val::Structs(sa) => sa.dims.len() == 1 && sa.def == *def,
+            Val::Ref(_, CType::Struct(old)) => old == def,
+            Val::Ref(_, CType::Void) | Val::Int(_) | Val::Addr(_) => true,
+            Val::Ref(..) | Val::Array(_) => false,
+            Val::Struct(_) | Val::Func(..) | Val::Void => true,
+        };
+        if same {
+            return Ok(None);
+        }
+        self.mem.learnt.bytes = true;
+        let r = self.general_pointer(v.clone(), span)?;
+        Ok(Some(Val::Ref(r, CType::Struct(def.clone()))))
     }
 
     /// The general pointer for a pointer value `v` (converted to a pointer type).
