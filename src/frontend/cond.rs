@@ -122,13 +122,25 @@ impl<'a> Lower<'a> {
         Ok(Some(pointee))
     }
 
-    /// `c ? x : y`.
+    /// `c ? x : y`, and GNU's `c ?: y`, whose value is `c`'s when that is not zero (`c`
+    /// evaluated once).
     pub fn conditional(&mut self, c: &Node<ConditionalExpression>) -> Result<Val, FrontendError> {
-        let cond = self.cond(&c.node.condition)?;
+        let (cond, kept) = match &c.node.then_expression.node {
+            Expression::Identifier(id) if self.src.is_elvis(id.span.start) => {
+                let v = self.expr(&c.node.condition)?;
+                let v = self.materialize_val(v);
+                let t = self.truth_of(v.clone(), c.node.condition.span)?;
+                (arith::truth(&mut self.cfa.tm, t), Some(v))
+            }
+            _ => (self.cond(&c.node.condition)?, None),
+        };
         let start = self.cur;
         let lt = self.new_loc("?: then");
         self.cur = lt;
-        let mut x = self.expr(&c.node.then_expression)?;
+        let mut x = match kept {
+            Some(v) => v,
+            None => self.expr(&c.node.then_expression)?,
+        };
         let mut end_t = self.cur;
         let le = self.new_loc("?: else");
         self.cur = le;

@@ -135,11 +135,17 @@ impl<'a> Lower<'a> {
     /// The truth of a controlling expression's value: an integer or an address-only pointer
     /// not zero, a pointer to an object not null.
     pub fn truth_value(&mut self, e: &Node<Expression>) -> Result<RVal, FrontendError> {
-        match self.expr(e)? {
+        let v = self.expr(e)?;
+        self.truth_of(v, e.span)
+    }
+
+    /// The truth of a value `v` of the expression at `span` (see [`Lower::truth_value`]).
+    pub fn truth_of(&mut self, v: Val, span: Span) -> Result<RVal, FrontendError> {
+        match v {
             Val::Ref(r, _) => Ok(self.ref_truth(r.t)),
             // A pointer bound to an object, or an array, is never null.
             Val::Ptr(_) | Val::Array(_) | Val::Structs(_) => Ok(self.int_const(1, CInt::INT)),
-            v => self.int_of(v, true, e.span),
+            v => self.int_of(v, true, span),
         }
     }
 
@@ -200,7 +206,7 @@ impl<'a> Lower<'a> {
     }
 
     /// A value that no later side effect can change.
-    fn materialize_val(&mut self, v: Val) -> Val {
+    pub fn materialize_val(&mut self, v: Val) -> Val {
         match v {
             Val::Int(r) => Val::Int(self.materialize(r)),
             Val::Addr(r) => Val::Addr(self.materialize(r)),

@@ -29,7 +29,9 @@
 //!   the bit-counting builtins, the overflow builtins, `<ctype.h>`, `rand`, `__builtin_trap`;
 //! - GNU attributes are implemented (`mode`, `noreturn`), accepted when they do not change what
 //!   the program computes, or rejected by name (see `attrs`);
-//! - initialiser lists follow C11 6.7.9 with brace elision (see `init`).
+//! - initialiser lists follow C11 6.7.9 with brace elision (see `init`);
+//! - GNU's `a ?: b` is `a ? a : b` with `a` evaluated once (the parser reads it with a mark
+//!   between `?` and `:`, see [`parse::ELVIS`]).
 //!
 //! - fixed-size integer arrays (local, global, multi-dimensional, with initialisers including
 //!   designators and string literals for `char` arrays) are expanded into one variable per

@@ -22,9 +22,16 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Maps offsets of the preprocessed text to original positions.
+/// The identifier put between the `?` and the `:` of GNU's `a ?: b` (which lang-c does not
+/// parse) before parsing: the lowering reads `a ? ELVIS : b` as `a ?: b` ([`SourceMap::is_elvis`]).
+pub const ELVIS: &str = "__bitmc_elvis";
+
+/// Maps offsets of the parsed text to original positions.
 pub struct SourceMap {
+    /// The preprocessed text (without the [`ELVIS`] marks of the parsed text).
     pub text: String,
+    /// The offsets in the parsed text where an [`ELVIS`] mark starts, in order.
+    marks: Vec<usize>,
     /// For each line of the preprocessed text: its start offset, file and original line.
     lines: Vec<(usize, Arc<str>, u32)>,
     /// The lines that are a system header's text (line marker flag 3) placed in another
@@ -99,6 +106,7 @@ impl SourceMap {
         }
         SourceMap {
             text,
+            marks: Vec::new(),
             lines,
             system,
             main_file: main,
@@ -107,8 +115,30 @@ impl SourceMap {
         }
     }
 
-    /// The original position of a byte offset.
+    /// Whether the identifier at `offset` of the parsed text is an [`ELVIS`] mark.
+    pub fn is_elvis(&self, offset: usize) -> bool {
+        self.marks.binary_search(&offset).is_ok()
+    }
+
+    /// The offset in the preprocessed text of an offset of the parsed text (a mark's own
+    /// characters: where it was put).
+    fn unmarked(&self, offset: usize) -> usize {
+        let mut shift = 0;
+        for &m in &self.marks {
+            if offset >= m + ELVIS.len() {
+                shift += ELVIS.len();
+            } else if offset >= m {
+                return m - shift;
+            } else {
+                break;
+            }
+        }
+        offset - shift
+    }
+
+    /// The original position of a byte offset of the parsed text.
     pub fn pos(&self, offset: usize) -> SrcPos {
+        let offset = self.unmarked(offset);
         let i = self
             .lines
             .partition_point(|(o, _, _)| *o <= offset)
@@ -235,7 +265,8 @@ impl SourceMap {
         if span.is_none() {
             return String::new();
         }
-        let raw = self.text.get(span.start..span.end).unwrap_or("");
+        let (start, end) = (self.unmarked(span.start), self.unmarked(span.end));
+        let raw = self.text.get(start..end).unwrap_or("");
         let mut out = String::new();
         let mut space = false;
         for line in raw.lines() {
@@ -409,13 +440,15 @@ pub fn parse(
         flavor: Flavor::GnuC11,
         ..Config::default()
     };
-    match parse_preprocessed(&config, text) {
-        Ok(p) => {
-            let map = SourceMap::with_original(p.source.clone(), file_name, original);
-            Ok((p, map))
-        }
+    let (marked, marks) = mark_elvis(&text);
+    let map = |text: String| SourceMap {
+        marks: marks.clone(),
+        ..SourceMap::with_original(text, file_name, original)
+    };
+    match parse_preprocessed(&config, marked) {
+        Ok(p) => Ok((p, map(text))),
         Err(e) => {
-            let map = SourceMap::with_original(e.source.clone(), file_name, original);
+            let map = map(text);
             let pos = map.pos(e.offset);
             let token: String = e
                 .source
@@ -471,6 +504,45 @@ pub fn parse(
     }
 }
 
+/// `text` with an [`ELVIS`] mark after every `?` whose next token is `:` (outside directives,
+/// string literals and character constants), and the offsets of the marks in the result.
+fn mark_elvis(text: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let mut marks = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let mut line_start = true;
+    let mut quote: Option<char> = None;
+    while let Some((i, c)) = chars.next() {
+        out.push(c);
+        if let Some(q) = quote {
+            if c == '\\' {
+                if let Some((_, e)) = chars.next() {
+                    out.push(e);
+                }
+            } else if c == q || c == '\n' {
+                quote = None;
+            }
+        } else if c == '#' && line_start {
+            // A line marker or directive: copied up to its end.
+            for (_, d) in chars.by_ref() {
+                out.push(d);
+                if d == '\n' {
+                    break;
+                }
+            }
+            line_start = true;
+            continue;
+        } else if c == '"' || c == '\'' {
+            quote = Some(c);
+        } else if c == '?' && text[i + 1..].trim_start().starts_with(':') {
+            marks.push(out.len());
+            out.push_str(ELVIS);
+        }
+        line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
+    }
+    (out, marks)
+}
+
 /// The byte offset of `word` in `line` as a whole identifier.
 fn find_word(line: &str, word: &str) -> Option<usize> {
     let is_ident = |c: char| c.is_alphanumeric() || c == '_';
@@ -485,4 +557,38 @@ fn find_word(line: &str, word: &str) -> Option<usize> {
         from = at + word.len();
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elvis_marks_leave_positions_and_literals_alone() {
+        let text = "# 1 \"t.c\"\nint f(int a) { return a ?: '?'; }\nchar *s = \"a ?: b\"; int g = 1 ? 2 : 3, h = 4 ? : 5;\n";
+        let (marked, marks) = mark_elvis(text);
+        assert_eq!(marks.len(), 2, "{marked}");
+        assert_eq!(
+            marked,
+            text.replacen("a ?:", &format!("a ?{ELVIS}:"), 1).replacen(
+                "4 ? :",
+                &format!("4 ?{ELVIS} :"),
+                1
+            )
+        );
+        let (parsed, map) = parse(text.to_string(), "t.c", Some("")).expect("parses");
+        assert!(parsed.source.contains(ELVIS));
+        assert!(map.is_elvis(marks[0]) && map.is_elvis(marks[1]));
+        assert!(!map.is_elvis(marks[0] + 1));
+        // Positions after a mark are those of the text without it.
+        for word in ["'?'", "h =", "5;"] {
+            let at = marked.find(word).expect("in the marked text");
+            let want = text.find(word).expect("in the text");
+            let line_start = text[..want].rfind('\n').map_or(0, |i| i + 1);
+            let pos = map.pos(at);
+            assert_eq!(pos.col as usize, want - line_start + 1, "{word}");
+        }
+        let span = Span::span(marked.find("a ?").unwrap(), marked.find(";").unwrap());
+        assert_eq!(map.snippet(span), "a ?: '?'");
+    }
 }
