@@ -135,6 +135,16 @@ impl<'a> Lower<'a> {
                     .t,
                 ty,
             },
+            Lval::Field { ptr, key, ty } => Lval::Field {
+                ptr: self
+                    .materialize(RVal {
+                        t: ptr,
+                        ty: CInt::PTR,
+                    })
+                    .t,
+                key,
+                ty,
+            },
             lv => lv,
         }
     }
@@ -164,6 +174,10 @@ impl<'a> Lower<'a> {
             }
             Lval::Mem { ptr, ty } => RVal {
                 t: self.mem_read(*ptr, *ty),
+                ty: *ty,
+            },
+            Lval::Field { ptr, key, ty } => RVal {
+                t: self.field_read(*ptr, *key, *ty),
                 ty: *ty,
             },
             Lval::Bytes { bytes, ty, guard } => self.read_member_bytes(bytes, *ty, guard.as_ref()),
@@ -216,6 +230,7 @@ impl<'a> Lower<'a> {
             }
             Lval::Elem { arr, flat, .. } => self.write_elem(arr, *flat, t),
             Lval::Mem { ptr, ty } => self.mem_write(*ptr, *ty, t),
+            Lval::Field { ptr, key, ty } => self.field_write(*ptr, *key, *ty, t),
             Lval::Bytes { bytes, ty, guard } => {
                 self.store_member_bytes(bytes, *ty, guard.as_ref(), t)
             }

@@ -64,7 +64,7 @@
 //!   UNKNOWN sink.
 //!
 //! Unsupported constructs give `file:line:col: error: unsupported: <what>`: general pointers to
-//! structures with bit-fields, arrays of structures or of pointers, or function pointers; a
+//! structures with function pointers or unions with pointer members; a
 //! pointer converted to a pointer to another array shape;
 //! function pointers converted to integers; union members other than integers, pointers,
 //! arrays of `char` and structures and unions of those (bit-fields, arrays of wider integers or

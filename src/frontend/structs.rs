@@ -1095,9 +1095,9 @@ impl<'a> Lower<'a> {
                 Part::Scalar(Lval::Elem { arr, .. })
                 | Part::Addr(Lval::Elem { arr, .. }, _)
                 | Part::Ptr(Lval::Elem { arr, .. }, _) => out.extend(arr.elems.iter().copied()),
-                Part::Scalar(Lval::Mem { .. })
-                | Part::Addr(Lval::Mem { .. }, _)
-                | Part::Ptr(Lval::Mem { .. }, _) => {}
+                Part::Scalar(Lval::Mem { .. } | Lval::Field { .. })
+                | Part::Addr(Lval::Mem { .. } | Lval::Field { .. }, _)
+                | Part::Ptr(Lval::Mem { .. } | Lval::Field { .. }, _) => {}
                 Part::Scalar(Lval::Bytes { bytes, .. })
                 | Part::Addr(Lval::Bytes { bytes, .. }, _)
                 | Part::Ptr(Lval::Bytes { bytes, .. }, _) => {

@@ -2,7 +2,9 @@
 //! structure members; global and local structures and arrays of structures with initialiser
 //! lists (positional, designated, with brace elision); member reads and writes with constant
 //! and symbolic indices; whole-structure copies by assignment, by argument and by return
-//! value; pointers to structures passed to functions that write through them; `sizeof` and
+//! value; pointers to structures passed to functions that write through them, and pointers
+//! given one of two structures' addresses, members (bit-fields too) written and read through
+//! them; `sizeof` and
 //! `_Alignof` of structure types (their layout differs between ILP32 and LP64); a function
 //! pointer given one of two functions and called through a callback; function pointers in a
 //! structure, in an array of structures and in an array, assigned, copied and called; an array
@@ -312,7 +314,40 @@ fn program(g: &mut Gen) -> String {
     let mut results = Vec::new();
     for _ in 0..g.range(3, 6) {
         let e = g.expr(&sc, 1);
-        match g.rng.below(7) {
+        match g.rng.below(8) {
+            // A member (a bit-field too) written or read through a pointer that is given
+            // the address of one of two objects after its declaration (a general pointer).
+            7 => {
+                let same: Vec<_> = objects.iter().filter(|o| o.1 == main_ty).cloned().collect();
+                let fields: Vec<String> = types[main_ty]
+                    .fields
+                    .iter()
+                    .filter(|(_, f)| matches!(f, Field::Scalar(_) | Field::Bits(..)))
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                if !fields.is_empty() {
+                    let at = |o: &(String, usize, Option<u64>), g: &mut Gen| match o.2 {
+                        Some(n) => format!("{}[{}]", o.0, g.index(&sc, n)),
+                        None => o.0.clone(),
+                    };
+                    let a = same[g.rng.below(same.len() as u64) as usize].clone();
+                    let b = same[g.rng.below(same.len() as u64) as usize].clone();
+                    let (x, y) = (at(&a, g), at(&b, g));
+                    let f = fields[g.rng.below(fields.len() as u64) as usize].clone();
+                    let (q, c) = (g.fresh("q"), g.cond(&sc));
+                    let _ = writeln!(
+                        out,
+                        "  struct S{main_ty} *{q} = 0;\n  {q} = &{x};\n  if ({c})\n    {q} = &{y};"
+                    );
+                    if g.one_in(2) {
+                        let _ = writeln!(out, "  {q}->{f} = {e};");
+                    } else {
+                        let name = g.fresh("r");
+                        let _ = writeln!(out, "  int {name} = {q}->{f} + (int)({e});");
+                        results.push(name);
+                    }
+                }
+            }
             // A member written with an expression over the scope.
             0 | 1 => {
                 let w = sc.writable_vars();

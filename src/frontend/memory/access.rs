@@ -5,7 +5,8 @@ use crate::bv::TermId;
 use crate::cfa::{DataModel, PVar};
 use crate::frontend::builder::Lower;
 use crate::frontend::repr::{
-    ArrayObj, ArrayView, Cell, Lval, Part, Place, RVal, StructArray, StructView, ADDRESS, OBJ_BITS,
+    field_key, ArrayObj, ArrayView, Cell, FieldKey, Lval, Part, Place, RVal, StructArray,
+    StructView, ADDRESS, OBJ_BITS,
 };
 use crate::frontend::types::{CInt, CType, IntKind, StructRef};
 use crate::frontend::FrontendError;
@@ -14,8 +15,8 @@ use lang_c::span::Span;
 impl<'a> Lower<'a> {
     /// The structure `*p` designates for a general pointer `p` to a structure of type `def`:
     /// its members are cells at `p` plus their offsets, checked once (every scalar member must
-    /// be a live cell of its type). Structures with bit-fields, array members or function
-    /// pointers are not reached through general pointers.
+    /// be a live cell of its type, every bit-field the cell of that member). Structures with
+    /// function pointers or arrays of them are not reached through general pointers.
     pub fn mem_struct(
         &mut self,
         p: TermId,
@@ -25,9 +26,12 @@ impl<'a> Lower<'a> {
         let mut checks = Vec::new();
         let view = self.mem_struct_at(p, def, 0, &mut checks, span)?;
         let mut all = Vec::new();
-        for (off, ty) in checks {
+        for (off, ty, field) in checks {
             let q = self.ptr_at(p, off as i128);
-            all.push(self.live_cell(q, ty));
+            all.push(match field {
+                Some(key) => self.live_field(q, key),
+                None => self.live_cell(q, ty),
+            });
         }
         let ok = self.cfa.tm.and_all(all);
         let bad = self.cfa.tm.not(ok);
@@ -44,11 +48,11 @@ impl<'a> Lower<'a> {
         p: TermId,
         def: &StructRef,
         base: u64,
-        checks: &mut Vec<(u64, CInt)>,
+        checks: &mut Vec<(u64, CInt, Option<FieldKey>)>,
         span: Span,
     ) -> Result<StructView, FrontendError> {
         let mut parts = Vec::new();
-        for m in &def.0.members {
+        for (k, m) in def.0.members.iter().enumerate() {
             let at = base + m.offset;
             let cell = |lw: &mut Self, ty: CInt| Lval::Mem {
                 ptr: lw.ptr_at(p, at as i128),
@@ -56,11 +60,20 @@ impl<'a> Lower<'a> {
             };
             let part = match (&m.ty, m.bits, m.ty.array_shape()) {
                 (CType::Int(t), None, _) => {
-                    checks.push((at, *t));
+                    checks.push((at, *t, None));
                     Part::Scalar(cell(self, *t))
                 }
+                (CType::Int(t), Some(width), _) => {
+                    let key = field_key(def, k);
+                    checks.push((at, *t, Some(key)));
+                    let ptr = self.ptr_at(p, at as i128);
+                    Part::Scalar(Lval::Bits {
+                        inner: Box::new(Lval::Field { ptr, key, ty: *t }),
+                        width,
+                    })
+                }
                 (CType::Pointer(q), None, _) if !matches!(**q, CType::Function(..)) => {
-                    checks.push((at, CInt::PTR));
+                    checks.push((at, CInt::PTR, None));
                     Part::Ptr(cell(self, CInt::PTR), (**q).clone())
                 }
                 (CType::Struct(inner), None, _) => Part::Struct(self.mem_struct_at(p, inner, at, checks, span)?),
@@ -88,7 +101,7 @@ impl<'a> Lower<'a> {
                     return self.unsupported(
                         span,
                         format!(
-                            "a general pointer to {} (its bit-fields, arrays of function pointers, unions, or function pointers)",
+                            "a general pointer to {} (its arrays of function pointers, unions, or function pointers)",
                             CType::Struct(def.clone()).describe()
                         ),
                     )
@@ -592,6 +605,61 @@ impl<'a> Lower<'a> {
         }
         for (v, new) in cells {
             self.assign(v, new);
+        }
+    }
+
+    /// The cells of the bit-field `key` in the numbered objects: object, offset, lifetime flag
+    /// and variable.
+    fn field_cells(&self, key: FieldKey) -> Vec<(u32, u64, Option<PVar>, PVar)> {
+        let mut out = Vec::new();
+        for (i, o) in self.mem.objects.iter().enumerate() {
+            for c in o.cells.iter().filter(|c| c.field == Some(key)) {
+                out.push((i as u32 + 1, c.offset, o.alive, c.var));
+            }
+        }
+        out
+    }
+
+    /// The condition that `p` designates a live cell of the bit-field `key`.
+    fn live_field(&mut self, p: TermId, key: FieldKey) -> TermId {
+        let mut any = Vec::new();
+        for (obj, off, alive, _) in self.field_cells(key) {
+            any.push(self.at_cell(p, obj, off, alive));
+        }
+        self.cfa.tm.or_all(any)
+    }
+
+    /// Reads the cell of the bit-field `key` (of declared type `ty`) that `p` designates
+    /// (checked by [`Lower::mem_struct`]).
+    pub fn field_read(&mut self, p: TermId, key: FieldKey, ty: CInt) -> TermId {
+        let mut acc = self.cfa.tm.bv_const(0, ty.width(self.dm()));
+        for (obj, off, _, var) in self.field_cells(key).into_iter().rev() {
+            let here = self.at_cell(p, obj, off, None);
+            let v = self.var_term(var);
+            acc = self.cfa.tm.ite(here, v, acc);
+        }
+        acc
+    }
+
+    /// Writes `t` (of the bit-field's declared type, within its width) to the cell of the
+    /// bit-field `key` that `p` designates.
+    pub fn field_write(&mut self, p: TermId, key: FieldKey, ty: CInt, t: TermId) {
+        let p = self
+            .materialize(RVal {
+                t: p,
+                ty: CInt::PTR,
+            })
+            .t;
+        let t = self.materialize(RVal { t, ty }).t;
+        let cells = self.field_cells(key);
+        let mut news = Vec::new();
+        for (obj, off, _, var) in cells {
+            let here = self.at_cell(p, obj, off, None);
+            let old = self.var_term(var);
+            news.push((var, self.cfa.tm.ite(here, t, old)));
+        }
+        for (var, new) in news {
+            self.assign(var, new);
         }
     }
 

@@ -39,8 +39,8 @@
 
 use super::builder::Lower;
 use super::repr::{
-    declaration_key, ArrayObj, Cell, Lval, MemObj, Part, Place, Root, StructArray, StructView,
-    ADDRESS,
+    declaration_key, field_key, ArrayObj, Cell, Lval, MemObj, Part, Place, Root, StructArray,
+    StructView, ADDRESS,
 };
 use super::structs::has_union;
 use super::types::{CInt, IntKind};
@@ -150,6 +150,7 @@ impl<'a> Lower<'a> {
                         var,
                         ty,
                         opaque: false,
+                        field: None,
                     }],
                     size,
                 )
@@ -178,6 +179,7 @@ impl<'a> Lower<'a> {
                     var,
                     ty: arr.elem,
                     opaque,
+                    field: None,
                 });
             }
         }
@@ -214,8 +216,8 @@ impl<'a> Lower<'a> {
 
     /// The cells of a structure object (or of one of its elements) at byte offset `base`:
     /// its scalar members, pointer members and the elements of its array members; bit-fields
-    /// (their storage unit) and function pointers are opaque cells (no pointer designates
-    /// them).
+    /// (their storage unit) and function pointers are opaque cells (no byte view reaches them;
+    /// a bit-field's cell is designated only by an access of that member, see [`Cell::field`]).
     fn struct_cells(
         &mut self,
         view: &StructView,
@@ -223,7 +225,7 @@ impl<'a> Lower<'a> {
         out: &mut Vec<Cell>,
         span: Span,
     ) -> Result<(), FrontendError> {
-        for (m, p) in view.def.0.members.iter().zip(&view.parts) {
+        for (k, (m, p)) in view.def.0.members.iter().zip(&view.parts).enumerate() {
             let at = base + m.offset;
             match p {
                 // A union's member: its bytes.
@@ -235,6 +237,7 @@ impl<'a> Lower<'a> {
                             var,
                             ty: CInt::UCHAR,
                             opaque: false,
+                            field: None,
                         });
                     }
                 }
@@ -249,6 +252,7 @@ impl<'a> Lower<'a> {
                             var,
                             ty: inner.ty(),
                             opaque: m.bits.is_some() || matches!(p, Part::Addr(..)),
+                            field: m.bits.map(|_| field_key(&view.def, k)),
                         });
                     }
                 }
@@ -400,12 +404,17 @@ fn lval_var(lv: &Lval, tm: &crate::bv::TermManager) -> Option<PVar> {
     }
 }
 
-/// The first scalar of a structure (not a bit-field or a function pointer) and its offset in
-/// the structure, as the place a pointer to the structure has the address of.
+/// The first scalar of a structure that has a cell (not a function pointer) and its offset
+/// in the structure, as the place a pointer to the structure has the address of.
 fn first_cell(view: &StructView) -> Option<(u64, Lval)> {
     for (m, p) in view.def.0.members.iter().zip(&view.parts) {
         let found = match p {
             Part::Scalar(lv) | Part::Ptr(lv, _) if m.bits.is_none() => Some((0, lv.clone())),
+            // A bit-field: its cell (through a general pointer, the pointer to it).
+            Part::Scalar(Lval::Bits { inner, .. }) => match &**inner {
+                Lval::Field { ptr, ty, .. } => Some((0, Lval::Mem { ptr: *ptr, ty: *ty })),
+                lv => Some((0, lv.clone())),
+            },
             Part::Array(v) => Some((
                 0,
                 Lval::Elem {

@@ -177,7 +177,9 @@ impl<'a> Lower<'a> {
                 };
                 self.place_ref(&Place::Scalar(lv), span)
             }
-            Place::Scalar(Lval::Bits { .. }) => self.error(span, "address of a bit-field"),
+            Place::Scalar(Lval::Bits { .. } | Lval::Field { .. }) => {
+                self.error(span, "address of a bit-field")
+            }
             // A member of a union: its first byte (numbered with its union, see
             // `declare_struct_object`).
             Place::Scalar(Lval::Bytes { bytes, .. }) | Place::Ptr(Lval::Bytes { bytes, .. }, _) => {
@@ -186,7 +188,7 @@ impl<'a> Lower<'a> {
             Place::Scalar(Lval::Tagged { .. }) | Place::Ptr(Lval::Tagged { .. }, _) => {
                 self.unsupported(span, super::POINTER_UNION)
             }
-            Place::Ptr(Lval::Bits { .. }, _) => {
+            Place::Ptr(Lval::Bits { .. } | Lval::Field { .. }, _) => {
                 Err(FrontendError::Internal("pointer bit-field".into()))
             }
             Place::Addr(..) => self.unsupported(

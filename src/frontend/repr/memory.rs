@@ -3,7 +3,7 @@
 
 use super::ArrayObj;
 use crate::cfa::{DataModel, PVar};
-use crate::frontend::types::CInt;
+use crate::frontend::types::{CInt, StructRef};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -79,6 +79,17 @@ pub struct Cell {
     pub var: PVar,
     pub ty: CInt,
     pub opaque: bool,
+    /// The bit-field the cell holds: only a member access of that bit-field designates it.
+    pub field: Option<FieldKey>,
+}
+
+/// A bit-field member: its structure type (by the address of its definition) and its index
+/// among the type's members.
+pub type FieldKey = (usize, usize);
+
+/// The key of the bit-field that is member `k` of `def`.
+pub fn field_key(def: &StructRef, k: usize) -> FieldKey {
+    (Rc::as_ptr(&def.0) as usize, k)
 }
 
 /// A numbered object: its cells, its size and the flag of its lifetime (locals only).

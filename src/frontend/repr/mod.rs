@@ -17,7 +17,9 @@ mod structs;
 mod unions;
 
 pub use array::{ArrayObj, ArrayView};
-pub use memory::{declaration_key, ptr_width, Cell, MemObj, MemPlan, Memory, Root, OBJ_BITS};
+pub use memory::{
+    declaration_key, field_key, ptr_width, Cell, FieldKey, MemObj, MemPlan, Memory, Root, OBJ_BITS,
+};
 pub use pointer::{Place, Pointer, ADDRESS};
 pub use structs::{Part, Slot, StructArray, StructView};
 pub use unions::{ByteStore, Guard, UnionState, HOLDS_BYTES, HOLDS_FUNCTION, HOLDS_OBJECT};
@@ -124,6 +126,14 @@ pub enum Lval {
         ptr: TermId,
         ty: CInt,
     },
+    /// The cell of the bit-field `key` (of declared type `ty`) in the structure a general
+    /// pointer designates; `ptr` points to the byte holding its first bit (see
+    /// [`crate::frontend::memory`]).
+    Field {
+        ptr: TermId,
+        key: FieldKey,
+        ty: CInt,
+    },
     /// A bit-field: `inner` holds it as its declared type, always within the range of
     /// `width` bits (see [`crate::frontend::structs`]).
     Bits {
@@ -156,6 +166,7 @@ impl Lval {
             Lval::Var(_, t)
             | Lval::Elem { ty: t, .. }
             | Lval::Mem { ty: t, .. }
+            | Lval::Field { ty: t, .. }
             | Lval::Bytes { ty: t, .. }
             | Lval::Tagged { ty: t, .. } => *t,
             Lval::Bits { inner, width } => {
@@ -178,7 +189,7 @@ impl Lval {
             | Lval::Elem { ty, .. }
             | Lval::Mem { ty, .. }
             | Lval::Bytes { ty, .. } => *ty = t,
-            Lval::Bits { .. } | Lval::Tagged { .. } => {}
+            Lval::Bits { .. } | Lval::Field { .. } | Lval::Tagged { .. } => {}
         }
     }
 }
