@@ -864,8 +864,10 @@ impl<'a> Lower<'a> {
     }
 
     /// `dst = src` for structures of the same type: every source scalar is read before the
-    /// first write.
+    /// first write. Through a pointer that may view other objects' bytes, the bytes under
+    /// `dst`'s padding must be padding too ([`Lower::padding_stored`]).
     pub fn copy_struct(&mut self, dst: &StructView, src: &StructView) {
+        self.padding_stored(dst);
         let (mut d, mut s) = (Vec::new(), Vec::new());
         self.slots_in(dst, &mut d, true);
         self.slots_in(src, &mut s, true);

@@ -663,6 +663,49 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// A whole structure is stored to `dst`. The bytes under its padding take unspecified
+    /// values (C11 6.2.6.1p6; gcc copies the source's padding, whose value the model does not
+    /// keep), which matters where other members can read them: in a union (an UNKNOWN sink
+    /// when the structure has padding), and where `dst` is reached through a general pointer
+    /// and the program views bytes ([`super::MemPlan::bytes`]), so that its padding may lie
+    /// over cells of another object (a structure laid over an `int` array: an UNKNOWN sink
+    /// unless every padding byte of the type is padding of the object there).
+    pub fn padding_stored(&mut self, dst: &StructView) {
+        let padding = padding_bytes(&dst.def, self.dm());
+        if padding.is_empty() {
+            return;
+        }
+        let (rel, ptr) = match super::first_cell(dst) {
+            Some((_, Lval::Bytes { .. })) => {
+                let yes = self.cfa.tm.tru();
+                self.sink_if(
+                    yes,
+                    "a structure with padding stored into a union (the union's bytes under its padding become unspecified)",
+                );
+                return;
+            }
+            _ if !self.mem.plan.bytes => return,
+            Some((rel, Lval::Mem { ptr, .. })) => (rel, ptr),
+            Some((rel, Lval::Elem { arr, flat, .. })) => match arr.at {
+                Some(at) => (rel, self.mem_elem_ptr(at, arr.elem, flat)),
+                None => return,
+            },
+            _ => return,
+        };
+        let p = self.ptr_at(ptr, -(rel as i128));
+        let mut over_cells = Vec::new();
+        for off in padding {
+            let q = self.ptr_at(p, off as i128);
+            let pad = self.at_padding(q);
+            over_cells.push(self.cfa.tm.not(pad));
+        }
+        let bad = self.cfa.tm.or_all(over_cells);
+        self.sink_if(
+            bad,
+            "a structure stored through a pointer over bytes that are not padding (its padding leaves them unspecified)",
+        );
+    }
+
     /// `old` with its byte `b` replaced by `byte`.
     fn with_byte(&mut self, old: TermId, b: u32, byte: TermId) -> TermId {
         let w = self.cfa.tm.width(old);
@@ -739,4 +782,34 @@ fn array_elems(ty: &CType) -> Option<(CInt, Option<CType>, Option<Vec<u64>>)> {
         _ => return None,
     };
     Some((e, pointee, dims.into_iter().collect()))
+}
+
+/// The offsets of the padding bytes of structure type `def`: bytes no member covers (a
+/// nested structure's and each element of an array of structures' own padding included; a
+/// bit-field counts as covering its declared type's bytes, a union member all its bytes).
+fn padding_bytes(def: &StructRef, dm: DataModel) -> Vec<u64> {
+    let mut covered = vec![false; def.0.size as usize];
+    cover(def, 0, dm, &mut covered);
+    (0..def.0.size).filter(|&k| !covered[k as usize]).collect()
+}
+
+fn cover(def: &StructRef, base: u64, dm: DataModel, covered: &mut [bool]) {
+    for m in &def.0.members {
+        let at = base + m.offset;
+        match m.ty.array_dims() {
+            (CType::Struct(inner), dims) if !inner.0.union => {
+                let n: u64 = dims.iter().map(|d| d.unwrap_or(0)).product();
+                for e in 0..n {
+                    cover(inner, at + e * inner.0.size, dm, covered);
+                }
+            }
+            _ => {
+                let size = m.ty.size(dm).unwrap_or(0);
+                let end = (at + size).min(covered.len() as u64);
+                for b in at.min(end)..end {
+                    covered[b as usize] = true;
+                }
+            }
+        }
+    }
 }
