@@ -1,4 +1,5 @@
-//! `bitmc dimspec` and `bitmc aiger`: write a transition system in the other formats.
+//! `bitmc dimspec`, `bitmc aiger` and `bitmc btor2`: write a transition system in the other
+//! formats.
 
 use super::program::{lower, ProgramArgs};
 use super::EXIT_SAFE;
@@ -171,6 +172,32 @@ pub fn run_aiger(args: &ExportArgs) -> anyhow::Result<u8> {
     };
     let bytes = file.to_bytes(format).map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::write(&args.output, bytes)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    Ok(EXIT_SAFE)
+}
+
+pub fn run_btor2(args: &ExportArgs) -> anyhow::Result<u8> {
+    if !is_c_input(&args.program.file) {
+        anyhow::bail!(
+            "{}: BTOR2 is written for C programs (.c, .i, .yml) only: a DimSpec or AIGER system has no word level",
+            args.program.file.display()
+        );
+    }
+    let (cfa, ps) = program_system(&args.program)?;
+    let mut comments = vec![
+        format!("bitmc system of {}", args.program.file.display()),
+        format!("property {}, data model {}", cfa.property, cfa.data_model),
+        "bad: the program counter at the error location".to_string(),
+    ];
+    comments.push(format!(
+        "pc ({:?}): init location code {}, error location code {}, terminated code {}",
+        ps.pc,
+        cfa.init.index(),
+        cfa.error.index(),
+        cfa.locations.len()
+    ));
+    let text = bitmc::ts::btor2::write(&cfa, &ps, &comments);
+    std::fs::write(&args.output, text)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(EXIT_SAFE)
 }

@@ -57,6 +57,9 @@ pub enum Command {
     Dimspec(export::ExportArgs),
     /// Write a transition system as AIGER 1.9 (.aag ASCII or .aig binary).
     Aiger(export::ExportArgs),
+    /// Write a C program's transition system at word level, before bit-blasting, as BTOR2
+    /// (.btor2; the format of BtorMC, pono and the hardware model-checking competition).
+    Btor2(export::ExportArgs),
     /// Print the control-flow automaton of a C program (text or Graphviz DOT).
     #[command(after_help = EXIT_CODES_HELP)]
     Cfa(cfa::CfaArgs),
@@ -77,6 +80,7 @@ pub fn main() -> ! {
         Command::Cfa(a) => cfa::run(a),
         Command::Dimspec(a) => export::run_dimspec(a),
         Command::Aiger(a) => export::run_aiger(a),
+        Command::Btor2(a) => export::run_btor2(a),
         Command::Bench(a) => crate::bench::run(a),
     };
     let code = match result {

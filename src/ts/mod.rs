@@ -14,6 +14,7 @@
 //! every clause of `trans` only variables `< 2n`.
 
 pub mod aiger;
+pub mod btor2;
 pub mod dimspec;
 pub mod invariants;
 pub mod lockstep;

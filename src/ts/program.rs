@@ -135,6 +135,25 @@ pub struct ProgramSystem {
     pub execs: Vec<Exec>,
     /// The input slots, by position.
     pub slots: Vec<Slot>,
+    /// The system before bit-blasting.
+    pub word_level: WordLevel,
+}
+
+/// The system at word level, over `ProgramSystem::tm`, before bit-blasting (what the BTOR2
+/// export writes, [`super::btor2`]): the state is the program counter's terms
+/// (`ProgramSystem::pc_terms`, reset to the initial location) and the state variables'
+/// terms (`ProgramSystem::state`, uninitialised); the inputs are the slots.
+#[derive(Clone, Debug)]
+pub struct WordLevel {
+    /// The next-state term of each program-counter term, in order.
+    pub pc_next: Vec<TermId>,
+    /// The next-state term of each state variable, in order.
+    pub next: Vec<TermId>,
+    /// The constraint that the binary program counter holds no code above `DONE` (none when
+    /// every code is used, or the counter is one-hot).
+    pub pc_range: Option<TermId>,
+    /// The bad states.
+    pub bad: TermId,
 }
 
 /// Options of the encoding.
@@ -160,9 +179,12 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     let any_taken = tm.or_all(taken.iter().copied());
     let next_vars = next_state(cfa, tm, &state, &edges, &taken);
     let mut c = Circuit::default();
-    let (pc_next, pc_latches) = match opts.pc {
+    let (pc_next, pc_latches, pc_range) = match opts.pc {
         PcEncoding::Binary => c.binary_pc(cfa, tm, pc_terms[0], &taken),
-        PcEncoding::OneHot => c.one_hot_pc(cfa, tm, &at, &taken, any_taken),
+        PcEncoding::OneHot => {
+            let (next, latches) = c.one_hot_pc(cfa, tm, &at, &taken, any_taken);
+            (next, latches, None)
+        }
     };
     let state_bits: Vec<(PVar, Vec<usize>)> = state
         .iter()
@@ -174,14 +196,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         .map(|(k, &t)| c.slot_inputs(tm, k, t))
         .collect();
     // Next-state functions, blasted.
-    match opts.pc {
-        PcEncoding::Binary => c.blast_next(tm, &pc_latches, pc_next[0]),
-        PcEncoding::OneHot => {
-            for (k, &j) in pc_latches.iter().enumerate() {
-                c.latches[j].next = c.bl.blast_bool(tm, &mut c.aig, pc_next[k]);
-            }
-        }
-    }
+    c.blast_pc_next(tm, opts.pc, &pc_latches, &pc_next);
     for ((_, idx), &(_, nt)) in state_bits.iter().zip(&next_vars) {
         c.blast_next(tm, idx, nt);
     }
@@ -192,6 +207,12 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         .collect();
     let bad_t = tm.or_all(bad_locs);
     let bad = c.bl.blast_bool(tm, &mut c.aig, bad_t);
+    let word_level = WordLevel {
+        pc_next,
+        next: next_vars.iter().map(|&(_, t)| t).collect(),
+        pc_range,
+        bad: bad_t,
+    };
     let model = Model {
         aig: c.aig,
         latches: c.latches,
@@ -220,6 +241,7 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
         enabled,
         execs: edges,
         slots,
+        word_level,
     }
 }
 
@@ -365,15 +387,16 @@ struct Circuit {
 }
 
 impl Circuit {
-    /// The binary program counter's latches (reset to the initial location's code), the
-    /// constraint that excludes the codes above `DONE`, and its next-state term.
+    /// The binary program counter's next-state term, its latches (reset to the initial
+    /// location's code) and the constraint that excludes the codes above `DONE` (also as a
+    /// term).
     fn binary_pc(
         &mut self,
         cfa: &Cfa,
         tm: &mut TermManager,
         pc: TermId,
         taken: &[TermId],
-    ) -> (Vec<TermId>, Vec<usize>) {
+    ) -> (Vec<TermId>, Vec<usize>, Option<TermId>) {
         let done = cfa.locations.len() as u128;
         let w = tm.width(pc);
         let mut nxt = tm.bv_const(done, w);
@@ -381,11 +404,13 @@ impl Circuit {
             let c = tm.bv_const(e.to.index() as u128, w);
             nxt = tm.ite(taken[i], c, nxt);
         }
+        let mut range = None;
         if (1u128 << w) - 1 > done {
             let max = tm.bv_const(done, w);
             let ok = tm.ule(pc, max);
             let lit = self.bl.blast_bool(tm, &mut self.aig, ok);
             self.constraints.push(lit);
+            range = Some(ok);
         }
         let init = cfa.init.index() as u128;
         let var = tm.as_var(pc).expect("pc is a variable");
@@ -400,7 +425,7 @@ impl Circuit {
                 name: Some(format!("pc[{b}]")),
             });
         }
-        (vec![nxt], pc_latches)
+        (vec![nxt], pc_latches, range)
     }
 
     /// The one-hot program counter's latches (one per location, then `DONE`, which is
@@ -473,6 +498,24 @@ impl Circuit {
             term: t,
             width: tm.width(t),
             inputs: idx,
+        }
+    }
+
+    /// Sets the next-state functions of the program counter's latches.
+    fn blast_pc_next(
+        &mut self,
+        tm: &mut TermManager,
+        pc: PcEncoding,
+        latches: &[usize],
+        next: &[TermId],
+    ) {
+        match pc {
+            PcEncoding::Binary => self.blast_next(tm, latches, next[0]),
+            PcEncoding::OneHot => {
+                for (k, &j) in latches.iter().enumerate() {
+                    self.latches[j].next = self.bl.blast_bool(tm, &mut self.aig, next[k]);
+                }
+            }
         }
     }
 
