@@ -30,21 +30,24 @@ pub fn write(cfa: &Cfa, ps: &ProgramSystem, comments: &[String]) -> String {
         }
     }
     let wl = &ps.word_level;
-    // The states and inputs first, so that the terms over them can name them.
+    // The initial values first (BTOR2 readers want an `init`'s value defined before its
+    // state), then the states and inputs, so that the terms over them can name them.
     let init_code = cfa.init.index() as u128;
+    let inits: Vec<u64> = (0..ps.pc_terms.len())
+        .map(|k| match ps.pc_terms.len() {
+            1 => w.constant(init_code, ps.tm.width(ps.pc_terms[0])),
+            _ => w.constant(u128::from(k == cfa.init.index()), 1),
+        })
+        .collect();
     let mut states = Vec::new();
     for (k, &t) in ps.pc_terms.iter().enumerate() {
-        let init = match ps.pc_terms.len() {
-            1 => init_code,
-            _ => u128::from(k == cfa.init.index()),
-        };
         let name = ps
             .tm
             .var_info(ps.tm.as_var(t).expect("pc is a variable"))
             .name
             .clone();
         let id = w.leaf(t, "state", &name);
-        states.push((t, id, Some(init), wl.pc_next[k]));
+        states.push((t, id, Some(inits[k]), wl.pc_next[k]));
     }
     for ((v, _), &next) in ps.state.iter().zip(&wl.next) {
         let t = cfa.vars[v.index()].term;
@@ -55,9 +58,8 @@ pub fn write(cfa: &Cfa, ps: &ProgramSystem, comments: &[String]) -> String {
         w.leaf(s.term, "input", &format!("nondet[{k}]"));
     }
     for &(t, id, init, _) in &states {
-        if let Some(v) = init {
+        if let Some(c) = init {
             let sort = w.sort(ps.tm.sort(t));
-            let c = w.constant(v, ps.tm.width(t));
             w.line(&format!("init {sort} {id} {c}"));
         }
     }

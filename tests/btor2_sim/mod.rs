@@ -135,6 +135,10 @@ pub fn read(text: &str) -> Result<Model, String> {
             "init" | "next" => {
                 let state = num(3)? as u64;
                 let value = num(4)?;
+                // btor2tools' parser wants an initial value defined before its state.
+                if op == "init" && value.unsigned_abs() >= state {
+                    return Err(err("an init's value defined after its state"));
+                }
                 if op == "init" {
                     Line::Init { state, value }
                 } else {
