@@ -86,7 +86,7 @@ pub fn build(source: &Path, dir: &Path, flags: &[&str], harness: &Path) -> Resul
         flavor: lang_c::driver::Flavor::GnuC11,
         ..Default::default()
     };
-    let parsed = lang_c::driver::parse_preprocessed(&config, text.clone())
+    let parsed = lang_c::driver::parse_preprocessed(&config, without_elvis(&text))
         .map_err(|e| format!("lang-c: {e}"))?;
     let lines = Lines::new(&text, &source.display().to_string());
     let mut ins = Instrument {
@@ -431,4 +431,44 @@ impl<'ast> Visit<'ast> for Nested<'ast> {
             _ => lang_c::visit::visit_expression(self, e, span),
         }
     }
+}
+
+/// `text` with GNU's `a ?: b`, which lang-c does not parse, turned into `a +  b` (the `?`
+/// a `+`, the `:` a blank): the same length, so the statements' offsets are those of `text`,
+/// which gcc builds. Directives, string literals and character constants are left alone.
+fn without_elvis(text: &str) -> String {
+    let mut out: Vec<char> = text.chars().collect();
+    let (mut i, mut quote, mut line_start) = (0, None, true);
+    while i < out.len() {
+        let c = out[i];
+        match quote {
+            Some(q) => {
+                if c == '\\' {
+                    i += 1;
+                } else if c == q || c == '\n' {
+                    quote = None;
+                }
+            }
+            None if c == '#' && line_start => {
+                while i < out.len() && out[i] != '\n' {
+                    i += 1;
+                }
+            }
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '?' => {
+                let mut j = i + 1;
+                while j < out.len() && out[j].is_whitespace() {
+                    j += 1;
+                }
+                if out.get(j) == Some(&':') {
+                    out[i] = '+';
+                    out[j] = ' ';
+                }
+            }
+            None => {}
+        }
+        line_start = out.get(i) == Some(&'\n') || (line_start && (c == ' ' || c == '\t'));
+        i += 1;
+    }
+    out.into_iter().collect()
 }
