@@ -177,7 +177,7 @@ impl<'a> Lower<'a> {
                 ty: *ty,
             },
             Lval::Field { ptr, key, ty } => RVal {
-                t: self.field_read(*ptr, *key, *ty),
+                t: self.field_read(*ptr, key, *ty),
                 ty: *ty,
             },
             Lval::Bytes { bytes, ty, guard } => self.read_member_bytes(bytes, *ty, guard.as_ref()),
@@ -230,7 +230,7 @@ impl<'a> Lower<'a> {
             }
             Lval::Elem { arr, flat, .. } => self.write_elem(arr, *flat, t),
             Lval::Mem { ptr, ty } => self.mem_write(*ptr, *ty, t),
-            Lval::Field { ptr, key, ty } => self.field_write(*ptr, *key, *ty, t),
+            Lval::Field { ptr, key, ty } => self.field_write(*ptr, key, *ty, t),
             Lval::Bytes { bytes, ty, guard } => {
                 self.store_member_bytes(bytes, *ty, guard.as_ref(), t)
             }

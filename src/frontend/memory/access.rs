@@ -29,7 +29,7 @@ impl<'a> Lower<'a> {
         for (off, ty, field) in checks {
             let q = self.ptr_at(p, off as i128);
             all.push(match field {
-                Some(key) => self.live_field(q, key),
+                Some(key) => self.live_field(q, &key),
                 None => self.live_cell(q, ty),
             });
         }
@@ -65,7 +65,7 @@ impl<'a> Lower<'a> {
                 }
                 (CType::Int(t), Some(width), _) => {
                     let key = field_key(def, k);
-                    checks.push((at, *t, Some(key)));
+                    checks.push((at, *t, Some(key.clone())));
                     let ptr = self.ptr_at(p, at as i128);
                     Part::Scalar(Lval::Bits {
                         inner: Box::new(Lval::Field { ptr, key, ty: *t }),
@@ -610,10 +610,10 @@ impl<'a> Lower<'a> {
 
     /// The cells of the bit-field `key` in the numbered objects: object, offset, lifetime flag
     /// and variable.
-    fn field_cells(&self, key: FieldKey) -> Vec<(u32, u64, Option<PVar>, PVar)> {
+    fn field_cells(&self, key: &FieldKey) -> Vec<(u32, u64, Option<PVar>, PVar)> {
         let mut out = Vec::new();
         for (i, o) in self.mem.objects.iter().enumerate() {
-            for c in o.cells.iter().filter(|c| c.field == Some(key)) {
+            for c in o.cells.iter().filter(|c| c.field.as_ref() == Some(key)) {
                 out.push((i as u32 + 1, c.offset, o.alive, c.var));
             }
         }
@@ -621,7 +621,7 @@ impl<'a> Lower<'a> {
     }
 
     /// The condition that `p` designates a live cell of the bit-field `key`.
-    fn live_field(&mut self, p: TermId, key: FieldKey) -> TermId {
+    fn live_field(&mut self, p: TermId, key: &FieldKey) -> TermId {
         let mut any = Vec::new();
         for (obj, off, alive, _) in self.field_cells(key) {
             any.push(self.at_cell(p, obj, off, alive));
@@ -631,7 +631,7 @@ impl<'a> Lower<'a> {
 
     /// Reads the cell of the bit-field `key` (of declared type `ty`) that `p` designates
     /// (checked by [`Lower::mem_struct`]).
-    pub fn field_read(&mut self, p: TermId, key: FieldKey, ty: CInt) -> TermId {
+    pub fn field_read(&mut self, p: TermId, key: &FieldKey, ty: CInt) -> TermId {
         let mut acc = self.cfa.tm.bv_const(0, ty.width(self.dm()));
         for (obj, off, _, var) in self.field_cells(key).into_iter().rev() {
             let here = self.at_cell(p, obj, off, None);
@@ -643,7 +643,7 @@ impl<'a> Lower<'a> {
 
     /// Writes `t` (of the bit-field's declared type, within its width) to the cell of the
     /// bit-field `key` that `p` designates.
-    pub fn field_write(&mut self, p: TermId, key: FieldKey, ty: CInt, t: TermId) {
+    pub fn field_write(&mut self, p: TermId, key: &FieldKey, ty: CInt, t: TermId) {
         let p = self
             .materialize(RVal {
                 t: p,

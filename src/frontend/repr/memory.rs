@@ -83,13 +83,13 @@ pub struct Cell {
     pub field: Option<FieldKey>,
 }
 
-/// A bit-field member: its structure type (by the address of its definition) and its index
-/// among the type's members.
-pub type FieldKey = (usize, usize);
+/// A bit-field member: its structure type (compared by identity; held here, so that no other
+/// type can take its place while a cell names it) and its index among the type's members.
+pub type FieldKey = (StructRef, usize);
 
 /// The key of the bit-field that is member `k` of `def`.
 pub fn field_key(def: &StructRef, k: usize) -> FieldKey {
-    (Rc::as_ptr(&def.0) as usize, k)
+    (def.clone(), k)
 }
 
 /// A numbered object: its cells, its size and the flag of its lifetime (locals only).
