@@ -72,13 +72,12 @@ struct Objects {
 }
 
 impl Objects {
-    /// `sizeof(struct V)` and the offset of its second member (each member's alignment is its
-    /// size, at most four bytes).
-    fn view_layout(&self, dm: DataModel) -> (u64, u64) {
+    /// `sizeof(struct V)` (each member's alignment is its size, at most four bytes).
+    fn view_size(&self, dm: DataModel) -> u64 {
         let [p, q] = self.view.map(|t| u64::from(t.width(dm) / 8));
         let at = p.div_ceil(q) * q;
         let align = p.max(q);
-        ((at + q).div_ceil(align) * align, at)
+        (at + q).div_ceil(align) * align
     }
 }
 
@@ -409,7 +408,7 @@ fn view_member(
     dm: DataModel,
     e: &str,
 ) {
-    let (size, _) = o.view_layout(dm);
+    let size = o.view_size(dm);
     let a = u64::from(o.a.0.width(dm) / 8) * o.a.1;
     let (arr, n) = if a >= size && g.one_in(2) {
         ("A", a)

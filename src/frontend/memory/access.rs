@@ -551,15 +551,21 @@ impl<'a> Lower<'a> {
         acc
     }
 
-    /// Writes `t` (of `ty`'s width) to the place a general pointer designates.
-    pub fn mem_write(&mut self, p: TermId, ty: CInt, t: TermId) {
+    /// The pointer `p` and the value `t` (of type `ty`) of a write through a general pointer,
+    /// kept in temporaries: the write assigns several cells, and each may be read by them.
+    fn kept_for_write(&mut self, p: TermId, ty: CInt, t: TermId) -> (TermId, TermId) {
         let p = self
             .materialize(RVal {
                 t: p,
                 ty: CInt::PTR,
             })
             .t;
-        let t = self.materialize(RVal { t, ty }).t;
+        (p, self.materialize(RVal { t, ty }).t)
+    }
+
+    /// Writes `t` (of `ty`'s width) to the place a general pointer designates.
+    pub fn mem_write(&mut self, p: TermId, ty: CInt, t: TermId) {
+        let (p, t) = self.kept_for_write(p, ty, t);
         let cands = self.candidates(p, ty);
         let read_only = |c: &Cand, ro: &std::collections::HashSet<PVar>| match &c.target {
             Target::Cell(cell) => ro.contains(&cell.var),
@@ -644,13 +650,7 @@ impl<'a> Lower<'a> {
     /// Writes `t` (of the bit-field's declared type, within its width) to the cell of the
     /// bit-field `key` that `p` designates.
     pub fn field_write(&mut self, p: TermId, key: &FieldKey, ty: CInt, t: TermId) {
-        let p = self
-            .materialize(RVal {
-                t: p,
-                ty: CInt::PTR,
-            })
-            .t;
-        let t = self.materialize(RVal { t, ty }).t;
+        let (p, t) = self.kept_for_write(p, ty, t);
         let cells = self.field_cells(key);
         let mut news = Vec::new();
         for (obj, off, _, var) in cells {
@@ -671,11 +671,21 @@ impl<'a> Lower<'a> {
     /// over cells of another object (a structure laid over an `int` array: an UNKNOWN sink
     /// unless every padding byte of the type is padding of the object there).
     pub fn padding_stored(&mut self, dst: &StructView) {
+        let first = super::first_cell(dst);
+        let through_pointer = match &first {
+            Some((_, Lval::Mem { .. })) => true,
+            Some((_, Lval::Elem { arr, .. })) => arr.at.is_some(),
+            _ => false,
+        };
+        let in_union = matches!(first, Some((_, Lval::Bytes { .. })));
+        if !(in_union || (through_pointer && self.mem.plan.bytes)) {
+            return;
+        }
         let padding = padding_bytes(&dst.def, self.dm());
         if padding.is_empty() {
             return;
         }
-        let (rel, ptr) = match super::first_cell(dst) {
+        let (rel, ptr) = match first {
             Some((_, Lval::Bytes { .. })) => {
                 let yes = self.cfa.tm.tru();
                 self.sink_if(
@@ -684,7 +694,6 @@ impl<'a> Lower<'a> {
                 );
                 return;
             }
-            _ if !self.mem.plan.bytes => return,
             Some((rel, Lval::Mem { ptr, .. })) => (rel, ptr),
             Some((rel, Lval::Elem { arr, flat, .. })) => match arr.at {
                 Some(at) => (rel, self.mem_elem_ptr(at, arr.elem, flat)),
