@@ -37,10 +37,12 @@
 //! order, are the nondet sequence that a compiled program's nondet calls return
 //! ([`ProgramSystem::replay`]).
 
-use super::model::{Model, ModelInput, ModelLatch, ModelSystem, Original, Words};
+mod circuit;
+
+pub use circuit::{Blasted, Layout};
+
+use super::model::{Model, ModelSystem, Original, Words};
 use super::{Plan, System};
-use crate::aig::blast::Blaster;
-use crate::aig::{Aig, AigLit};
 use crate::bv::{Evaluator, Sort, TermId, TermManager};
 use crate::cfa::interp::{self, Nondet, Outcome, RunOptions, Step};
 use crate::cfa::symex::{self, Env, Exec};
@@ -178,48 +180,39 @@ pub fn encode(cfa: &Cfa, opts: EncodeOptions) -> ProgramSystem {
     let (taken, enabled) = taken_edges(cfa, tm, &edges, &at);
     let any_taken = tm.or_all(taken.iter().copied());
     let next_vars = next_state(cfa, tm, &state, &edges, &taken);
-    let mut c = Circuit::default();
-    let (pc_next, pc_latches, pc_range) = match opts.pc {
-        PcEncoding::Binary => c.binary_pc(cfa, tm, pc_terms[0], &taken),
-        PcEncoding::OneHot => {
-            let (next, latches) = c.one_hot_pc(cfa, tm, &at, &taken, any_taken);
-            (next, latches, None)
+    let (pc_next, pc_range) = match opts.pc {
+        PcEncoding::Binary => {
+            let (next, range) = binary_pc_next(cfa, tm, pc_terms[0], &taken);
+            (vec![next], range)
         }
+        PcEncoding::OneHot => (one_hot_pc_next(cfa, tm, &taken, any_taken), None),
     };
-    let state_bits: Vec<(PVar, Vec<usize>)> = state
-        .iter()
-        .map(|&v| (v, c.state_latches(cfa, tm, v)))
-        .collect();
-    let slots: Vec<Slot> = slot_terms
-        .iter()
-        .enumerate()
-        .map(|(k, &t)| c.slot_inputs(tm, k, t))
-        .collect();
-    // Next-state functions, blasted.
-    c.blast_pc_next(tm, opts.pc, &pc_latches, &pc_next);
-    for ((_, idx), &(_, nt)) in state_bits.iter().zip(&next_vars) {
-        c.blast_next(tm, idx, nt);
-    }
-    // Bad states.
     let bad_locs: Vec<TermId> = (cfa.locations.iter().enumerate())
         .filter(|(_, info)| opts.goal.includes(&info.kind))
         .map(|(l, _)| at[l])
         .collect();
-    let bad_t = tm.or_all(bad_locs);
-    let bad = c.bl.blast_bool(tm, &mut c.aig, bad_t);
+    let bad = tm.or_all(bad_locs);
     let word_level = WordLevel {
         pc_next,
         next: next_vars.iter().map(|&(_, t)| t).collect(),
         pc_range,
-        bad: bad_t,
-    };
-    let model = Model {
-        aig: c.aig,
-        latches: c.latches,
-        inputs: c.inputs,
-        constraints: c.constraints,
         bad,
     };
+    let state_vars: Vec<PVar> = next_vars.iter().map(|&(v, _)| v).collect();
+    let layout = Layout {
+        cfa,
+        pc: opts.pc,
+        pc_terms: &pc_terms,
+        state: &state_vars,
+        slots: &slot_terms,
+    };
+    let Blasted {
+        model,
+        pc_latches,
+        state: state_bits,
+        slots,
+        extra: _,
+    } = layout.blast(tm, &word_level, &[], &[]);
     let ModelSystem {
         sys,
         latch_var,
@@ -375,74 +368,41 @@ fn next_state(
     next_vars
 }
 
-/// The model as it is built: the AIG, the bit-blaster over the terms, latches, inputs and
-/// constraints.
-#[derive(Default)]
-struct Circuit {
-    aig: Aig,
-    bl: Blaster,
-    latches: Vec<ModelLatch>,
-    inputs: Vec<ModelInput>,
-    constraints: Vec<AigLit>,
+/// The binary program counter's next-state term, and the constraint that excludes the codes
+/// above `DONE` (none when every code is used).
+fn binary_pc_next(
+    cfa: &Cfa,
+    tm: &mut TermManager,
+    pc: TermId,
+    taken: &[TermId],
+) -> (TermId, Option<TermId>) {
+    let done = cfa.locations.len() as u128;
+    let w = tm.width(pc);
+    let mut nxt = tm.bv_const(done, w);
+    for (i, e) in cfa.edges.iter().enumerate().rev() {
+        let c = tm.bv_const(e.to.index() as u128, w);
+        nxt = tm.ite(taken[i], c, nxt);
+    }
+    let mut range = None;
+    if (1u128 << w) - 1 > done {
+        let max = tm.bv_const(done, w);
+        range = Some(tm.ule(pc, max));
+    }
+    (nxt, range)
 }
 
-impl Circuit {
-    /// The binary program counter's next-state term, its latches (reset to the initial
-    /// location's code) and the constraint that excludes the codes above `DONE` (also as a
-    /// term).
-    fn binary_pc(
-        &mut self,
-        cfa: &Cfa,
-        tm: &mut TermManager,
-        pc: TermId,
-        taken: &[TermId],
-    ) -> (Vec<TermId>, Vec<usize>, Option<TermId>) {
-        let done = cfa.locations.len() as u128;
-        let w = tm.width(pc);
-        let mut nxt = tm.bv_const(done, w);
-        for (i, e) in cfa.edges.iter().enumerate().rev() {
-            let c = tm.bv_const(e.to.index() as u128, w);
-            nxt = tm.ite(taken[i], c, nxt);
-        }
-        let mut range = None;
-        if (1u128 << w) - 1 > done {
-            let max = tm.bv_const(done, w);
-            let ok = tm.ule(pc, max);
-            let lit = self.bl.blast_bool(tm, &mut self.aig, ok);
-            self.constraints.push(lit);
-            range = Some(ok);
-        }
-        let init = cfa.init.index() as u128;
-        let var = tm.as_var(pc).expect("pc is a variable");
-        let bits = self.bl.var_bits_or_fresh(tm, &mut self.aig, var);
-        let mut pc_latches = Vec::with_capacity(bits.len());
-        for (b, &node) in bits.iter().enumerate() {
-            pc_latches.push(self.latches.len());
-            self.latches.push(ModelLatch {
-                node,
-                next: AigLit::FALSE,
-                reset: Some((init >> b) & 1 == 1),
-                name: Some(format!("pc[{b}]")),
-            });
-        }
-        (vec![nxt], pc_latches, range)
-    }
-
-    /// The one-hot program counter's latches (one per location, then `DONE`, which is
-    /// entered when no edge is taken) and their next-state terms.
-    fn one_hot_pc(
-        &mut self,
-        cfa: &Cfa,
-        tm: &mut TermManager,
-        at: &[TermId],
-        taken: &[TermId],
-        any_taken: TermId,
-    ) -> (Vec<TermId>, Vec<usize>) {
-        let nl = cfa.locations.len();
-        let mut pc_next = Vec::with_capacity(at.len());
-        let mut pc_latches = Vec::with_capacity(at.len());
-        for (l, &at_l) in at.iter().enumerate() {
-            let into = if l == nl {
+/// The next-state terms of the one-hot program counter (one per location, then `DONE`, which
+/// is entered when no edge is taken).
+fn one_hot_pc_next(
+    cfa: &Cfa,
+    tm: &mut TermManager,
+    taken: &[TermId],
+    any_taken: TermId,
+) -> Vec<TermId> {
+    let nl = cfa.locations.len();
+    (0..=nl)
+        .map(|l| {
+            if l == nl {
                 tm.not(any_taken)
             } else {
                 let ins: Vec<TermId> = (0..cfa.edges.len())
@@ -450,82 +410,9 @@ impl Circuit {
                     .map(|i| taken[i])
                     .collect();
                 tm.or_all(ins)
-            };
-            pc_next.push(into);
-            let var = tm.as_var(at_l).expect("pc bit is a variable");
-            let node = self.bl.var_bits_or_fresh(tm, &mut self.aig, var)[0];
-            pc_latches.push(self.latches.len());
-            self.latches.push(ModelLatch {
-                node,
-                next: AigLit::FALSE,
-                reset: Some(l == cfa.init.index()),
-                name: Some(tm.var_info(var).name.clone()),
-            });
-        }
-        (pc_next, pc_latches)
-    }
-
-    /// The latches of a program variable's bits (uninitialised).
-    fn state_latches(&mut self, cfa: &Cfa, tm: &mut TermManager, v: PVar) -> Vec<usize> {
-        let info = &cfa.vars[v.index()];
-        let bits = self.bl.var_bits_or_fresh(tm, &mut self.aig, v.var_id());
-        let mut idx = Vec::with_capacity(bits.len());
-        for (b, &bit) in bits.iter().enumerate() {
-            idx.push(self.latches.len());
-            self.latches.push(ModelLatch {
-                node: bit,
-                next: AigLit::FALSE,
-                reset: None,
-                name: Some(format!("{}[{b}]", info.name)),
-            });
-        }
-        idx
-    }
-
-    /// The inputs of slot `k`'s bits.
-    fn slot_inputs(&mut self, tm: &mut TermManager, k: usize, t: TermId) -> Slot {
-        let var = tm.as_var(t).expect("a slot is a variable");
-        let bits = self.bl.var_bits_or_fresh(tm, &mut self.aig, var);
-        let mut idx = Vec::with_capacity(bits.len());
-        for (b, &node) in bits.iter().enumerate() {
-            idx.push(self.inputs.len());
-            self.inputs.push(ModelInput {
-                node,
-                name: Some(format!("nondet[{k}][{b}]")),
-            });
-        }
-        Slot {
-            term: t,
-            width: tm.width(t),
-            inputs: idx,
-        }
-    }
-
-    /// Sets the next-state functions of the program counter's latches.
-    fn blast_pc_next(
-        &mut self,
-        tm: &mut TermManager,
-        pc: PcEncoding,
-        latches: &[usize],
-        next: &[TermId],
-    ) {
-        match pc {
-            PcEncoding::Binary => self.blast_next(tm, latches, next[0]),
-            PcEncoding::OneHot => {
-                for (k, &j) in latches.iter().enumerate() {
-                    self.latches[j].next = self.bl.blast_bool(tm, &mut self.aig, next[k]);
-                }
             }
-        }
-    }
-
-    /// Sets the next-state functions of the latches `idx` to the bits of `next`.
-    fn blast_next(&mut self, tm: &mut TermManager, idx: &[usize], next: TermId) {
-        let nb = self.bl.blast(tm, &mut self.aig, next);
-        for (k, &j) in idx.iter().enumerate() {
-            self.latches[j].next = nb[k];
-        }
-    }
+        })
+        .collect()
 }
 
 impl ProgramSystem {
