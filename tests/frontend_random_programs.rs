@@ -184,6 +184,7 @@ fn random_programs(name: &str, gen: Generator, count: u64) {
         ("kind:cadical", 0.25),
         ("pdr:cadical", 0.2),
         ("ic3cfa:cadical", 0.1),
+        ("euf:cadical", 0.2),
         ("portfolio", 0.25),
     ] {
         let unknown = runs(engine, "UNKNOWN");

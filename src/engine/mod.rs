@@ -5,6 +5,7 @@
 //! progress through a callback, and returns a [`Verdict`]. Engines never print.
 
 pub mod bmc;
+pub mod euf;
 pub mod graveyard;
 pub mod houdini;
 pub mod ic3;

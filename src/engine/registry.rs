@@ -11,6 +11,7 @@
 //! line here.
 
 use super::bmc::BmcOptions;
+use super::euf::EufOptions;
 use super::ic3cfa::Ic3cfaOptions;
 use super::kind::KindOptions;
 use super::optable::{self, OptionError, OptionTable};
@@ -154,6 +155,11 @@ engines! {
     Ic3cfa(Ic3cfaOptions) = "ic3cfa",
         "IC3CFA: IC3 over the program's control-flow automaton, with frames per location and \
          word-level cubes from weakest preconditions (C programs only)",
+        needs_program: true, runs_on: [];
+    Euf(EufOptions) = "euf",
+        "EUForia-style abstraction: PDR on the program's system with products, quotients, \
+         remainders and shifts by a variable as uninterpreted functions, refined from spurious \
+         counterexamples (C programs only)",
         needs_program: true, runs_on: [];
 }
 

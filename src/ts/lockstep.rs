@@ -228,7 +228,17 @@ impl<'a> ProgramLockstep<'a> {
     /// slots `slots[i]` in step `i` (the last state's slots 0): how a path known as the nondet
     /// values of each step (e.g. IC3CFA's counterexample) becomes a plan of the system.
     pub fn run_slots(&self, slots: &[Vec<u128>]) -> Result<SystemRun, Mismatch> {
-        let mut latches = self.initial_latches(&mut |_, _| 0);
+        self.run_slots_from(&mut |_, _| 0, slots)
+    }
+
+    /// [`ProgramLockstep::run_slots`] from the initial state whose program variables `value`
+    /// gives values (called with the width).
+    pub fn run_slots_from(
+        &self,
+        value: &mut dyn FnMut(PVar, u32) -> u128,
+        slots: &[Vec<u128>],
+    ) -> Result<SystemRun, Mismatch> {
+        let mut latches = self.initial_latches(value);
         let mut run = SystemRun {
             states: Vec::with_capacity(slots.len() + 1),
             slots: Vec::with_capacity(slots.len() + 1),

@@ -6,7 +6,7 @@
 //! 1. [`against_gcc`]: the gcc binary on random nondet sequences; the interpreter of the
 //!    lowered CFA must end every run as the binary does, and the interpreter of the prepared
 //!    CFA (what the engines see) must reach the error exactly when the binary does.
-//! 2. [`engines`]: bmc, kind and pdr alone (CaDiCaL) and the portfolio, each with a time limit:
+//! 2. [`engines`]: bmc, kind, pdr, ic3cfa and euf alone (CaDiCaL) and the portfolio, each with a time limit:
 //!    no TRUE where a gcc run reached the error; every FALSE's nondet sequence (jumps of
 //!    accelerated loops expanded into their iterations) makes the binary reach the error; no
 //!    two conclusive verdicts differ; no internal error, and no undefined behaviour reported
@@ -161,6 +161,7 @@ pub fn strategies() -> Vec<Strategy> {
         EngineKind::Kind,
         EngineKind::Pdr,
         EngineKind::Ic3cfa,
+        EngineKind::Euf,
     ]
     .into_iter()
     .map(|engine| Strategy::Single(Member::new(engine, Backend::Cadical)))

@@ -1,0 +1,271 @@
+//! `euf`: abstraction by uninterpreted functions with refinement from spurious
+//! counterexamples, after EUForia (Bueno and Sakallah, "EUForia: Uninterpreted Functions
+//! Abstraction with Incremental Induction"), in pure SAT.
+//!
+//! For properties about control, most of a program's arithmetic does not matter, and the
+//! circuits of multiplication, division, remainder and shifts by a variable are what makes its
+//! bit-level system large and its SAT queries slow. This engine replaces each application of
+//! those operators in the program's word-level system by the output of an uninterpreted
+//! function — a fresh input per application and step — with Ackermann's functional-consistency
+//! constraints between applications of the same function in the same step
+//! ([`abstraction`]). Everything else stays bit-precise: Booleans, comparisons, additions,
+//! bitwise operations, the program counter. The outputs are bit-vectors of their width, so an
+//! equality between values is the bitwise equivalence of their bits (the constraints are
+//! bit-blasted with the rest of the system): no equality atoms or transitivity constraints are
+//! needed, since the values are not abstracted into an uninterpreted sort. That is EUForia's
+//! abstraction of data *operations*; its full mode, which also abstracts values of width `n`
+//! into elements of a sort compared by equality only, is not built.
+//!
+//! The abstract system is an ordinary bit-level system over exactly the program's latches, so
+//! abstract reachability is PDR ([`super::pdr`], the IC3 template's bit-level variant) with
+//! everything it has, including predecessor lifting (sound here: the abstract system is a
+//! circuit like any other, whose uninterpreted outputs are inputs). A SAFE answer's invariant
+//! ranges over the latches, which mean the same in the precise system, and the abstract
+//! system over-approximates the precise one, so the invariant is an ordinary certificate of the
+//! precise system, re-checked by the independent checker like every other. An UNSAFE answer of
+//! the abstract system is checked by running the precise system on the same inputs
+//! ([`refine`]): a run that reaches the goal is the answer (replayed on the interpreter like
+//! every counterexample); otherwise the applications with wrong outputs at the step where the
+//! runs part get lemmas, and PDR starts again on the refined system, as in EUForia (which also
+//! restarts abstract reachability after a refinement). An application refined
+//! `precise-after` times is made precise. Refinement only removes abstract transitions, and
+//! each lemma excludes the step that was taken; an application has finitely many argument and
+//! output values, so the loop ends.
+//!
+//! `-v` shows the refinements, the lemmas, the applications abstract and made precise, the
+//! sizes of the precise and the first abstract system, and the time in building, abstract
+//! reachability (and its propagation) and refinement.
+
+mod abstraction;
+mod refine;
+#[cfg(test)]
+mod tests;
+
+use super::optable::{Opt, OptionTable};
+use super::pdr::PdrOptions;
+use super::preprocess::Preprocessed;
+use super::problem::{Problem, Program, SystemEngine};
+use super::{Certificate, Engine, Options, ProgressFn, Stats, Unknown, Verdict};
+use crate::cnf::Cnf;
+use crate::sat::Lit;
+use crate::ts::model::{Original, Words};
+use abstraction::{Abstraction, Built};
+use refine::{Checked, Circuits};
+use std::time::{Duration, Instant};
+
+/// Options of the `euf` engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EufOptions {
+    /// Abstract applications with a constant operand too.
+    pub constants: bool,
+    /// Refinements of one application after which it is made precise.
+    pub precise_after: usize,
+}
+
+impl Default for EufOptions {
+    fn default() -> Self {
+        EufOptions {
+            constants: false,
+            precise_after: 3,
+        }
+    }
+}
+
+impl OptionTable for EufOptions {
+    const ENGINE: &'static str = "euf";
+    const OPTIONS: &'static [Opt<Self>] = &[
+        Opt::switch(
+            "constants",
+            "abstract products, quotients, remainders and shifts with a constant operand too",
+            |o| &mut o.constants,
+        ),
+        Opt::number(
+            "precise-after",
+            "refinements of one application after which it is made precise",
+            |o| &mut o.precise_after,
+        ),
+    ];
+}
+
+impl Engine for EufOptions {
+    fn run(
+        &self,
+        problem: &Problem<'_>,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+    ) -> (Verdict, Stats) {
+        match problem.program_of() {
+            Some(p) => run(p, opts, self, progress),
+            None => super::problem::no_program(),
+        }
+    }
+}
+
+/// What the engine counts.
+#[derive(Default)]
+struct Counters {
+    refinements: usize,
+    lemmas: usize,
+    made_precise: usize,
+    abstracted: usize,
+    /// Constraints of the last abstract system beyond the program counter's range.
+    constraints: usize,
+    /// Precise and first abstract system: AND gates, latches, system variables.
+    precise_size: (usize, usize, u32),
+    abstract_size: Option<(usize, usize, u32)>,
+    time_build: Duration,
+    time_reach: Duration,
+    time_propagate: Duration,
+    time_refine: Duration,
+}
+
+fn size(model: &crate::ts::model::Model, vars: u32) -> (usize, usize, u32) {
+    (model.aig.num_ands(), model.latches.len(), vars)
+}
+
+/// Runs the engine on a program; the verdict is about the program's own system.
+fn run(
+    p: Program<'_>,
+    opts: &Options,
+    eo: &EufOptions,
+    progress: ProgressFn<'_>,
+) -> (Verdict, Stats) {
+    let mut n = Counters {
+        precise_size: size(&p.ps.model, p.ps.sys.num_vars),
+        ..Counters::default()
+    };
+    let mut abs = Abstraction::new(p.cfa, p.ps, eo.constants);
+    n.abstracted = abs.apps.len();
+    let mut circuits = Circuits::default();
+    let v = loop {
+        if opts.interrupter.is_interrupted() {
+            break super::stopped(opts);
+        }
+        let t = Instant::now();
+        let built = abs.build();
+        n.time_build += t.elapsed();
+        n.constraints = built.constraints;
+        n.abstract_size
+            .get_or_insert_with(|| size(&built.blasted.model, built.ms.sys.num_vars));
+        let t = Instant::now();
+        let (v, pdr_stats) = reach(&built, opts, progress);
+        n.time_reach += t.elapsed();
+        if let Some(super::stats::Value::Time(d)) = pdr_stats.get("time propagating") {
+            n.time_propagate += *d;
+        }
+        match v {
+            Verdict::Safe(Certificate::Invariant(inv)) => break carry_invariant(p, &built, &inv),
+            Verdict::Safe(Certificate::Trivial) => break Verdict::Safe(Certificate::Trivial),
+            Verdict::Safe(_) => {
+                break Verdict::Unknown(Unknown::internal("PDR gave no invariant"));
+            }
+            Verdict::Unknown(u) => break Verdict::Unknown(u),
+            Verdict::Unsafe(plan) => {
+                let t = Instant::now();
+                let checked = refine::check(
+                    p.cfa,
+                    p.ps,
+                    &mut abs,
+                    &built,
+                    &plan,
+                    &mut circuits,
+                    eo.precise_after,
+                );
+                n.time_refine += t.elapsed();
+                match checked {
+                    Ok(Checked::Real(plan)) => break Verdict::Unsafe(plan),
+                    Ok(Checked::Refined {
+                        lemmas,
+                        made_precise,
+                    }) => {
+                        n.refinements += 1;
+                        n.lemmas += lemmas;
+                        n.made_precise += made_precise;
+                    }
+                    Err(e) => break Verdict::Unknown(Unknown::internal(e)),
+                }
+            }
+        }
+    };
+    (v, stats(&n, abs.abstract_apps()))
+}
+
+/// PDR on the abstract system, after SAT sweeping as PDR runs in a portfolio; the verdict is
+/// about the abstract system.
+fn reach(built: &Built, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+    let (b, ms) = (&built.blasted, &built.ms);
+    let original = Original {
+        model: &b.model,
+        sys: &ms.sys,
+        latch_var: &ms.latch_var,
+        input_var: &ms.input_var,
+        words: Words {
+            latches: b.state.iter().map(|(_, bits)| bits.clone()).collect(),
+            inputs: (b.slots.iter().map(|s| s.inputs.clone()))
+                .chain(b.extra.iter().cloned())
+                .collect(),
+        },
+    };
+    let pdr = PdrOptions::default();
+    match Preprocessed::new(original, opts.backend, &opts.interrupter) {
+        Some(pre) => {
+            let (v, stats) = pdr.run_on(&pre.sys, opts, progress);
+            (pre.carry_back(&ms.sys, v), stats)
+        }
+        None => pdr.run_on(&ms.sys, opts, progress),
+    }
+}
+
+/// The abstract system's invariant over the precise system's variables: the latches are the
+/// same model latches in both.
+fn carry_invariant(p: Program<'_>, built: &Built, inv: &Cnf) -> Verdict {
+    let mut latch_of = vec![None; built.ms.sys.n()];
+    for (j, v) in built.ms.latch_var.iter().enumerate() {
+        if let Some(v) = v {
+            latch_of[v.index()] = Some(j);
+        }
+    }
+    let mut out = Cnf::new();
+    out.reserve_vars(p.ps.sys.num_vars);
+    for clause in inv.iter() {
+        let mut c = Vec::with_capacity(clause.len());
+        for &l in clause {
+            let precise = latch_of[l.var().index()].and_then(|j| p.ps.latch_var[j]);
+            match precise {
+                Some(v) => c.push(Lit::new(v, l.is_negated())),
+                None => {
+                    return Verdict::Unknown(Unknown::internal(
+                        "the abstract invariant mentions a variable the precise system lacks",
+                    ))
+                }
+            }
+        }
+        out.push(&c);
+    }
+    Verdict::Safe(Certificate::Invariant(out))
+}
+
+fn stats(n: &Counters, still_abstract: usize) -> Stats {
+    let mut s = Stats::new();
+    let (pa, pl, pv) = n.precise_size;
+    let (aa, al, av) = n.abstract_size.unwrap_or_default();
+    s.counter("refinements", n.refinements)
+        .counter("lemmas", n.lemmas)
+        .counter("applications abstracted", n.abstracted)
+        .counter("applications made precise", n.made_precise)
+        .counter("applications abstract at the end", still_abstract)
+        .counter("constraints of the last abstract system", n.constraints)
+        .text(
+            "precise system (ands / latches / variables)",
+            format!("{pa} / {pl} / {pv}"),
+        )
+        .text(
+            "abstract system (ands / latches / variables)",
+            format!("{aa} / {al} / {av}"),
+        )
+        .time("time building abstract systems", n.time_build)
+        .time("time in abstract reachability", n.time_reach)
+        .time("time propagating (within reachability)", n.time_propagate)
+        .time("time refining", n.time_refine);
+    s
+}

@@ -1,0 +1,151 @@
+//! The `euf` engine on small programs, and the soundness of its lemmas' premises.
+
+use super::abstraction::Abstraction;
+use super::refine::Circuits;
+use super::*;
+use crate::bv::{value, Op, Sort};
+use crate::cfa::Cfa;
+use crate::frontend::{lower_source, FrontendOptions};
+use crate::sat::Backend;
+use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
+
+fn program(body: &str) -> (Cfa, ProgramSystem) {
+    let src = format!(
+        "extern void reach_error(void); extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int main(void) {{ {body} return 0; }}"
+    );
+    let l = lower_source(&src, "test.c", &FrontendOptions::default()).expect("lowers");
+    let cfa = crate::cfa::prepare(&l.cfa, true);
+    let ps = encode(
+        &cfa,
+        EncodeOptions {
+            pc: PcEncoding::Binary,
+            goal: Goal::Error,
+        },
+    );
+    (cfa, ps)
+}
+
+/// Runs the engine and checks its verdict on the precise system as every caller does.
+fn verify(cfa: &Cfa, ps: &ProgramSystem) -> (Verdict, Stats) {
+    let opts = Options::default();
+    let problem = Problem::program(Program { cfa, ps });
+    let (v, stats) = EufOptions::default().run(&problem, &opts, &mut |_| {});
+    let checked = crate::witness::check_bit_level(&ps.sys, v, Backend::Batsat, &opts);
+    (checked.verdict, stats)
+}
+
+fn count(stats: &Stats, name: &str) -> u64 {
+    stats.count(name).expect("a counter")
+}
+
+const NONDET: &str = "int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int();";
+
+#[test]
+fn with_every_application_precise_the_abstract_system_is_the_program_system() {
+    let (cfa, ps) = program(&format!(
+        "{NONDET} int z = x * y; int q = y != 0 ? x / y : 0;
+         if (z == 6 && q == 1) reach_error();"
+    ));
+    let mut abs = Abstraction::new(&cfa, &ps, false);
+    assert_eq!(abs.apps.len(), 2, "the product and the quotient");
+    for app in &mut abs.apps {
+        app.precise = true;
+    }
+    let built = abs.build();
+    let (a, p) = (&built.ms.sys, &ps.sys);
+    assert_eq!(a.num_vars, p.num_vars);
+    for (x, y) in [
+        (&a.init, &p.init),
+        (&a.constraints, &p.constraints),
+        (&a.trans, &p.trans),
+        (&a.bad, &p.bad),
+    ] {
+        assert!(x.iter().eq(y.iter()), "the clauses differ");
+    }
+    assert_eq!(built.ms.latch_var, ps.latch_var);
+}
+
+#[test]
+fn a_product_the_property_does_not_need_is_never_refined() {
+    let (cfa, ps) = program(&format!(
+        "{NONDET} int i = 0; int z = 0;
+         while (i < 10) {{ z = z + x * y; i++; }}
+         if (z == 12345 && i != 10) reach_error();"
+    ));
+    let (v, stats) = verify(&cfa, &ps);
+    assert!(matches!(v, Verdict::Safe(_)), "{}", v.word());
+    assert_eq!(count(&stats, "refinements"), 0);
+    assert_eq!(count(&stats, "applications abstracted"), 1);
+}
+
+#[test]
+fn a_product_the_property_needs_is_refined_into_the_right_verdicts() {
+    let reach =
+        format!("{NONDET} __VERIFIER_assume(x >= 0 && x < 100); if (x * x == 49) reach_error();");
+    let (cfa, ps) = program(&reach);
+    let (v, stats) = verify(&cfa, &ps);
+    assert!(matches!(v, Verdict::Unsafe(_)), "{}", v.word());
+    assert!(count(&stats, "refinements") >= 1);
+    let safe =
+        format!("{NONDET} __VERIFIER_assume(x >= 0 && x < 100); if (x * x == 50) reach_error();");
+    let (cfa, ps) = program(&safe);
+    let (v, stats) = verify(&cfa, &ps);
+    assert!(matches!(v, Verdict::Safe(_)), "{}", v.word());
+    assert!(count(&stats, "refinements") >= 1);
+}
+
+/// A lemma's premise is sound: whatever the argument bits outside it are, the output bit it
+/// names keeps its value.
+#[test]
+fn the_argument_bits_ternary_simulation_keeps_force_the_output_bit() {
+    let mut circuits = Circuits::default();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let ops = [
+        Op::Mul,
+        Op::Udiv,
+        Op::Urem,
+        Op::Sdiv,
+        Op::Srem,
+        Op::Shl,
+        Op::Lshr,
+        Op::Ashr,
+    ];
+    let sorts = [Sort::Bv(6), Sort::Bv(6)];
+    let mut narrowed = 0;
+    for round in 0..400 {
+        let op = ops[round % ops.len()];
+        // Small values and zeros now and then, where operators have the most structure.
+        let mut arg = || match next() % 4 {
+            0 => 0,
+            1 => next() % 4,
+            _ => (next() % 64) as u128 as u64,
+        } as u128;
+        let vals = [arg(), arg()];
+        let r = value::apply(op, &vals, &sorts, Sort::Bv(6));
+        for j in 0..6 {
+            let support = circuits.support(op, &sorts, &vals, j);
+            narrowed += usize::from(support.len() < 12);
+            for _ in 0..40 {
+                let mut other = [next() as u128 & 63, next() as u128 & 63];
+                for &(k, b) in &support {
+                    other[k] = (other[k] & !(1 << b)) | (vals[k] & (1 << b));
+                }
+                let s = value::apply(op, &other, &sorts, Sort::Bv(6));
+                assert_eq!(
+                    (s >> j) & 1,
+                    (r >> j) & 1,
+                    "{op:?} {vals:?} bit {j}: {other:?} outside {support:?} changes it"
+                );
+            }
+        }
+    }
+    assert!(narrowed > 500, "premises are rarely smaller than every bit");
+}
