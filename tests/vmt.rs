@@ -278,14 +278,9 @@ fn bitmc_bmc(ps: &ProgramSystem) -> Option<Option<usize>> {
     }
 }
 
-/// One fixture's comparison: `Err` for a disagreement or a file z3 does not read, else a word
-/// for the tally.
-fn z3_compare(
-    python: &str,
-    f: &Path,
-    dir: &Path,
-    k: usize,
-) -> Option<Result<&'static str, String>> {
+/// One fixture's comparison: `Err` for a disagreement or a file z3 does not read, else words
+/// for the tally: what z3 found against the expected verdict, and against bitmc's BMC.
+fn z3_compare(python: &str, f: &Path, dir: &Path, k: usize) -> Option<Result<String, String>> {
     let (cfa, ps) = system(f, DataModel::Ilp32, PcEncoding::Binary)?;
     let path: PathBuf = dir.join(format!("{k}.vmt"));
     std::fs::write(&path, bitmc::ts::vmt::write(&cfa, &ps, &[])).expect("write");
@@ -294,21 +289,29 @@ fn z3_compare(
     let expected = common::header(&text).verdict(Property::UnreachCall, DataModel::Ilp32);
     let ours = bitmc_bmc(&ps);
     let at = f.display();
-    Some(match (&z3, expected, ours) {
-        (Z3::NotRead(e), _, _) => Err(format!("{at}: z3 does not read the export: {e}")),
-        (Z3::Bad(d), Some(true), _) => Err(format!("{at}: expected true, z3 finds bad at {d}")),
-        (Z3::Bad(d), _, Some(b)) if Some(*d) != b => {
-            Err(format!("{at}: z3 bad at {d}, bitmc's BMC {b:?}"))
+    let verdict = match (&z3, expected) {
+        (Z3::NotRead(e), _) => return Some(Err(format!("{at}: z3 does not read the export: {e}"))),
+        (Z3::Bad(d), Some(true)) => {
+            return Some(Err(format!("{at}: expected true, z3 finds bad at {d}")))
         }
-        (Z3::NoneUpToBound, _, Some(Some(b))) => {
-            Err(format!("{at}: bitmc's BMC bad at {b}, z3 none"))
+        (Z3::Bad(_), Some(false)) => "false: found",
+        (Z3::NoneUpToBound, Some(true)) => "true: none up to the bound",
+        (Z3::NoneUpToBound, Some(false)) => "false: deeper than the bound",
+        (Z3::Unknown(_), _) => "z3 out of time",
+        (_, None) => "no expected verdict",
+    };
+    let bmc = match (&z3, ours) {
+        (Z3::Bad(d), Some(b)) if Some(*d) != b => {
+            return Some(Err(format!("{at}: z3 bad at {d}, bitmc's BMC {b:?}")))
         }
-        (Z3::Bad(_), Some(false), _) => Ok("false, found"),
-        (Z3::NoneUpToBound, Some(true), _) => Ok("true, none up to the bound"),
-        (Z3::NoneUpToBound, Some(false), _) => Ok("false, deeper than the bound"),
-        (Z3::Unknown(_), _, _) => Ok("z3 out of time"),
-        (_, None, _) => Ok("no expected verdict"),
-    })
+        (Z3::NoneUpToBound, Some(Some(b))) => {
+            return Some(Err(format!("{at}: bitmc's BMC bad at {b}, z3 none")))
+        }
+        (Z3::Unknown(_), _) => "-",
+        (_, Some(_)) => "same as bitmc's BMC",
+        (_, None) => "bitmc's BMC out of time",
+    };
+    Some(Ok(format!("{verdict}, {bmc}")))
 }
 
 /// The opt-in peer check (`BITMC_VMT_Z3=1`; `BITMC_PYTHON` names a Python with the
@@ -327,7 +330,7 @@ fn z3_reads_the_exports_and_its_bmc_agrees() {
     let files = common::fixture_files();
     let results = common::parallel(&files, |k, f| z3_compare(&python, f, &dir, k));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut tally = std::collections::BTreeMap::new();
+    let mut tally: std::collections::BTreeMap<String, usize> = Default::default();
     let mut failures = Vec::new();
     for r in results.into_iter().flatten() {
         match r {

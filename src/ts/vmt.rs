@@ -112,10 +112,11 @@ impl Names {
     }
 }
 
-/// Whether `name` is one of SMT-LIB's reserved words or names a function of the core or
-/// bit-vector theory (a quoted symbol is the same symbol as the simple one).
+/// Whether `name` is one of SMT-LIB's reserved words, a sort or a function of the core or
+/// bit-vector theory, or a literal `bv<N>` (a quoted symbol is the same symbol as the simple one,
+/// so quoting does not set them apart).
 fn reserved(name: &str) -> bool {
-    const WORDS: [&str; 30] = [
+    const WORDS: [&str; 66] = [
         "!",
         "_",
         "as",
@@ -129,6 +130,8 @@ fn reserved(name: &str) -> bool {
         "STRING",
         "BINARY",
         "HEXADECIMAL",
+        "Bool",
+        "BitVec",
         "true",
         "false",
         "not",
@@ -146,8 +149,45 @@ fn reserved(name: &str) -> bool {
         "repeat",
         "rotate_left",
         "rotate_right",
+        "bvnot",
+        "bvand",
+        "bvor",
+        "bvxor",
+        "bvneg",
+        "bvadd",
+        "bvsub",
+        "bvmul",
+        "bvudiv",
+        "bvurem",
+        "bvsdiv",
+        "bvsrem",
+        "bvsmod",
+        "bvshl",
+        "bvlshr",
+        "bvashr",
+        "bvult",
+        "bvule",
+        "bvugt",
+        "bvuge",
+        "bvslt",
+        "bvsle",
+        "bvsgt",
+        "bvsge",
+        "bvnand",
+        "bvnor",
+        "bvxnor",
+        "bvcomp",
+        "assert",
+        "check-sat",
+        "declare-fun",
+        "define-fun",
+        "declare-const",
+        "set-logic",
     ];
-    name.is_empty() || name.starts_with("bv") || WORDS.contains(&name)
+    let literal = name
+        .strip_prefix("bv")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    name.is_empty() || literal || WORDS.contains(&name)
 }
 
 /// `name` as an SMT-LIB symbol: as it is when it is a simple symbol, else quoted.
@@ -335,5 +375,26 @@ fn smtlib_name(op: Op) -> &'static str {
         Op::Extract { .. } => "extract",
         Op::Zext(_) => "zero_extend",
         Op::Sext(_) => "sign_extend",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{symbol, Names};
+
+    #[test]
+    fn names_are_unique_legal_and_quoted_when_not_simple() {
+        let mut n = Names::default();
+        assert_eq!(n.fresh("x"), "x");
+        assert_eq!(n.fresh("x"), "x~2");
+        assert_eq!(n.fresh("and"), "and~2");
+        assert_eq!(n.fresh("bv12"), "bv12~2");
+        assert_eq!(n.fresh("bvx"), "bvx");
+        assert_eq!(n.fresh("a|b\\c"), "a_b_c");
+        assert_eq!(symbol("pc.next"), "pc.next");
+        assert_eq!(symbol("x~2"), "x~2");
+        assert_eq!(symbol("nondet[0]"), "|nondet[0]|");
+        assert_eq!(symbol("pc:L3"), "|pc:L3|");
+        assert_eq!(symbol("1x"), "|1x|");
     }
 }

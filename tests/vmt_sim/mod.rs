@@ -260,7 +260,7 @@ impl Reader {
     fn annotated(&mut self, l: &[Sx]) -> Result<Expr, String> {
         let e = self.expr(l.get(1).ok_or("`(!)`")?)?;
         let attrs = &l[2..];
-        if attrs.len() % 2 != 0 {
+        if !attrs.len().is_multiple_of(2) {
             return Err(format!("attributes without values: {attrs:?}"));
         }
         for kv in attrs.chunks(2) {
@@ -483,7 +483,7 @@ pub fn value(e: &Expr, vals: &Values) -> u128 {
                 "not" | "bvnot" => apply("not", &a, &aw, &[], aw[0]),
                 "bvneg" => apply("neg", &a, &aw, &[], aw[0]),
                 "and" => b(a.iter().all(|&x| x == 1)),
-                "or" => b(a.iter().any(|&x| x == 1)),
+                "or" => b(a.contains(&1)),
                 "xor" => a.iter().fold(0, |x, y| x ^ y),
                 "=>" => b(a[..a.len() - 1].iter().all(|&x| x == 1)) ^ 1 | a[a.len() - 1],
                 "=" => b(a.windows(2).all(|p| p[0] == p[1])),
