@@ -1,13 +1,15 @@
 //! The BTOR2 export against the AIGER export of the same system: for fixtures under both data
 //! models, both are written, read back by the tests' own readers (`btor2_sim`, `aiger_sim`,
 //! which share no code with bitmc) and simulated side by side from the same initial state on
-//! the same inputs; every state word, the bad property and the constraint must agree at every
-//! step. The BTOR2 text is the word-level system, the AIGER file the bit-blasted one, so this
+//! the same inputs (`word_lockstep`); every state word, the bad property and the constraint
+//! must agree at every step. The BTOR2 text is the word-level system, the AIGER file the bit-blasted one, so this
 //! checks the word-level printer against the bit-blaster.
 
 mod aiger_sim;
 mod btor2_sim;
 mod common;
+mod word_lockstep;
+mod word_ops;
 
 use bitmc::aig::aiger::Format;
 use bitmc::cfa::DataModel;
@@ -16,154 +18,113 @@ use bitmc::ts::program::{encode, EncodeOptions, Goal, PcEncoding};
 use btor2_sim::Line;
 use common::Rng;
 use std::collections::HashMap;
+use word_lockstep::{compare, Step, WordSystem, Words};
 
-/// The symbol table of an ASCII AIGER file: (`i` or `l`, index) → name.
-fn aiger_symbols(text: &str) -> HashMap<(char, usize), String> {
-    let mut out = HashMap::new();
-    for l in text.lines() {
-        let mut it = l.splitn(2, ' ');
-        let (Some(head), Some(name)) = (it.next(), it.next()) else {
-            continue;
-        };
-        let mut cs = head.chars();
-        let Some(kind @ ('i' | 'l')) = cs.next() else {
-            continue;
-        };
-        if let Ok(k) = cs.as_str().parse::<usize>() {
-            out.insert((kind, k), name.to_string());
-        }
-    }
-    out
+/// A BTOR2 model as a word-level system: its states and inputs by name.
+struct Btor2Words {
+    m: btor2_sim::Model,
+    states: Vec<(String, u64)>,
+    inputs: Vec<(String, u64)>,
+    init: HashMap<u64, i64>,
+    next: HashMap<u64, i64>,
+    constraints: Vec<i64>,
+    bad: i64,
 }
 
-/// A bit's word and position from its AIGER name `word[b]` (a one-bit word, such as a
-/// one-hot program counter's `pc:L3`, is named without a position).
-fn word_bit(name: &str) -> (String, u32) {
-    if let Some((word, bit)) = name.rsplit_once('[') {
-        if let Some(Ok(b)) = bit.strip_suffix(']').map(str::parse) {
-            return (word.to_string(), b);
-        }
-    }
-    (name.to_string(), 0)
-}
-
-/// Simulates both files `runs` times for `steps` steps; the first disagreement.
-fn compare(aag: &str, btor2: &str, rng: &mut Rng, runs: usize, steps: usize) -> Result<(), String> {
-    let c = aiger_sim::read(aag.as_bytes())?;
-    let m = btor2_sim::read(btor2)?;
-    let syms = aiger_symbols(aag);
-    let mut states: HashMap<String, u64> = HashMap::new();
-    let mut inputs: HashMap<String, u64> = HashMap::new();
-    let mut init: HashMap<u64, i64> = HashMap::new();
-    let mut next: HashMap<u64, i64> = HashMap::new();
-    let (mut bad, mut constraints) = (None, Vec::new());
-    for (id, line) in &m.lines {
-        match line {
-            Line::State { name, .. } => {
-                states.insert(name.clone(), *id);
-            }
-            Line::Input { name, .. } => {
-                inputs.insert(name.clone(), *id);
-            }
-            Line::Init { state, value } => {
-                init.insert(*state, *value);
-            }
-            Line::Next { state, value } => {
-                next.insert(*state, *value);
-            }
-            Line::Bad(b) => bad = Some(*b),
-            Line::Constraint(x) => constraints.push(*x),
-            _ => {}
-        }
-    }
-    let bad = bad.ok_or("no bad property")?;
-    // Each AIGER latch and input as (BTOR2 node, bit).
-    let place = |kind: char, k: usize, map: &HashMap<String, u64>| -> Result<(u64, u32), String> {
-        let name = syms
-            .get(&(kind, k))
-            .ok_or(format!("{kind}{k} has no name"))?;
-        let (w, b) = word_bit(name);
-        let id = *map
-            .get(&w)
-            .ok_or(format!("`{w}` is not in the BTOR2 file"))?;
-        Ok((id, b))
-    };
-    let latch_at: Vec<(u64, u32)> = (0..c.latches.len())
-        .map(|k| place('l', k, &states))
-        .collect::<Result<_, _>>()?;
-    let input_at: Vec<(u64, u32)> = (0..c.inputs)
-        .map(|k| place('i', k, &inputs))
-        .collect::<Result<_, _>>()?;
-    let lit = |vals: &[bool], l: u32| vals[(l / 2) as usize] ^ (l & 1 == 1);
-    for run in 0..runs {
-        // The initial state: the words with an `init` take it, the others a random value.
-        let init_vals = m.eval(&HashMap::new());
-        let mut cur: HashMap<u64, u128> = HashMap::new();
-        for &id in states.values() {
-            let v = match init.get(&id) {
-                Some(&x) => m.value(&init_vals, x),
-                None => u128::from(rng.interesting()) | (u128::from(rng.next()) << 64),
-            };
-            cur.insert(id, v & mask(m.width(id)));
-        }
-        for step in 0..steps {
-            let mut given = cur.clone();
-            for &id in inputs.values() {
-                let v = u128::from(rng.interesting()) & mask(m.width(id));
-                given.insert(id, v);
-            }
-            // AIGER: inputs and latches from the words, then the gates in order.
-            let mut vals = vec![false; c.max_var + 1];
-            for (k, &(id, b)) in input_at.iter().enumerate() {
-                vals[k + 1] = (given[&id] >> b) & 1 == 1;
-            }
-            for (&(l, _, _), &(id, b)) in c.latches.iter().zip(&latch_at) {
-                vals[(l / 2) as usize] = (given[&id] >> b) & 1 == 1;
-            }
-            for &(lhs, r0, r1) in &c.ands {
-                vals[(lhs / 2) as usize] = lit(&vals, r0) && lit(&vals, r1);
-            }
-            let w = m.eval(&given);
-            let at = format!("run {run}, step {step}");
-            let ab = lit(&vals, c.bad.first().copied().ok_or("no AIGER bad")?);
-            let bb = m.value(&w, bad) & 1 == 1;
-            if ab != bb {
-                return Err(format!("{at}: bad is {ab} in AIGER, {bb} in BTOR2"));
-            }
-            let ac = c.constraints.iter().all(|&x| lit(&vals, x));
-            let bc = constraints.iter().all(|&x| m.value(&w, x) & 1 == 1);
-            if ac != bc {
-                return Err(format!(
-                    "{at}: the constraints are {ac} in AIGER, {bc} in BTOR2"
-                ));
-            }
-            if !ac || ab {
-                break;
-            }
-            // The next state, word by word, and the AIGER latches' next values against it.
-            let mut nxt: HashMap<u64, u128> = HashMap::new();
-            for &id in states.values() {
-                let n = *next.get(&id).ok_or(format!("state {id} has no next"))?;
-                nxt.insert(id, m.value(&w, n));
-            }
-            for (k, (&(_, n, _), &(id, b))) in c.latches.iter().zip(&latch_at).enumerate() {
-                let (a, bt) = (lit(&vals, n), (nxt[&id] >> b) & 1 == 1);
-                if a != bt {
-                    let name = &syms[&('l', k)];
-                    return Err(format!("{at}: next {name} is {a} in AIGER, {bt} in BTOR2"));
+impl Btor2Words {
+    fn read(text: &str) -> Result<Btor2Words, String> {
+        let m = btor2_sim::read(text)?;
+        let (mut states, mut inputs) = (Vec::new(), Vec::new());
+        let (mut init, mut next) = (HashMap::new(), HashMap::new());
+        let (mut bad, mut constraints) = (None, Vec::new());
+        for (id, line) in &m.lines {
+            match line {
+                Line::State { name, .. } => states.push((name.clone(), *id)),
+                Line::Input { name, .. } => inputs.push((name.clone(), *id)),
+                Line::Init { state, value } => {
+                    init.insert(*state, *value);
                 }
+                Line::Next { state, value } => {
+                    next.insert(*state, *value);
+                }
+                Line::Bad(b) => bad = Some(*b),
+                Line::Constraint(x) => constraints.push(*x),
+                _ => {}
             }
-            cur = nxt;
         }
+        let bad = bad.ok_or("no bad property")?;
+        Ok(Btor2Words {
+            m,
+            states,
+            inputs,
+            init,
+            next,
+            constraints,
+            bad,
+        })
     }
-    Ok(())
+
+    /// The node values with the named words given.
+    fn eval(&self, words: &[&Words]) -> HashMap<u64, u128> {
+        let mut given = HashMap::new();
+        for (name, id) in self.states.iter().chain(&self.inputs) {
+            if let Some(v) = words.iter().find_map(|w| w.get(name)) {
+                given.insert(*id, *v);
+            }
+        }
+        self.m.eval(&given)
+    }
+
+    fn constraints_hold(&self, vals: &HashMap<u64, u128>) -> bool {
+        let m = &self.m;
+        self.constraints.iter().all(|&x| m.value(vals, x) & 1 == 1)
+    }
 }
 
-fn mask(w: u32) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
+impl WordSystem for Btor2Words {
+    fn states(&self) -> Vec<(String, u32)> {
+        let named = self.states.iter();
+        named
+            .map(|(n, id)| (n.clone(), self.m.width(*id)))
+            .collect()
+    }
+
+    fn inputs(&self) -> Vec<(String, u32)> {
+        let named = self.inputs.iter();
+        named
+            .map(|(n, id)| (n.clone(), self.m.width(*id)))
+            .collect()
+    }
+
+    fn initial(&self) -> Result<Words, String> {
+        let vals = self.m.eval(&HashMap::new());
+        let with_init = self.states.iter().filter_map(|(name, id)| {
+            let x = self.init.get(id)?;
+            Some((name.clone(), self.m.value(&vals, *x)))
+        });
+        Ok(with_init.collect())
+    }
+
+    fn admits_initial(&self, state: &Words) -> Result<bool, String> {
+        Ok(self.constraints_hold(&self.eval(&[state])))
+    }
+
+    fn step(&self, state: &Words, inputs: &Words) -> Result<Step, String> {
+        let vals = self.eval(&[state, inputs]);
+        let mut next = Words::new();
+        for (name, id) in &self.states {
+            let n = *self
+                .next
+                .get(id)
+                .ok_or(format!("state {name} has no next"))?;
+            next.insert(name.clone(), self.m.value(&vals, n));
+        }
+        let admitted = self.constraints_hold(&vals) && self.constraints_hold(&self.eval(&[&next]));
+        Ok(Step {
+            bad: self.m.value(&vals, self.bad) & 1 == 1,
+            next,
+            admitted,
+        })
     }
 }
 
@@ -206,7 +167,9 @@ fn btor2_and_aiger_exports_of_fixtures_agree_in_simulation() {
                 i as u64 + 1,
                 common::literal_pool(&std::fs::read_to_string(f).unwrap_or_default()),
             );
-            if let Err(e) = compare(&aag, &btor2, &mut rng, 6, 24) {
+            let compared_ok =
+                Btor2Words::read(&btor2).and_then(|words| compare(&aag, &words, &mut rng, 6, 24));
+            if let Err(e) = compared_ok {
                 failures.push(format!("{} ({dm}, {pc:?}): {e}", f.display()));
             }
             compared += 1;

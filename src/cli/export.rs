@@ -1,5 +1,5 @@
-//! `bitmc dimspec`, `bitmc aiger` and `bitmc btor2`: write a transition system in the other
-//! formats.
+//! `bitmc dimspec`, `bitmc aiger`, `bitmc btor2` and `bitmc vmt`: write a transition system in
+//! the other formats.
 
 use super::program::{lower, ProgramArgs};
 use super::EXIT_SAFE;
@@ -177,9 +177,23 @@ pub fn run_aiger(args: &ExportArgs) -> anyhow::Result<u8> {
 }
 
 pub fn run_btor2(args: &ExportArgs) -> anyhow::Result<u8> {
+    run_word_level(args, "BTOR2", bitmc::ts::btor2::write)
+}
+
+pub fn run_vmt(args: &ExportArgs) -> anyhow::Result<u8> {
+    run_word_level(args, "VMT", bitmc::ts::vmt::write)
+}
+
+/// Writes a C program's word-level system with `write` (in `format`, which a DimSpec or AIGER
+/// system, having no word level, cannot be written in).
+fn run_word_level(
+    args: &ExportArgs,
+    format: &str,
+    write: fn(&Cfa, &ProgramSystem, &[String]) -> String,
+) -> anyhow::Result<u8> {
     if !is_c_input(&args.program.file) {
         anyhow::bail!(
-            "{}: BTOR2 is written for C programs (.c, .i, .yml) only: a DimSpec or AIGER system has no word level",
+            "{}: {format} is written for C programs (.c, .i, .yml) only: a DimSpec or AIGER system has no word level",
             args.program.file.display()
         );
     }
@@ -196,7 +210,7 @@ pub fn run_btor2(args: &ExportArgs) -> anyhow::Result<u8> {
         cfa.error.index(),
         cfa.locations.len()
     ));
-    let text = bitmc::ts::btor2::write(&cfa, &ps, &comments);
+    let text = write(&cfa, &ps, &comments);
     std::fs::write(&args.output, text)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(EXIT_SAFE)

@@ -60,6 +60,9 @@ pub enum Command {
     /// Write a C program's transition system at word level, before bit-blasting, as BTOR2
     /// (.btor2; the format of BtorMC, pono and the hardware model-checking competition).
     Btor2(export::ExportArgs),
+    /// Write a C program's transition system at word level as VMT (.vmt; SMT-LIB 2 with
+    /// `:next`, `:init`, `:trans` and `:invar-property` annotations, the format of ic3ia).
+    Vmt(export::ExportArgs),
     /// Print the control-flow automaton of a C program (text or Graphviz DOT).
     #[command(after_help = EXIT_CODES_HELP)]
     Cfa(cfa::CfaArgs),
@@ -81,6 +84,7 @@ pub fn main() -> ! {
         Command::Dimspec(a) => export::run_dimspec(a),
         Command::Aiger(a) => export::run_aiger(a),
         Command::Btor2(a) => export::run_btor2(a),
+        Command::Vmt(a) => export::run_vmt(a),
         Command::Bench(a) => crate::bench::run(a),
     };
     let code = match result {

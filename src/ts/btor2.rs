@@ -11,14 +11,16 @@
 //! The operators are BTOR2's own with the same semantics (SMT-LIB's division by zero and
 //! shifts by the width or more, as [`crate::bv::value`]).
 //!
-//! Symbols: the program counter is `pc` (or `pc:L<l>` and `pc:done` one-hot), a state
-//! variable has its CFA name, a slot is `nondet[k]`; characters BTOR2 does not allow in a
-//! symbol (blanks) become `_`.
+//! The system and its names are [`super::word_export`]'s, shared with the VMT export:
+//! the program counter is `pc` (or `pc:L<l>` and `pc:done` one-hot), a state variable has its
+//! CFA name, a slot is `nondet[k]`; characters BTOR2 does not allow in a symbol (blanks)
+//! become `_`.
 
 use super::program::ProgramSystem;
+use super::word_export::{cone_in_order, exported_system, variable_name};
 use crate::bv::{Node, Op, Sort, TermId, TermManager};
 use crate::cfa::Cfa;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// The BTOR2 text of a program's system, with `comments` first (`;` lines).
@@ -29,50 +31,34 @@ pub fn write(cfa: &Cfa, ps: &ProgramSystem, comments: &[String]) -> String {
             let _ = writeln!(w.out, "; {line}");
         }
     }
-    let wl = &ps.word_level;
+    let sys = exported_system(cfa, ps);
     // The initial values first (BTOR2 readers want an `init`'s value defined before its
     // state), then the states and inputs, so that the terms over them can name them.
-    let init_code = cfa.init.index() as u128;
-    let inits: Vec<u64> = (0..ps.pc_terms.len())
-        .map(|k| match ps.pc_terms.len() {
-            1 => w.constant(init_code, ps.tm.width(ps.pc_terms[0])),
-            _ => w.constant(u128::from(k == cfa.init.index()), 1),
-        })
+    let inits: Vec<Option<u64>> = (sys.states.iter())
+        .map(|s| s.init.map(|v| w.constant(v, ps.tm.width(s.term))))
         .collect();
-    let mut states = Vec::new();
-    for (k, &t) in ps.pc_terms.iter().enumerate() {
-        let name = ps
-            .tm
-            .var_info(ps.tm.as_var(t).expect("pc is a variable"))
-            .name
-            .clone();
-        let id = w.leaf(t, "state", &name);
-        states.push((t, id, Some(inits[k]), wl.pc_next[k]));
+    let ids: Vec<u64> = (sys.states.iter())
+        .map(|s| w.leaf(s.term, "state", &s.name))
+        .collect();
+    for i in &sys.inputs {
+        w.leaf(i.term, "input", &i.name);
     }
-    for ((v, _), &next) in ps.state.iter().zip(&wl.next) {
-        let t = cfa.vars[v.index()].term;
-        let id = w.leaf(t, "state", &cfa.var(*v).name);
-        states.push((t, id, None, next));
-    }
-    for (k, s) in ps.slots.iter().enumerate() {
-        w.leaf(s.term, "input", &format!("nondet[{k}]"));
-    }
-    for &(t, id, init, _) in &states {
+    for ((s, &id), init) in sys.states.iter().zip(&ids).zip(&inits) {
         if let Some(c) = init {
-            let sort = w.sort(ps.tm.sort(t));
+            let sort = w.sort(ps.tm.sort(s.term));
             w.line(&format!("init {sort} {id} {c}"));
         }
     }
-    for &(t, id, _, next) in &states {
-        let n = w.term(next);
-        let sort = w.sort(ps.tm.sort(t));
+    for (s, &id) in sys.states.iter().zip(&ids) {
+        let n = w.term(s.next);
+        let sort = w.sort(ps.tm.sort(s.term));
         w.line(&format!("next {sort} {id} {n}"));
     }
-    if let Some(r) = wl.pc_range {
+    if let Some(r) = sys.constraint {
         let c = w.term(r);
         w.line(&format!("constraint {c}"));
     }
-    let b = w.term(wl.bad);
+    let b = w.term(sys.bad);
     w.line(&format!("bad {b} error"));
     w.out
 }
@@ -156,21 +142,9 @@ impl<'a> Writer<'a> {
     /// before the terms that use them). A variable that is neither a state nor a slot is an
     /// input of its own.
     fn term(&mut self, t: TermId) -> u64 {
-        let mut seen = HashSet::new();
-        let mut stack = vec![t];
-        while let Some(x) = stack.pop() {
-            if self.terms.contains_key(&x) || !seen.insert(x) {
-                continue;
-            }
-            stack.extend_from_slice(self.tm.args(x));
-        }
-        let mut cone: Vec<TermId> = seen.into_iter().collect();
-        cone.sort_unstable();
-        for x in cone {
-            if !self.terms.contains_key(&x) {
-                let id = self.node(x);
-                self.terms.insert(x, id);
-            }
+        for x in cone_in_order(self.tm, &[t], |x| self.terms.contains_key(&x)) {
+            let id = self.node(x);
+            self.terms.insert(x, id);
         }
         self.terms[&t]
     }
@@ -180,10 +154,7 @@ impl<'a> Writer<'a> {
         let tm = self.tm;
         match tm.node(x) {
             Node::Const(v) => self.constant(v, tm.width(x)),
-            Node::Var(v) => {
-                let name = tm.var_info(v).name.clone();
-                self.leaf(x, "input", &name)
-            }
+            Node::Var(_) => self.leaf(x, "input", &variable_name(tm, x)),
             Node::App(op, _) => {
                 let args: Vec<u64> = tm.args(x).iter().map(|a| self.terms[a]).collect();
                 let sort = self.sort(tm.sort(x));

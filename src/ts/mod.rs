@@ -24,6 +24,8 @@ pub mod simulate;
 pub mod step;
 pub mod sweep;
 pub mod templates;
+pub mod vmt;
+pub mod word_export;
 
 use crate::cnf::Cnf;
 use crate::sat::{Lit, Var};

@@ -1,9 +1,10 @@
 //! A BTOR2 reader and simulator written for the tests only (it shares no code with bitmc's
-//! `bv` or `ts::btor2` modules): bit-vectors of at most 128 bits as `u128`, the operators with
-//! SMT-LIB's semantics as the BTOR2 paper defines them.
+//! `bv` or `ts::btor2` modules): bit-vectors of at most 128 bits as `u128`, the operators those
+//! of the tests' `word_ops` (SMT-LIB's semantics, as the BTOR2 paper defines them).
 
 #![allow(dead_code)]
 
+use super::word_ops::{apply, mask};
 use std::collections::HashMap;
 
 /// One line of a BTOR2 file.
@@ -40,22 +41,6 @@ pub enum Line {
 pub struct Model {
     pub lines: Vec<(u64, Line)>,
     width: HashMap<u64, u32>,
-}
-
-fn mask(w: u32) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
-}
-
-fn signed(v: u128, w: u32) -> i128 {
-    if w < 128 && (v >> (w - 1)) & 1 == 1 {
-        (v | !mask(w)) as i128
-    } else {
-        v as i128
-    }
 }
 
 /// The arity and number of parameters of an operator.
@@ -211,86 +196,5 @@ impl Model {
         } else {
             v
         }
-    }
-}
-
-/// One operator on values `a` of widths `aw` with parameters `p`, of result width `w`.
-fn apply(op: &str, a: &[u128], aw: &[u32], p: &[u32], w: u32) -> u128 {
-    let n = aw[0];
-    let m = mask(n);
-    let b = |c: bool| u128::from(c);
-    match op {
-        "not" => !a[0] & m,
-        "neg" => a[0].wrapping_neg() & m,
-        "and" => a[0] & a[1],
-        "or" => a[0] | a[1],
-        "xor" => a[0] ^ a[1],
-        "add" => a[0].wrapping_add(a[1]) & m,
-        "sub" => a[0].wrapping_sub(a[1]) & m,
-        "mul" => a[0].wrapping_mul(a[1]) & m,
-        "udiv" => a[0].checked_div(a[1]).unwrap_or(m),
-        "urem" => a[0].checked_rem(a[1]).unwrap_or(a[0]),
-        "sdiv" | "srem" => {
-            let (x, y) = (signed(a[0], n), signed(a[1], n));
-            let (ux, uy) = (x.unsigned_abs() & m, y.unsigned_abs() & m);
-            if op == "sdiv" {
-                let q = ux.checked_div(uy).unwrap_or(m);
-                if (x < 0) != (y < 0) && uy != 0 {
-                    q.wrapping_neg() & m
-                } else if uy == 0 && x < 0 {
-                    1
-                } else {
-                    q & m
-                }
-            } else {
-                let r = if uy == 0 { ux } else { ux % uy };
-                if x < 0 {
-                    r.wrapping_neg() & m
-                } else {
-                    r
-                }
-            }
-        }
-        "sll" => {
-            if a[1] >= u128::from(n) {
-                0
-            } else {
-                (a[0] << a[1]) & m
-            }
-        }
-        "srl" => {
-            if a[1] >= u128::from(n) {
-                0
-            } else {
-                a[0] >> a[1]
-            }
-        }
-        "sra" => {
-            let s = signed(a[0], n);
-            let k = a[1].min(127) as u32;
-            ((s >> k.min(n - 1)) as u128) & m
-        }
-        "concat" => (a[0] << aw[1]) | a[1],
-        "slice" => (a[0] >> p[1]) & mask(p[0] - p[1] + 1),
-        "uext" => a[0],
-        "sext" => (signed(a[0], n) as u128) & mask(w),
-        "eq" => b(a[0] == a[1]),
-        "neq" => b(a[0] != a[1]),
-        "ult" => b(a[0] < a[1]),
-        "ulte" => b(a[0] <= a[1]),
-        "ugt" => b(a[0] > a[1]),
-        "ugte" => b(a[0] >= a[1]),
-        "slt" => b(signed(a[0], n) < signed(a[1], n)),
-        "slte" => b(signed(a[0], n) <= signed(a[1], n)),
-        "sgt" => b(signed(a[0], n) > signed(a[1], n)),
-        "sgte" => b(signed(a[0], n) >= signed(a[1], n)),
-        "ite" => {
-            if a[0] & 1 == 1 {
-                a[1]
-            } else {
-                a[2]
-            }
-        }
-        _ => unreachable!("operator {op}"),
     }
 }
