@@ -79,7 +79,7 @@ pub struct BenchArgs {
     /// files a run writes are kept beside its logs (e.g. `--witness {run}.yml`).
     #[arg(long = "config", value_name = "NAME='ARGS'")]
     pub configs: Vec<String>,
-    /// An ablation of ENGINE's options (bmc, kind, pdr, ic3cfa): one configuration per entry
+    /// An ablation of ENGINE's options (bmc, kind, pdr, ic3cfa, euf): one configuration per entry
     /// of its option table, the engine as the only portfolio member with its defaults
     /// (`ENGINE.default`), with each switch turned the other way alone (e.g. `pdr.no-ctg`,
     /// `--member pdr:cadical:no-ctg`), and with each preset (`ic3cfa.baseline`). Repeatable,
@@ -223,7 +223,10 @@ pub fn parse_config(s: &str) -> anyhow::Result<Config> {
 /// The configurations of `--ablate ENGINE`, from the engine's option table.
 pub fn ablation_configs(engine: &str) -> anyhow::Result<Vec<Config>> {
     let Some(kind) = bitmc::engine::EngineKind::from_name(engine) else {
-        bail!("--ablate {engine}: no such engine (bmc, kind, pdr, ic3cfa)");
+        bail!(
+            "--ablate {engine}: no such engine ({})",
+            bitmc::engine::EngineKind::names()
+        );
     };
     let members = bitmc::engine::portfolio::ablation(kind, bitmc::sat::Backend::Cadical);
     Ok(members

@@ -69,8 +69,13 @@ pub const DEFAULT_MEMBERS: [&str; 4] = [
 /// A member string that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MemberError {
-    #[error("unknown engine `{engine}` in portfolio member `{member}` (bmc, kind, pdr, ic3cfa)")]
-    Engine { engine: String, member: String },
+    #[error("unknown engine `{engine}` in portfolio member `{member}` (engines: {known})")]
+    Engine {
+        engine: String,
+        member: String,
+        /// The engines there are, separated by commas.
+        known: String,
+    },
     #[error("{error} in portfolio member `{member}`")]
     Option { error: OptionError, member: String },
 }
@@ -87,6 +92,7 @@ impl FromStr for Member {
         let engine = EngineKind::from_name(e).ok_or_else(|| MemberError::Engine {
             engine: e.to_string(),
             member: s.to_string(),
+            known: EngineKind::names(),
         })?;
         let mut m = Member::new(engine, Backend::Cadical);
         for p in parts {

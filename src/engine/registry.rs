@@ -168,4 +168,10 @@ impl EngineKind {
     pub fn from_name(s: &str) -> Option<EngineKind> {
         EngineKind::ALL.iter().copied().find(|e| e.name() == s)
     }
+
+    /// The names of every engine, separated by commas (for messages).
+    pub fn names() -> String {
+        let names: Vec<&str> = EngineKind::ALL.iter().map(|e| e.name()).collect();
+        names.join(", ")
+    }
 }
