@@ -213,18 +213,27 @@ fn malformed_inputs_give_one_line_errors() {
     assert_eq!(r.code, ERROR);
 }
 
-/// IC3CFA needs a control-flow automaton: alone or as a portfolio member, `solve` refuses it
-/// in one line before doing anything.
+/// IC3CFA and euf need a C program: alone or as a portfolio member, `solve` refuses them in
+/// one line that names the engine, before doing anything.
 #[test]
-fn ic3cfa_needs_a_program() {
-    for extra in [
-        &["--engine", "ic3cfa"][..],
-        &["--member", "pdr", "--member", "ic3cfa:batsat"][..],
-    ] {
-        let r = solve("examples/counter.cnf", extra);
-        assert_eq!(r.code, ERROR, "{extra:?}: {}{}", r.stdout, r.stderr);
-        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
-        assert!(r.stderr.contains("control-flow automaton"), "{}", r.stderr);
+fn engines_of_programs_need_a_program() {
+    for engine in ["ic3cfa", "euf"] {
+        let member = format!("{engine}:batsat");
+        for extra in [
+            &["--engine", engine][..],
+            &["--member", "pdr", "--member", &member][..],
+        ] {
+            let r = solve("examples/counter.cnf", extra);
+            assert_eq!(r.code, ERROR, "{extra:?}: {}{}", r.stdout, r.stderr);
+            assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+            assert!(
+                r.stderr.contains(&format!(
+                    "{engine} works on a C program's control-flow automaton"
+                )),
+                "{}",
+                r.stderr
+            );
+        }
     }
 }
 

@@ -104,12 +104,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
     }
     let strategy = args.engine.strategy(false, EngineArg::PORTFOLIO)?;
-    if strategy
-        .members()
-        .iter()
-        .any(|m| m.engine().needs_program())
-    {
-        anyhow::bail!("{}", bitmc::engine::NO_PROGRAM);
+    let members = strategy.members();
+    if let Some(m) = members.iter().find(|m| m.engine().needs_program()) {
+        anyhow::bail!("{}", bitmc::engine::no_program_reason(m.engine().name()));
     }
     let opts = Options {
         backend: bitmc::sat::Backend::Cadical,

@@ -347,5 +347,5 @@ impl EngineKind {
     }
 }
 
-pub use problem::{Engine, Problem, Program, SystemEngine, NO_PROGRAM};
+pub use problem::{no_program_reason, Engine, Problem, Program, SystemEngine};
 pub use registry::{Derived, EngineKind, EngineOptions};

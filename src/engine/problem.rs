@@ -94,14 +94,17 @@ impl<T: SystemEngine> Engine for T {
     }
 }
 
-/// Why an engine that needs a program cannot run on a system alone.
-pub const NO_PROGRAM: &str =
-    "ic3cfa works on a C program's control-flow automaton, and DimSpec and AIGER inputs have none";
+/// Why `engine`, which needs a program, cannot run on a system alone.
+pub fn no_program_reason(engine: &str) -> String {
+    format!(
+        "{engine} works on a C program's control-flow automaton, and DimSpec and AIGER inputs have none"
+    )
+}
 
-/// The answer of an engine that needs a program, given a system alone.
-pub fn no_program() -> (Verdict, Stats) {
+/// The answer of `engine`, which needs a program, given a system alone.
+pub fn no_program(engine: &str) -> (Verdict, Stats) {
     (
-        Verdict::Unknown(Unknown::incomplete(NO_PROGRAM)),
+        Verdict::Unknown(Unknown::incomplete(no_program_reason(engine))),
         Stats::new(),
     )
 }

@@ -96,7 +96,7 @@ impl Engine for EufOptions {
     ) -> (Verdict, Stats) {
         match problem.program_of() {
             Some(p) => run(p, opts, self, progress),
-            None => super::problem::no_program(),
+            None => super::problem::no_program("euf"),
         }
     }
 }

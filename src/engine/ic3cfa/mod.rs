@@ -572,7 +572,7 @@ impl Engine for Ic3cfaOptions {
     ) -> (Verdict, Stats) {
         match problem.program_of() {
             Some(p) => run(p.cfa, p.ps, opts, self.clone(), progress),
-            None => super::problem::no_program(),
+            None => super::problem::no_program("ic3cfa"),
         }
     }
 }
