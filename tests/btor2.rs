@@ -291,3 +291,72 @@ fn btorsim_reads_and_simulates_the_exports() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 50, "only {checked} exports checked");
 }
+
+/// The verdict check, when `BITMC_BTORMC` names a btormc binary (`scripts/build-btormc.sh`
+/// builds Boolector's BTOR2 model checker from its sources; without the variable the test says
+/// so and passes): on every fixture with an expected `unreach-call` verdict that does not rest
+/// on undefined behaviour, btormc's BMC and k-induction (`--kind -kmax 10`, 5 s each) on the
+/// export never find a counterexample where the fixture expects none, nor prove one away where
+/// it expects one. (Bounds reached and time-outs are not answers.)
+#[test]
+fn btormc_never_contradicts_the_expected_verdicts() {
+    let Some(btormc) = std::env::var_os("BITMC_BTORMC") else {
+        eprintln!("skipped: BITMC_BTORMC is not set (scripts/build-btormc.sh builds btormc)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("bitmc-btormc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = bitmc::cfa::Property::UnreachCall;
+    let (mut answers, mut runs) = (0, 0);
+    let mut wrong = Vec::new();
+    for (i, f) in common::fixture_files().iter().enumerate() {
+        let h = common::header(&std::fs::read_to_string(f).expect("readable fixture"));
+        let Some(expected) = h.verdict(p, DataModel::Ilp32) else {
+            continue;
+        };
+        if h.unsupported || h.ub_dependent(p, DataModel::Ilp32) {
+            continue;
+        }
+        let Ok(lowered) = lower_file(f, &FrontendOptions::default()) else {
+            continue;
+        };
+        let ps = encode(
+            &lowered.cfa,
+            EncodeOptions {
+                pc: PcEncoding::Binary,
+                goal: Goal::Error,
+            },
+        );
+        let path = dir.join(format!("{i}.btor2"));
+        std::fs::write(&path, bitmc::ts::btor2::write(&lowered.cfa, &ps, &[])).expect("write");
+        let r = std::process::Command::new("timeout")
+            .arg("5")
+            .arg(&btormc)
+            .args(["--kind", "-kmax", "10"])
+            .arg(&path)
+            .output()
+            .expect("timeout and btormc run");
+        runs += 1;
+        let out = String::from_utf8_lossy(&r.stdout);
+        let answer = out.lines().find(|l| !l.starts_with('['));
+        let holds = match answer {
+            Some("sat") => false,
+            Some("unsat") => true,
+            _ => continue,
+        };
+        answers += 1;
+        if holds != expected {
+            wrong.push(format!(
+                "{}: expected {expected}, btormc {answer:?}",
+                f.display()
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "btormc: {runs} exports, {answers} answered, {} contradicting",
+        wrong.len()
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(answers >= 100, "only {answers} answers");
+}
