@@ -240,6 +240,23 @@ fn the_btor2_command_writes_c_programs_and_refuses_other_inputs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Writes the BTOR2 export of fixture `f` (binary counter, the error location as the goal) to
+/// `path`; false when the fixture does not lower.
+fn export_fixture(f: &std::path::Path, path: &std::path::Path) -> bool {
+    let Ok(lowered) = lower_file(f, &FrontendOptions::default()) else {
+        return false;
+    };
+    let ps = encode(
+        &lowered.cfa,
+        EncodeOptions {
+            pc: PcEncoding::Binary,
+            goal: Goal::Error,
+        },
+    );
+    std::fs::write(path, bitmc::ts::btor2::write(&lowered.cfa, &ps, &[])).expect("write");
+    true
+}
+
 /// The peer check, when `BITMC_BTORSIM` names a btorsim binary (`scripts/build-btorsim.sh`
 /// builds one from btor2tools' sources; CI has no network to fetch them, so without the
 /// variable the test says so and passes): btor2tools' own parser and simulator read every
@@ -259,18 +276,10 @@ fn btorsim_reads_and_simulates_the_exports() {
         .enumerate()
         .filter(|(i, _)| i % 3 == 0)
     {
-        let Ok(lowered) = lower_file(f, &FrontendOptions::default()) else {
-            continue;
-        };
-        let ps = encode(
-            &lowered.cfa,
-            EncodeOptions {
-                pc: PcEncoding::Binary,
-                goal: Goal::Error,
-            },
-        );
         let path = dir.join(format!("{i}.btor2"));
-        std::fs::write(&path, bitmc::ts::btor2::write(&lowered.cfa, &ps, &[])).expect("write");
+        if !export_fixture(f, &path) {
+            continue;
+        }
         let r = std::process::Command::new(&btorsim)
             .args(["-r", "20"])
             .arg(&path)
@@ -317,18 +326,10 @@ fn btormc_never_contradicts_the_expected_verdicts() {
         if h.unsupported || h.ub_dependent(p, DataModel::Ilp32) {
             continue;
         }
-        let Ok(lowered) = lower_file(f, &FrontendOptions::default()) else {
-            continue;
-        };
-        let ps = encode(
-            &lowered.cfa,
-            EncodeOptions {
-                pc: PcEncoding::Binary,
-                goal: Goal::Error,
-            },
-        );
         let path = dir.join(format!("{i}.btor2"));
-        std::fs::write(&path, bitmc::ts::btor2::write(&lowered.cfa, &ps, &[])).expect("write");
+        if !export_fixture(f, &path) {
+            continue;
+        }
         let r = std::process::Command::new("timeout")
             .arg("5")
             .arg(&btormc)

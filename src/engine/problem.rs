@@ -101,10 +101,18 @@ pub fn no_program_reason(engine: &str) -> String {
     )
 }
 
-/// The answer of `engine`, which needs a program, given a system alone.
-pub fn no_program(engine: &str) -> (Verdict, Stats) {
-    (
-        Verdict::Unknown(Unknown::incomplete(no_program_reason(engine))),
-        Stats::new(),
-    )
+/// Runs `engine`, which needs a program, on the problem's program; given a system alone, it
+/// answers UNKNOWN and says why.
+pub fn on_program(
+    problem: &Problem<'_>,
+    engine: &str,
+    run: impl FnOnce(Program<'_>) -> (Verdict, Stats),
+) -> (Verdict, Stats) {
+    match problem.program_of() {
+        Some(p) => run(p),
+        None => (
+            Verdict::Unknown(Unknown::incomplete(no_program_reason(engine))),
+            Stats::new(),
+        ),
+    }
 }

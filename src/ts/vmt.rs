@@ -315,8 +315,8 @@ impl<'a> Writer<'a> {
             Op::Extract { hi, lo } => format!("(_ extract {hi} {lo})"),
             Op::Zext(w) => format!("(_ zero_extend {})", w - tm.width(a0)),
             Op::Sext(w) => format!("(_ sign_extend {})", w - tm.width(a0)),
-            Op::Not | Op::And | Op::Or | Op::Xor if on_bool => smtlib_name(op)[2..].to_string(),
-            op => smtlib_name(op).to_string(),
+            Op::Not | Op::And | Op::Or | Op::Xor if on_bool => op.smt_name()[2..].to_string(),
+            op => op.smt_name().to_string(),
         }
     }
 
@@ -344,38 +344,6 @@ impl<'a> Writer<'a> {
 
 fn is_const(tm: &TermManager, t: TermId) -> bool {
     matches!(tm.node(t), Node::Const(_))
-}
-
-/// SMT-LIB's name of an operator on bit-vectors (the extraction and extensions take indices and
-/// are spelled by the caller; on `Bool`, `not`/`and`/`or`/`xor` drop the `bv`).
-fn smtlib_name(op: Op) -> &'static str {
-    match op {
-        Op::Not => "bvnot",
-        Op::And => "bvand",
-        Op::Or => "bvor",
-        Op::Xor => "bvxor",
-        Op::Neg => "bvneg",
-        Op::Add => "bvadd",
-        Op::Sub => "bvsub",
-        Op::Mul => "bvmul",
-        Op::Udiv => "bvudiv",
-        Op::Urem => "bvurem",
-        Op::Sdiv => "bvsdiv",
-        Op::Srem => "bvsrem",
-        Op::Shl => "bvshl",
-        Op::Lshr => "bvlshr",
-        Op::Ashr => "bvashr",
-        Op::Concat => "concat",
-        Op::Eq => "=",
-        Op::Ult => "bvult",
-        Op::Ule => "bvule",
-        Op::Slt => "bvslt",
-        Op::Sle => "bvsle",
-        Op::Ite => "ite",
-        Op::Extract { .. } => "extract",
-        Op::Zext(_) => "zero_extend",
-        Op::Sext(_) => "sign_extend",
-    }
 }
 
 #[cfg(test)]

@@ -62,21 +62,8 @@ fn sexprs(text: &str) -> Result<Vec<Sx>, String> {
     }
 }
 
-/// A sort: `Bool` or a bit-vector width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sort {
-    Bool,
-    Bv(u32),
-}
-
-impl Sort {
-    pub fn width(self) -> u32 {
-        match self {
-            Sort::Bool => 1,
-            Sort::Bv(w) => w,
-        }
-    }
-}
+/// A sort: `Bool` or a bit-vector width (bitmc's own type: only its shape is shared).
+pub use bitmc::bv::Sort;
 
 /// A term: a constant, a variable or defined name, or an operator (with its indices) applied.
 #[derive(Clone, Debug)]

@@ -94,10 +94,7 @@ impl Engine for EufOptions {
         opts: &Options,
         progress: ProgressFn<'_>,
     ) -> (Verdict, Stats) {
-        match problem.program_of() {
-            Some(p) => run(p, opts, self, progress),
-            None => super::problem::no_program("euf"),
-        }
+        super::problem::on_program(problem, "euf", |p| run(p, opts, self, progress))
     }
 }
 

@@ -8,6 +8,7 @@ use crate::cfa::Cfa;
 use crate::frontend::{lower_source, FrontendOptions};
 use crate::sat::Backend;
 use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
+use crate::ts::simulate::Rng;
 
 fn program(body: &str) -> (Cfa, ProgramSystem) {
     let src = format!(
@@ -101,13 +102,7 @@ fn a_product_the_property_needs_is_refined_into_the_right_verdicts() {
 #[test]
 fn the_argument_bits_ternary_simulation_keeps_force_the_output_bit() {
     let mut circuits = Circuits::default();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let ops = [
         Op::Mul,
         Op::Udiv,
@@ -123,18 +118,18 @@ fn the_argument_bits_ternary_simulation_keeps_force_the_output_bit() {
     for round in 0..400 {
         let op = ops[round % ops.len()];
         // Small values and zeros now and then, where operators have the most structure.
-        let mut arg = || match next() % 4 {
+        let mut arg = || match rng.next() % 4 {
             0 => 0,
-            1 => next() % 4,
-            _ => (next() % 64) as u128 as u64,
-        } as u128;
+            1 => u128::from(rng.next() % 4),
+            _ => u128::from(rng.next() % 64),
+        };
         let vals = [arg(), arg()];
         let r = value::apply(op, &vals, &sorts, Sort::Bv(6));
         for j in 0..6 {
             let support = circuits.support(op, &sorts, &vals, j);
             narrowed += usize::from(support.len() < 12);
             for _ in 0..40 {
-                let mut other = [next() as u128 & 63, next() as u128 & 63];
+                let mut other = [u128::from(rng.next() & 63), u128::from(rng.next() & 63)];
                 for &(k, b) in &support {
                     other[k] = (other[k] & !(1 << b)) | (vals[k] & (1 << b));
                 }

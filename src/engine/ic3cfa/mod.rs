@@ -570,10 +570,9 @@ impl Engine for Ic3cfaOptions {
         opts: &Options,
         progress: ProgressFn<'_>,
     ) -> (Verdict, Stats) {
-        match problem.program_of() {
-            Some(p) => run(p.cfa, p.ps, opts, self.clone(), progress),
-            None => super::problem::no_program("ic3cfa"),
-        }
+        super::problem::on_program(problem, "ic3cfa", |p| {
+            run(p.cfa, p.ps, opts, self.clone(), progress)
+        })
     }
 }
 
