@@ -12,7 +12,7 @@
 //!    is reachable, otherwise UNKNOWN with the sink's reason.
 //! 4. SAFE for the system (error and sinks unreachable) gives TRUE.
 
-use crate::bv::Rewrites;
+use crate::bv::{Rewrites, TermId};
 use crate::cfa::{self, interp, Cfa, LocKind, Property};
 use crate::engine::houdini;
 use crate::engine::portfolio::{About, Program, Strategy, Systems};
@@ -21,6 +21,7 @@ use crate::engine::{Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::sat::{with_deadline, Interrupter};
 use crate::ts::invariants::{self, Candidate, Templates};
 use crate::ts::model::ModelSystem;
+use crate::ts::poly;
 use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
 use crate::witness;
 use std::sync::{Mutex, OnceLock};
@@ -570,6 +571,11 @@ fn strengthen(
     let check = backend.independent_of();
     let searched = start.elapsed();
     let model = found.model;
+    if proven.is_empty() && found.poly_facts > 0 {
+        // The model's constraints are the polynomial facts alone.
+        houdini::release_unless_stopped(interrupter);
+        return Some((invariants::constrained(&model, &[]), Vec::new()));
+    }
     let checked = (!proven.is_empty()).then(|| {
         with_deadline(interrupter, start + budget.max(searched + budget), |intr| {
             houdini::is_inductive(&model, &lits, check, intr)
@@ -620,6 +626,8 @@ struct Found {
     refuted: usize,
     sat_calls: usize,
     cut: usize,
+    /// Program equalities proved by polynomial invariants, constraints of `model`.
+    poly_facts: usize,
 }
 
 /// Candidates of each template family in turn (comparisons, linear, scaled) that simulation
@@ -645,16 +653,25 @@ fn search_candidates(
         refuted: 0,
         sat_calls: 0,
         cut: 0,
+        poly_facts: 0,
     };
     let words = ps.words();
     // Every candidate so far: a candidate of the first phase may need one of the second to be
     // inductive, so the second phase tries them all again (its result contains the first's).
     let mut all: Vec<Candidate> = Vec::new();
     let sampled = start + budget / 6;
-    let samples = invariants::sample(cfa, ps, &mut f.model, SIM_STEPS, &|| {
+    let mut samples = invariants::sample(cfa, ps, &mut f.model, SIM_STEPS, &|| {
         interrupter.is_interrupted() || Instant::now() >= sampled
     });
     stats.counter("simulation steps (64 runs each)", samples.steps);
+    let poly_deadline = start + budget / 3;
+    if let Some((model, n)) =
+        polynomial_facts(cfa, ps, &samples, poly_deadline, interrupter, stats, notes)
+    {
+        f.model = model;
+        f.poly_facts = n;
+        samples.relocate(ps, &mut f.model);
+    }
     with_deadline(interrupter, deadline, |intr| {
         for templates in [Templates::Comparisons, Templates::Linear, Templates::Scaled] {
             let stop = || intr.is_interrupted();
@@ -688,6 +705,79 @@ fn search_candidates(
         }
     });
     f
+}
+
+/// The model of `ps` constrained by the program equalities that polynomial invariants imply
+/// ([`poly`]): candidates from `samples`, proved by polynomial arithmetic before `deadline`,
+/// and the number of those equalities; `None` when there are none.
+///
+/// The equalities are proved by exact polynomial identities modulo `2^w` (see
+/// [`poly::prove`]), not by a SAT solver, whose proofs of products of 32-bit words do not
+/// finish; the independent re-check of the other candidates and k-induction's certificate
+/// take them as constraints of the system.
+fn polynomial_facts(
+    cfa: &Cfa,
+    ps: &ProgramSystem,
+    samples: &invariants::Samples,
+    deadline: Instant,
+    interrupter: &Interrupter,
+    stats: &mut Stats,
+    notes: &mut Vec<String>,
+) -> Option<(crate::ts::model::Model, usize)> {
+    let start = Instant::now();
+    let candidates = poly::discover::candidates(cfa, samples);
+    stats.counter("polynomial candidates", candidates.len());
+    if candidates.is_empty() {
+        return None;
+    }
+    let stop = || interrupter.is_interrupted() || Instant::now() >= deadline;
+    let proved = poly::prove::prove(cfa, ps, candidates, &stop);
+    stats
+        .counter("polynomial invariants proved", proved.invariants.len())
+        .counter(
+            "polynomial invariants: highest degree",
+            proved
+                .invariants
+                .iter()
+                .map(|(_, q)| q.degree())
+                .max()
+                .unwrap_or(0),
+        )
+        .counter("program equalities implied by them", proved.facts.len())
+        .time("time in polynomial invariants", start.elapsed());
+    if proved.stopped || proved.facts.is_empty() {
+        return None;
+    }
+    let mut tm = ps.tm.clone();
+    let constraints: Vec<TermId> = (proved.facts.iter())
+        .map(|f| {
+            let at = ps.at_term(&mut tm, f.loc.index());
+            tm.implies(at, f.eq)
+        })
+        .collect();
+    let model = ps.blast(cfa, &tm, &ps.word_level, &[], &constraints).model;
+    let same_state = model.latches.len() == ps.model.latches.len()
+        && (model.latches.iter().zip(&ps.model.latches)).all(|(a, b)| a.node == b.node)
+        && model.inputs.len() == ps.model.inputs.len();
+    if !same_state {
+        notes.push("internal error: the system constrained by polynomial invariants has other latches; not used".into());
+        return None;
+    }
+    let name = |t: TermId| match tm.as_var(t) {
+        Some(v) => invariants::c_name(&tm.var_info(v).name),
+        None => format!("t{}", t.index()),
+    };
+    let shown: Vec<String> = (proved.invariants.iter().take(4))
+        .map(|(l, q)| format!("at L{}: {} == 0", l.index(), q.text(&name)))
+        .collect();
+    notes.push(format!(
+        "{} program equalities follow from {} polynomial invariants proved modulo 2^w ({}{}); k-induction assumes them",
+        proved.facts.len(),
+        proved.invariants.len(),
+        shown.join("; "),
+        if proved.invariants.len() > 4 { "; ..." } else { "" }
+    ));
+    Some((model, proved.facts.len()))
 }
 
 /// Verify a prepared CFA.

@@ -170,6 +170,32 @@ pub struct Samples {
     live: Vec<Vec<bool>>,
 }
 
+impl Samples {
+    /// The state variables the samples give values of.
+    pub fn vars(&self) -> &[StateVar] {
+        &self.vars
+    }
+
+    /// Each sampled location with the variables live there (indices into [`Samples::vars`])
+    /// and the distinct states sampled there (raw values of all the variables).
+    pub fn per_location(&self) -> impl Iterator<Item = (Loc, Vec<usize>, &[Vec<u128>])> + '_ {
+        self.locs.iter().zip(&self.states).map(|(&(l, _), set)| {
+            let here = (0..self.vars.len())
+                .filter(|&i| self.live[l][self.vars[i].pvar.index()])
+                .collect();
+            (Loc(l as u32), here, set.as_slice())
+        })
+    }
+
+    /// Moves the location literals into `model`, a copy of the system's model or a model
+    /// blasted over the same latches (see [`ProgramSystem::blast`]), for [`candidates`].
+    pub fn relocate(&mut self, ps: &ProgramSystem, model: &mut Model) {
+        for (l, lit) in &mut self.locs {
+            *lit = at(ps, &mut model.aig, *l);
+        }
+    }
+}
+
 /// Sample the reachable states of a program system at every location with outgoing edges
 /// (other than the initial one) by random simulation, up to `steps` steps or until `stop` says
 /// so (it is polled after every step). At most [`MAX_SAMPLES`] distinct states are kept per

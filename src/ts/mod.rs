@@ -19,6 +19,7 @@ pub mod dimspec;
 pub mod invariants;
 pub mod lockstep;
 pub mod model;
+pub mod poly;
 pub mod program;
 pub mod simulate;
 pub mod step;

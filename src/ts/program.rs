@@ -416,6 +416,42 @@ fn one_hot_pc_next(
 }
 
 impl ProgramSystem {
+    /// Blasts `wl`, a word-level system over this system's state (in `tm`, which extends
+    /// [`ProgramSystem::tm`]), with `extra_inputs` and `constraints`, as
+    /// [`Layout::blast`] does: the latches and inputs are this system's, in the same order.
+    pub fn blast(
+        &self,
+        cfa: &Cfa,
+        tm: &TermManager,
+        wl: &WordLevel,
+        extra_inputs: &[TermId],
+        constraints: &[TermId],
+    ) -> Blasted {
+        let state: Vec<PVar> = self.state.iter().map(|&(v, _)| v).collect();
+        let slots: Vec<TermId> = self.slots.iter().map(|s| s.term).collect();
+        let layout = Layout {
+            cfa,
+            pc: self.pc,
+            pc_terms: &self.pc_terms,
+            state: &state,
+            slots: &slots,
+        };
+        layout.blast(tm, wl, extra_inputs, constraints)
+    }
+
+    /// "The program counter is at location `l`" as a term of `tm` (which extends
+    /// [`ProgramSystem::tm`]): the term the encoding made.
+    pub fn at_term(&self, tm: &mut TermManager, l: usize) -> TermId {
+        match self.pc {
+            PcEncoding::Binary => {
+                let pc = self.pc_terms[0];
+                let c = tm.bv_const(l as u128, tm.width(pc));
+                tm.eq(pc, c)
+            }
+            PcEncoding::OneHot => self.pc_terms[l],
+        }
+    }
+
     /// The system as it was built, with its model, for preprocessing.
     pub fn original(&self) -> Original<'_> {
         Original {

@@ -19,9 +19,9 @@
 //! over its latches is one of the precise system, and an unreachable goal stays unreachable.
 
 use crate::bv::{Node, Op, Sort, TermId, TermManager};
-use crate::cfa::{Cfa, PVar};
+use crate::cfa::Cfa;
 use crate::ts::model::ModelSystem;
-use crate::ts::program::{Blasted, Layout, ProgramSystem, WordLevel};
+use crate::ts::program::{Blasted, ProgramSystem, WordLevel};
 use std::collections::{HashMap, HashSet};
 
 /// One abstracted operator application.
@@ -158,16 +158,7 @@ impl<'a> Abstraction<'a> {
             .collect();
         let outputs: Vec<usize> = (0..self.apps.len()).filter(|&i| live(i)).collect();
         let extra: Vec<TermId> = outputs.iter().map(|&i| self.apps[i].output).collect();
-        let state: Vec<PVar> = self.ps.state.iter().map(|&(v, _)| v).collect();
-        let slots: Vec<TermId> = self.ps.slots.iter().map(|s| s.term).collect();
-        let layout = Layout {
-            cfa: self.cfa,
-            pc: self.ps.pc,
-            pc_terms: &self.ps.pc_terms,
-            state: &state,
-            slots: &slots,
-        };
-        let blasted = layout.blast(tm, &awl, &extra, &constraints);
+        let blasted = self.ps.blast(self.cfa, tm, &awl, &extra, &constraints);
         let ms = blasted.model.to_system();
         Built {
             blasted,
