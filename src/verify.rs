@@ -725,12 +725,12 @@ fn polynomial_facts(
     notes: &mut Vec<String>,
 ) -> Option<(crate::ts::model::Model, usize)> {
     let start = Instant::now();
-    let candidates = poly::discover::candidates(cfa, samples);
+    let stop = || interrupter.is_interrupted() || Instant::now() >= deadline;
+    let candidates = poly::discover::candidates(cfa, samples, &stop);
     stats.counter("polynomial candidates", candidates.len());
     if candidates.is_empty() {
         return None;
     }
-    let stop = || interrupter.is_interrupted() || Instant::now() >= deadline;
     let proved = poly::prove::prove(cfa, ps, candidates, &stop);
     stats
         .counter("polynomial invariants proved", proved.invariants.len())

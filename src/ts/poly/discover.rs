@@ -11,10 +11,10 @@
 //! coprime integers and checked over the integers on the rows. A vector that does not read
 //! back, or fails the check, is dropped; a wrong vector costs nothing but a failed proof.
 //!
-//! The rows are the states of smallest magnitude (sampled values of a wrapped computation
-//! would satisfy the identity only modulo `2^w`, not over the integers), at most twice as many
-//! as there are columns. Each equality is then tested on *every* sampled state in the
-//! program's arithmetic (modulo `2^w`), and kept only if all satisfy it.
+//! The rows are states of small magnitude (sampled values of a wrapped computation satisfy
+//! the identity only modulo `2^w`, not over the integers; see [`equalities`]). Each equality
+//! is then tested on *every* sampled state in the program's arithmetic (modulo `2^w`), and
+//! kept only if all satisfy it.
 
 use super::Poly;
 use crate::bv::TermId;
@@ -229,58 +229,90 @@ fn holds_exactly(v: &[i128], monos: &[Vec<u8>], vals: &[i128]) -> Option<bool> {
 
 /// The equalities over `terms` (the variables' terms, all of width `width`) that the sampled
 /// states `states` (the variables' values as their C types read them, one row per state)
-/// satisfy: candidates from the null space of the states of smallest magnitude, kept when
-/// every state satisfies them modulo `2^width`. The polynomials are over the terms.
+/// satisfy, as polynomials over the terms.
+///
+/// A state whose computation wrapped around satisfies an identity only modulo `2^width`, and
+/// one such row among the rows of the elimination hides the identity from the null space over
+/// the rationals. The magnitude of a state hints at whether it wrapped, so the null space is
+/// computed on the states of smallest magnitude below each of the thresholds
+/// `2^(width/3)`, `2^(width/2)`, `2^(2·width/3)` and without one (at most twice as many
+/// states as columns each time, the degree lowered to fit the states there are), and the
+/// equalities of all of them are kept when every sampled state satisfies them modulo
+/// `2^width`.
 pub fn equalities(terms: &[TermId], width: u32, states: &[Vec<i128>]) -> Vec<Poly> {
     let k = terms.len();
-    let Some(degree) = degree_for(k, states.len()) else {
-        return Vec::new();
-    };
     if k == 0 {
         return Vec::new();
     }
-    let monos = monomials(k, degree);
-    let mut rows: Vec<&Vec<i128>> = states.iter().collect();
-    rows.sort_by_key(|r| r.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0));
-    rows.truncate(2 * monos.len() + 8);
-    let rows: Vec<Vec<i128>> = rows.into_iter().cloned().collect();
-    let mut out = Vec::new();
-    for v in null_space(&rows, &monos) {
-        let mut p = Poly::zero(width);
-        for (c, e) in v.iter().zip(&monos) {
-            if *c == 0 {
-                continue;
-            }
-            let m: Vec<TermId> = e
-                .iter()
-                .enumerate()
-                .flat_map(|(i, &x)| std::iter::repeat_n(terms[i], x as usize))
-                .collect();
-            p = p.add(&Poly::monomial(m, *c as u128, width));
+    let magnitude = |r: &Vec<i128>| r.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0);
+    let mut sorted: Vec<&Vec<i128>> = states.iter().collect();
+    sorted.sort_by_key(|r| magnitude(r));
+    let most = 2 * MAX_MONOMIALS + 8;
+    let mut out: Vec<Poly> = Vec::new();
+    let mut last = usize::MAX;
+    for bits in [width / 3, width / 2, 2 * width / 3, 128] {
+        let below = |r: &&&Vec<i128>| bits >= 127 || magnitude(r) < 1u128 << bits;
+        let rows: Vec<Vec<i128>> = (sorted.iter().take_while(below).take(most))
+            .map(|r| (*r).clone())
+            .collect();
+        if rows.len() == last {
+            continue;
         }
-        let all = states.iter().all(|s| {
-            p.eval(&mut |a| {
-                let i = terms
-                    .iter()
-                    .position(|&t| t == a)
-                    .expect("an atom is a variable");
-                s[i] as u128
-            }) == 0
-        });
-        if !p.is_zero() && all {
-            out.push(p);
+        last = rows.len();
+        let Some(degree) = degree_for(k, rows.len()) else {
+            continue;
+        };
+        let monos = monomials(k, degree);
+        for v in null_space(&rows, &monos) {
+            let p = polynomial(terms, width, &v, &monos);
+            let all = states.iter().all(|s| {
+                p.eval(&mut |a| {
+                    let i = terms
+                        .iter()
+                        .position(|&t| t == a)
+                        .expect("an atom is a variable");
+                    s[i] as u128
+                }) == 0
+            });
+            if !p.is_zero() && all && !out.contains(&p) {
+                out.push(p);
+            }
         }
     }
     out
 }
 
+/// `Σ v_m · m` over `terms`.
+fn polynomial(terms: &[TermId], width: u32, v: &[i128], monos: &[Vec<u8>]) -> Poly {
+    let mut p = Poly::zero(width);
+    for (c, e) in v.iter().zip(monos) {
+        if *c == 0 {
+            continue;
+        }
+        let m: Vec<TermId> = e
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &x)| std::iter::repeat_n(terms[i], x as usize))
+            .collect();
+        p = p.add(&Poly::monomial(m, *c as u128, width));
+    }
+    p
+}
+
+/// The most candidates of a program.
+pub const MAX_CANDIDATES: usize = 2000;
+
 /// The candidates of every sampled location: for the live variables of each width (at most
 /// [`MAX_VARS`] of them), the [`equalities`] their sampled states satisfy, over the
-/// variables' terms.
-pub fn candidates(cfa: &Cfa, samples: &Samples) -> Vec<(Loc, Poly)> {
+/// variables' terms; at most [`MAX_CANDIDATES`], and those found until `stop` says so (it is
+/// polled between locations).
+pub fn candidates(cfa: &Cfa, samples: &Samples, stop: &dyn Fn() -> bool) -> Vec<(Loc, Poly)> {
     let vars = samples.vars();
     let mut out = Vec::new();
     for (loc, here, states) in samples.per_location() {
+        if stop() || out.len() >= MAX_CANDIDATES {
+            break;
+        }
         let mut by_width: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for i in here {
             by_width.entry(vars[i].bits.len()).or_default().push(i);
