@@ -748,21 +748,11 @@ fn polynomial_facts(
     if proved.stopped || proved.facts.is_empty() {
         return None;
     }
-    let mut tm = ps.tm.clone();
-    let constraints: Vec<TermId> = (proved.facts.iter())
-        .map(|f| {
-            let at = ps.at_term(&mut tm, f.loc.index());
-            tm.implies(at, f.eq)
-        })
-        .collect();
-    let model = ps.blast(cfa, &tm, &ps.word_level, &[], &constraints).model;
-    let same_state = model.latches.len() == ps.model.latches.len()
-        && (model.latches.iter().zip(&ps.model.latches)).all(|(a, b)| a.node == b.node)
-        && model.inputs.len() == ps.model.inputs.len();
-    if !same_state {
+    let Some(model) = poly::prove::constrained(cfa, ps, &proved.facts) else {
         notes.push("internal error: the system constrained by polynomial invariants has other latches; not used".into());
         return None;
-    }
+    };
+    let tm = &ps.tm;
     let name = |t: TermId| match tm.as_var(t) {
         Some(v) => invariants::c_name(&tm.var_info(v).name),
         None => format!("t{}", t.index()),

@@ -25,6 +25,7 @@
 use super::{Basis, Converter, Poly};
 use crate::bv::{Node, Op, TermId, TermManager};
 use crate::cfa::{Cfa, Loc};
+use crate::ts::model::Model;
 use crate::ts::program::ProgramSystem;
 use std::collections::{HashMap, HashSet};
 
@@ -266,4 +267,27 @@ fn facts(
         }
     }
     out
+}
+
+/// The program's model with `facts` as invariant constraints, "at `loc`, `eq`", after the
+/// model's own: blasted as the program's system is ([`ProgramSystem::blast`]), so that the
+/// latches and inputs are the same and each fact's equality is the node the guards read.
+/// `None` when the latches or inputs came out otherwise (an internal error).
+pub fn constrained(cfa: &Cfa, ps: &ProgramSystem, facts: &[Fact]) -> Option<Model> {
+    let mut tm = ps.tm.clone();
+    let constraints: Vec<TermId> = (facts.iter())
+        .map(|f| {
+            let at = ps.at_term(&mut tm, f.loc.index());
+            tm.implies(at, f.eq)
+        })
+        .collect();
+    let model = ps.blast(cfa, &tm, &ps.word_level, &[], &constraints).model;
+    let same = |a: &Model, b: &Model| {
+        a.latches.len() == b.latches.len()
+            && a.inputs.len() == b.inputs.len()
+            && (a.latches.iter().zip(&b.latches)).all(|(x, y)| x.node == y.node)
+            && (a.inputs.iter().zip(&b.inputs)).all(|(x, y)| x.node == y.node)
+    };
+    (same(&model, &ps.model) && model.constraints.len() == ps.model.constraints.len() + facts.len())
+        .then_some(model)
 }

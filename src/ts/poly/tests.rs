@@ -274,3 +274,67 @@ fn an_update_through_a_division_is_not_read_as_its_integer_value() {
     assert!(proved.invariants.is_empty());
     assert!(proved.facts.is_empty());
 }
+
+/// On every fixture of `fixtures/c`, the program equalities proved from the polynomial
+/// candidates hold in every state that a random simulation of the program's system (longer,
+/// and with another seed than the sampling's) reaches. The candidates come from a dozen
+/// simulation steps only, so that many hold on the samples and not beyond: a proof that
+/// accepted them would show here (accepting every obligation fails this test). Some fixtures
+/// must give facts, or the test would check nothing.
+#[test]
+fn facts_hold_on_the_simulated_states_of_every_fixture() {
+    use crate::ts::invariants;
+    use crate::ts::simulate::{self, Simulation};
+    let root = format!("{}/fixtures/c", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures")
+        .flatten()
+        .filter(|d| d.file_name() != "errors")
+        .flat_map(|d| std::fs::read_dir(d.path()).expect("a group").flatten())
+        .map(|f| f.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    let (mut with_facts, mut checked) = (0, 0);
+    for f in &files {
+        let src = std::fs::read_to_string(f).expect("a fixture");
+        let Ok(l) = lower_source(&src, "fixture.c", &FrontendOptions::default()) else {
+            continue;
+        };
+        let cfa = crate::cfa::prepare(&l.cfa, true);
+        let ps = encode(
+            &cfa,
+            EncodeOptions {
+                pc: PcEncoding::Binary,
+                goal: Goal::Error,
+            },
+        );
+        let mut scratch = ps.model.clone();
+        let samples = invariants::sample(&cfa, &ps, &mut scratch, 12, &|| false);
+        let candidates = discover::candidates(&cfa, &samples, &|| false);
+        let proved = prove(&cfa, &ps, candidates, &|| false);
+        if proved.facts.is_empty() {
+            continue;
+        }
+        with_facts += 1;
+        let mut model = super::prove::constrained(&cfa, &ps, &proved.facts)
+            .unwrap_or_else(|| panic!("{}: the constrained model has other latches", f.display()));
+        let facts = model.constraints.split_off(ps.model.constraints.len());
+        let mut sim = Simulation::new(&model, &ps.words(), 0xfac7);
+        simulate::run(&mut sim, 2000, &|| false, |sim, valid| {
+            for (lit, fact) in facts.iter().zip(&proved.facts) {
+                let wrong = !sim.lit(*lit) & valid;
+                assert!(
+                    wrong == 0,
+                    "{}: the equality {:?} at L{} is false in a reachable state",
+                    f.display(),
+                    fact.eq,
+                    fact.loc.index()
+                );
+            }
+            checked += valid.count_ones() as usize;
+        });
+    }
+    assert!(with_facts >= 5, "only {with_facts} fixtures gave facts");
+    assert!(checked > 0);
+}
