@@ -150,12 +150,12 @@ pub fn null_space(rows: &[Vec<i128>], monos: &[Vec<u8>]) -> Vec<Vec<i128>> {
         for x in m[rank].iter_mut() {
             *x = mulmod(*x, inv);
         }
-        for r in 0..m.len() {
-            if r != rank && m[r][col] != 0 {
-                let f = m[r][col];
-                for c in 0..n {
-                    let sub = mulmod(f, m[rank][c]);
-                    m[r][c] = (m[r][c] + P - sub) % P;
+        let pivot_row = m[rank].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r != rank && row[col] != 0 {
+                let f = row[col];
+                for (x, &p) in row.iter_mut().zip(&pivot_row) {
+                    *x = (*x + P - mulmod(f, p)) % P;
                 }
             }
         }

@@ -24,7 +24,7 @@
 
 use super::{Basis, Converter, Poly};
 use crate::bv::{Node, Op, TermId, TermManager};
-use crate::cfa::{Cfa, Loc};
+use crate::cfa::{Cfa, Loc, PVar};
 use crate::ts::model::Model;
 use crate::ts::program::ProgramSystem;
 use std::collections::{HashMap, HashSet};
@@ -61,9 +61,8 @@ pub fn prove(
     candidates: Vec<(Loc, Poly)>,
     stop: &dyn Fn() -> bool,
 ) -> Proved {
-    let tm = &ps.tm;
     let state_terms: HashSet<TermId> = ps.state.iter().map(|(v, _)| cfa.var(*v).term).collect();
-    let var_of: HashMap<TermId, crate::cfa::PVar> = ps
+    let var_of: HashMap<TermId, PVar> = ps
         .state
         .iter()
         .map(|(v, _)| (cfa.var(*v).term, *v))
@@ -85,47 +84,15 @@ pub fn prove(
             if targets.is_empty() {
                 continue;
             }
-            let exec = &ps.execs[i];
-            let written: Vec<TermId> = targets
-                .iter()
-                .flat_map(|&k| candidates[k].1.atoms())
-                .filter_map(|a| var_of.get(&a).and_then(|v| exec.env.get(v)).copied())
-                .collect();
-            let conds = conditions(tm, &written);
-            for case in 0..1usize << conds.len() {
-                let mut conv = Converter::new(tm);
-                let mut asserted = vec![(exec.guard, true)];
-                for (j, &c) in conds.iter().enumerate() {
-                    let b = (case >> j) & 1 == 1;
-                    conv.choice.insert(c, b);
-                    asserted.push((c, b));
-                }
-                let mut hyps: HashMap<u32, Basis> = HashMap::new();
-                for &k in &targets {
-                    let (_, q) = &candidates[k];
-                    let w = q.width();
-                    let basis = hyps.entry(w).or_insert_with(|| {
-                        let mut b = bases
-                            .get(&(edge.from, w))
-                            .cloned()
-                            .unwrap_or_else(|| Basis::new(w));
-                        for &(t, pol) in &asserted {
-                            for h in equalities(tm, &mut conv, t, pol, w) {
-                                b.insert(&h);
-                            }
-                        }
-                        b
-                    });
-                    let after = q.substitute(&mut |a| {
-                        let v = var_of.get(&a)?;
-                        let value = exec.env.get(v)?;
-                        Some(conv.poly(*value, w))
-                    });
-                    if !after.is_some_and(|p| basis.implies_zero(&p)) {
-                        alive[k] = false;
-                        changed = true;
-                    }
-                }
+            let edge_check = EdgeCheck {
+                ps,
+                edge: i,
+                from: edge.from,
+                var_of: &var_of,
+            };
+            for k in edge_check.failing(&candidates, &targets, &bases) {
+                alive[k] = false;
+                changed = true;
             }
         }
         if !changed {
@@ -141,6 +108,69 @@ pub fn prove(
         .collect();
     out.facts = facts(cfa, ps, &bases, &state_terms);
     out
+}
+
+/// The obligations of one edge.
+struct EdgeCheck<'a> {
+    ps: &'a ProgramSystem,
+    edge: usize,
+    from: Loc,
+    /// The program variable of each state variable's term.
+    var_of: &'a HashMap<TermId, PVar>,
+}
+
+impl EdgeCheck<'_> {
+    /// Those of `targets` (candidates at the edge's target) whose obligation over the edge
+    /// fails in some case of its `ite` conditions, given the candidates at its source
+    /// (`bases`) and what the case asserts.
+    fn failing(
+        &self,
+        candidates: &[(Loc, Poly)],
+        targets: &[usize],
+        bases: &HashMap<(Loc, u32), Basis>,
+    ) -> Vec<usize> {
+        let tm = &self.ps.tm;
+        let exec = &self.ps.execs[self.edge];
+        let written: Vec<TermId> = targets
+            .iter()
+            .flat_map(|&k| candidates[k].1.atoms())
+            .filter_map(|a| self.var_of.get(&a).and_then(|v| exec.env.get(v)).copied())
+            .collect();
+        let conds = conditions(tm, &written);
+        let mut out = Vec::new();
+        for case in 0..1usize << conds.len() {
+            let mut conv = Converter::new(tm);
+            let mut asserted = vec![(exec.guard, true)];
+            for (j, &c) in conds.iter().enumerate() {
+                let b = (case >> j) & 1 == 1;
+                conv.choice.insert(c, b);
+                asserted.push((c, b));
+            }
+            let mut hyps: HashMap<u32, Basis> = HashMap::new();
+            for &k in targets {
+                let q = &candidates[k].1;
+                let w = q.width();
+                let basis = hyps.entry(w).or_insert_with(|| {
+                    let mut b =
+                        (bases.get(&(self.from, w)).cloned()).unwrap_or_else(|| Basis::new(w));
+                    for &(t, pol) in &asserted {
+                        for h in equalities(tm, &mut conv, t, pol, w) {
+                            b.insert(&h);
+                        }
+                    }
+                    b
+                });
+                let after = q.substitute(&mut |a| {
+                    let value = exec.env.get(self.var_of.get(&a)?)?;
+                    Some(conv.poly(*value, w))
+                });
+                if !after.is_some_and(|p| basis.implies_zero(&p)) && !out.contains(&k) {
+                    out.push(k);
+                }
+            }
+        }
+        out
+    }
 }
 
 /// The candidates alive at each location, as a basis per width.
