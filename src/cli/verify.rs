@@ -51,7 +51,10 @@ pub struct VerifyArgs {
     /// (comparisons of program variables with each other and with the program's constants, exact
     /// differences against constants, sums, scaled differences against the bounds the samples show;
     /// those that random simulation refutes are dropped, the rest proved inductive by Houdini and
-    /// re-checked by a second SAT solver), then runs on the system constrained by the proved ones;
+    /// re-checked by a second SAT solver; and polynomial equalities of degree up to 3 between the
+    /// variables, read off the simulated states and proved by polynomial arithmetic modulo 2^w,
+    /// which give the program's own equalities they imply), then runs on the system constrained
+    /// by the proved ones;
     /// the other portfolio members run meanwhile (with more members than cores, PDR runs 1 s and
     /// then waits until the search is over).
     ///
