@@ -19,9 +19,20 @@ fn counter(text: &str, label: &str) -> Option<usize> {
 
 #[test]
 fn kind_proves_polynomial_loops_with_the_facts_and_not_without() {
-    for name in ["poly_cubes_wrap_uint", "poly_geo_wrap_uint", "poly_bresenham_wrap"] {
+    for name in [
+        "poly_cubes_wrap_uint",
+        "poly_geo_wrap_uint",
+        "poly_bresenham_wrap",
+    ] {
         let f = fixture(name);
-        let kind = ["verify", &f, "--property", "unreach-call", "--engine", "kind"];
+        let kind = [
+            "verify",
+            &f,
+            "--property",
+            "unreach-call",
+            "--engine",
+            "kind",
+        ];
         let with = bitmc(&[&kind[..], &["--timeout", "60", "-v"]].concat());
         let all = format!("{}{}", with.stdout, with.stderr);
         assert_eq!((with.code, with.last_line()), (0, "TRUE"), "{name}:\n{all}");
