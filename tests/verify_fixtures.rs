@@ -199,22 +199,28 @@ fn check_in(
 /// undefined behaviour the fixture does not have is a failure, not a share). Measured on 2
 /// cores with the tests of this file running side by side, as CI runs them, with a margin of
 /// about 1.5 for a slower machine: PDR left 81 (7.8 %).
-const PDR_UNKNOWN: f64 = 0.12;
+const PDR_UNKNOWN: f64 = 0.15;
 
 /// IC3CFA left 64 (6.1 %); deep counters, whose exact predecessors grow by a literal a step,
 /// are most of them.
-const IC3CFA_UNKNOWN: f64 = 0.09;
+const IC3CFA_UNKNOWN: f64 = 0.12;
 
 /// euf left 111 of 1203 (9.2 %) alone (PDR, measured the same way: 110; six tasks only euf
 /// solves, seven only PDR).
-const EUF_UNKNOWN: f64 = 0.14;
+///
+/// The fixtures of polynomial loops (`loops/poly_*`, 76 tasks, most of them loops whose
+/// invariants are polynomial equalities that no engine proves in 2 s) came after these
+/// measurements; each share below is the earlier bound over the earlier tasks plus 1.2 times
+/// what each engine left of those 76 within 2 s, two at a time (IC3CFA 30, PDR 37, euf 32,
+/// k-induction 45, the portfolio 29), over all tasks.
+const EUF_UNKNOWN: f64 = 0.17;
 
 /// The portfolio left 42 (4.0 %), two tasks at a time.
-const PORTFOLIO_UNKNOWN: f64 = 0.06;
+const PORTFOLIO_UNKNOWN: f64 = 0.09;
 
 /// k-induction left 66 (6.3 %) alone, 71 (6.8 %) with candidate invariants.
-const KIND_UNKNOWN: f64 = 0.10;
-const KIND_INVARIANTS_UNKNOWN: f64 = 0.11;
+const KIND_UNKNOWN: f64 = 0.14;
+const KIND_INVARIANTS_UNKNOWN: f64 = 0.15;
 
 /// Every fixture whose verdicts differ under LP64 (`expect(lp64):`), with its LP64 verdict
 /// of every property.
@@ -314,9 +320,11 @@ fn bmc_finds_the_violations() {
     }
     // Two others need thousands of iterations of loops that cannot be accelerated; and
     // arrays.c and nested.c take about 4 s alone, over the limit when the tests share the
-    // cores (123 of 126 solved).
+    // cores (123 of 126 solved). Two of the polynomial loops (poly_cubes_short_false.c, 106
+    // iterations of products; poly_square_sum_wrap.c, whose sum of squares overflows after
+    // 1100) are out of BMC's reach in 10 s.
     assert!(
-        t.unknown.len() <= 5,
+        t.unknown.len() <= 7,
         "bmc missed {} violations",
         t.unknown.len()
     );
