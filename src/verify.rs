@@ -571,10 +571,11 @@ fn strengthen(
     let check = backend.independent_of();
     let searched = start.elapsed();
     let model = found.model;
-    if proven.is_empty() && found.poly_facts > 0 {
+    if proven.is_empty() && !found.poly_facts.is_empty() {
         // The model's constraints are the polynomial facts alone.
         houdini::release_unless_stopped(interrupter);
-        return Some((invariants::constrained(&model, &[]), Vec::new()));
+        let in_c = with_facts(Vec::new(), &found.poly_facts);
+        return Some((invariants::constrained(&model, &[]), in_c));
     }
     let checked = (!proven.is_empty()).then(|| {
         with_deadline(interrupter, start + budget.max(searched + budget), |intr| {
@@ -595,7 +596,7 @@ fn strengthen(
             ));
             Some((
                 invariants::constrained(&model, &lits),
-                proved_in_c(cfa, &proven),
+                with_facts(proved_in_c(cfa, &proven), &found.poly_facts),
             ))
         }
         Ok(false) => {
@@ -626,8 +627,8 @@ struct Found {
     refuted: usize,
     sat_calls: usize,
     cut: usize,
-    /// Program equalities proved by polynomial invariants, constraints of `model`.
-    poly_facts: usize,
+    /// Program equalities proved by polynomial invariants (constraints of `model`), in C.
+    poly_facts: Vec<(crate::cfa::Loc, crate::engine::Conjunct)>,
 }
 
 /// Candidates of each template family in turn (comparisons, linear, scaled) that simulation
@@ -653,7 +654,7 @@ fn search_candidates(
         refuted: 0,
         sat_calls: 0,
         cut: 0,
-        poly_facts: 0,
+        poly_facts: Vec::new(),
     };
     let words = ps.words();
     // Every candidate so far: a candidate of the first phase may need one of the second to be
@@ -709,7 +710,7 @@ fn search_candidates(
 
 /// The model of `ps` constrained by the program equalities that polynomial invariants imply
 /// ([`poly`]): candidates from `samples`, proved by polynomial arithmetic before `deadline`,
-/// and the number of those equalities; `None` when there are none.
+/// and those equalities in C (those of a size C can show); `None` when there are none.
 ///
 /// The equalities are proved by exact polynomial identities modulo `2^w` (see
 /// [`poly::prove`]), not by a SAT solver, whose proofs of products of 32-bit words do not
@@ -723,7 +724,10 @@ fn polynomial_facts(
     interrupter: &Interrupter,
     stats: &mut Stats,
     notes: &mut Vec<String>,
-) -> Option<(crate::ts::model::Model, usize)> {
+) -> Option<(
+    crate::ts::model::Model,
+    Vec<(crate::cfa::Loc, crate::engine::Conjunct)>,
+)> {
     let start = Instant::now();
     let stop = || interrupter.is_interrupted() || Instant::now() >= deadline;
     let candidates = poly::discover::candidates(cfa, samples, &stop);
@@ -767,7 +771,39 @@ fn polynomial_facts(
         shown.join("; "),
         if proved.invariants.len() > 4 { "; ..." } else { "" }
     ));
-    Some((model, proved.facts.len()))
+    let name = |v: crate::bv::VarId| invariants::c_name(&tm.var_info(v).name);
+    let in_c = (proved.facts.iter())
+        .filter(|f| crate::bv::cprint::tree_size(tm, f.eq, MAX_FACT_TEXT) < MAX_FACT_TEXT)
+        .map(|f| {
+            let conjunct = crate::engine::Conjunct {
+                text: crate::bv::cprint::c_expr(tm, f.eq, &name),
+                vars: (tm.free_vars(f.eq).into_iter())
+                    .map(|v| tm.var_info(v).name.clone())
+                    .collect(),
+            };
+            (f.loc, conjunct)
+        })
+        .collect();
+    Some((model, in_c))
+}
+
+/// The most nodes of a polynomial fact, as a tree, that its C text may have.
+const MAX_FACT_TEXT: usize = 10_000;
+
+/// `proved` with the polynomial `facts` added at their locations.
+fn with_facts(
+    mut proved: ProvedInvariants,
+    facts: &[(crate::cfa::Loc, crate::engine::Conjunct)],
+) -> ProvedInvariants {
+    for (loc, c) in facts {
+        match proved.iter_mut().find(|(l, _)| l == loc) {
+            Some((_, here)) if !here.contains(c) => here.push(c.clone()),
+            Some(_) => {}
+            None => proved.push((*loc, vec![c.clone()])),
+        }
+    }
+    proved.sort_by_key(|(l, _)| *l);
+    proved
 }
 
 /// Verify a prepared CFA.
