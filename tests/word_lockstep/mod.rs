@@ -94,6 +94,14 @@ impl Bits {
                 .get(&(kind, k))
                 .ok_or(format!("{kind}{k} has no name"))?;
             let (w, b) = word_bit(name);
+            // A BTOR2 symbol is one token: the export writes `_` for whitespace in a name.
+            let w = if map.contains_key(&w) {
+                w
+            } else {
+                w.chars()
+                    .map(|c| if c.is_whitespace() { '_' } else { c })
+                    .collect()
+            };
             match map.get(&w) {
                 Some(&width) if b < width => Ok((w, b)),
                 _ => Err(format!("`{name}` is not a bit of a word of the export")),
