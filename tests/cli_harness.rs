@@ -364,12 +364,16 @@ fn harnesses_of_false_fixtures_reach_the_violation() {
         let n = jobs.iter().filter(|j| j.dm == *dm).count();
         assert!(n >= 120, "only {n} {dm} FALSE fixture properties");
     }
-    // As in trace_oracle.rs: `loops/mod_sum_reach.c` and `loops/sum_overflow_late.c` may be
-    // beyond the portfolio within the limit on loaded cores (in each data model).
+    // As in trace_oracle.rs: the fixtures whose violation lies thousands of iterations deep
+    // (or a hundred iterations of products) may be beyond the portfolio within the limit on
+    // loaded cores; every other FALSE property must be answered FALSE.
+    let other: Vec<&String> = (not_false.iter())
+        .filter(|n| !common::DEEP_VIOLATIONS.iter().any(|d| n.contains(d)))
+        .collect();
     assert!(
-        not_false.len() <= 2 * models.len(),
-        "{} FALSE fixture properties not answered FALSE: {not_false:?}",
-        not_false.len()
+        other.is_empty(),
+        "{} FALSE fixture properties not answered FALSE: {other:?}",
+        other.len()
     );
 }
 

@@ -188,14 +188,16 @@ fn traces_of_false_fixtures_show_the_lines_gcc_executes() {
         tally.mismatches.len(),
         tally.mismatches.join("\n\n")
     );
-    // Every FALSE fixture property is compared but for at most two: `loops/mod_sum_reach.c`
-    // (3000 iterations) and `loops/sum_overflow_late.c` (65536) are beyond the default
-    // portfolio within the limit (124 of 126 compared on 2 loaded cores).
+    // Every FALSE fixture property is compared but for those of `common::DEEP_VIOLATIONS`,
+    // beyond the default portfolio within the limit (124 of 126 compared on 2 loaded cores
+    // before the polynomial loops came).
+    let other: Vec<&String> = (tally.not_false.iter())
+        .filter(|n| !common::DEEP_VIOLATIONS.iter().any(|d| n.contains(d)))
+        .collect();
     assert!(
-        tally.not_false.len() <= 2,
-        "{} FALSE fixture properties not answered FALSE: {:?}",
-        tally.not_false.len(),
-        tally.not_false
+        other.is_empty(),
+        "{} FALSE fixture properties not answered FALSE: {other:?}",
+        other.len()
     );
     assert!(cases >= 120, "only {cases} FALSE fixture properties found");
 }
