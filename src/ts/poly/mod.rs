@@ -21,6 +21,7 @@
 pub mod discover;
 pub mod prove;
 
+use crate::bv::value::mask;
 use crate::bv::{Node, Op, TermId, TermManager};
 use std::collections::{BTreeMap, HashMap};
 
@@ -39,15 +40,6 @@ pub struct Poly {
     width: u32,
     /// The nonzero coefficients (below `2^width`) of the monomials.
     terms: BTreeMap<Monomial, u128>,
-}
-
-/// `2^w - 1` (`w` ≤ 128).
-fn mask(w: u32) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
 }
 
 impl Poly {

@@ -61,7 +61,6 @@ pub fn prove(
     candidates: Vec<(Loc, Poly)>,
     stop: &dyn Fn() -> bool,
 ) -> Proved {
-    let state_terms: HashSet<TermId> = ps.state.iter().map(|(v, _)| cfa.var(*v).term).collect();
     let var_of: HashMap<TermId, PVar> = ps
         .state
         .iter()
@@ -106,7 +105,7 @@ pub fn prove(
         .filter(|(_, &a)| a)
         .map(|(c, _)| c)
         .collect();
-    out.facts = facts(cfa, ps, &bases, &state_terms);
+    out.facts = facts(cfa, ps, &bases, &var_of);
     out
 }
 
@@ -259,7 +258,7 @@ fn facts(
     cfa: &Cfa,
     ps: &ProgramSystem,
     bases: &HashMap<(Loc, u32), Basis>,
-    state_terms: &HashSet<TermId>,
+    var_of: &HashMap<TermId, PVar>,
 ) -> Vec<Fact> {
     let tm = &ps.tm;
     let mut out: Vec<Fact> = Vec::new();
@@ -287,7 +286,7 @@ fn facts(
                     eq: t,
                 };
                 if !d.is_zero()
-                    && d.atoms().iter().all(|a| state_terms.contains(a))
+                    && d.atoms().iter().all(|a| var_of.contains_key(a))
                     && basis.implies_zero(&d)
                     && !out.contains(&fact)
                 {
