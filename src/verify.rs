@@ -328,8 +328,23 @@ fn run_phase(
     let notes = Mutex::new(Vec::new());
     let derived = Derived::default();
     let r = {
-        let check = checker(opts.fault == Some(Fault::RejectEvidence { phase }), &notes);
+        let base = checker(opts.fault == Some(Fault::RejectEvidence { phase }), &notes);
         let (ps, d) = (&ps, &derived);
+        // A counterexample through an unproved jump counts only once it is expanded and
+        // replayed on the original CFA; otherwise the member's answer is UNKNOWN and the race
+        // goes on.
+        let check = |s: &crate::ts::System, v: Verdict, b, o: &Options| match base(s, v, b, o) {
+            Verdict::Unsafe(plan) => match d.accelerated.get() {
+                Some(Some((a, aps, _))) if !a.unproved.is_empty() && std::ptr::eq(s, &aps.sys) => {
+                    match confirm_expanded(cfa, a, aps, &plan) {
+                        Ok(()) => Verdict::Unsafe(plan),
+                        Err(e) => Verdict::Unknown(Unknown::internal(e)),
+                    }
+                }
+                _ => Verdict::Unsafe(plan),
+            },
+            v => v,
+        };
         let constrain = |intr: &Interrupter| d.constrained(cfa, ps, opts, intr);
         let accelerate = |intr: &Interrupter| d.accelerated(cfa, goal, opts, intr);
         let prepare = |intr: &Interrupter| d.preprocessed(ps, opts, intr);
@@ -467,6 +482,30 @@ fn violation(
     }
 }
 
+/// Whether a plan of the accelerated system `aps`, whose CFA has unproved jumps, stands for a
+/// run of the program: it replays on the accelerated CFA, and, expanded, on the original one
+/// too, reaching the error in both; why not otherwise.
+fn confirm_expanded(
+    cfa: &Cfa,
+    a: &cfa::Accelerated,
+    aps: &ProgramSystem,
+    plan: &crate::ts::Plan,
+) -> Result<(), String> {
+    let replay = aps.replay(&a.cfa, plan, plan.states.len() + 16);
+    if !replay.outcome.is_target() {
+        return Err(format!(
+            "the counterexample through a jump by closed forms does not replay (it ends with {:?})",
+            replay.outcome
+        ));
+    }
+    match replay_on_original(cfa, a, &replay)? {
+        (_, Some(_)) => Ok(()),
+        (note, None) => Err(format!(
+            "the counterexample through a jump by closed forms was not confirmed: {note}"
+        )),
+    }
+}
+
 /// The most steps that a counterexample of the accelerated CFA is replayed with on the
 /// original one.
 const ORIGINAL_REPLAY_STEPS: usize = 2_000_000;
@@ -483,11 +522,19 @@ fn replay_on_original(
 ) -> Result<(String, Option<Vec<u128>>), String> {
     let limit = ORIGINAL_REPLAY_STEPS as u128;
     let slots = interp::Nondet::PerStep(&replay.slots);
+    // A jump by closed forms is not proved: a run through one must be replayed in full.
+    let unreplayed = |note: String| {
+        match a.unproved.is_empty() {
+        true => Ok((note, None)),
+        false => Err(format!(
+            "{note}; a counterexample through a jump by closed forms (unproved) counts only when replayed there in full"
+        )),
+    }
+    };
     let Some((nondet, iterations)) = a.expand(slots, &replay.steps, limit) else {
-        return Ok((
+        return unreplayed(
             format!("not replayed on the original CFA: over {limit} iterations jumped over; the nondet values are the accelerated CFA's, with the iteration counts"),
-            None,
-        ));
+        );
     };
     let opts = interp::RunOptions {
         step_limit: ORIGINAL_REPLAY_STEPS,
@@ -505,10 +552,9 @@ fn replay_on_original(
                 Some(nondet),
             ))
         }
-        interp::Outcome::StepLimit { .. } => Ok((
+        interp::Outcome::StepLimit { .. } => unreplayed(
             format!("not replayed on the original CFA: over {ORIGINAL_REPLAY_STEPS} steps; the nondet values are the accelerated CFA's, with the iteration counts"),
-            None,
-        )),
+        ),
         other => Err(format!(
             "the counterexample replays on the accelerated CFA but not on the original one (it ends with {other:?})"
         )),

@@ -32,6 +32,7 @@
 //! written) are counterexamples of the program. [`Accelerated::expand`] turns one into the
 //! program's own run and nondet values, the iterations taken one by one with those values.
 
+use super::closed::Closed;
 use super::fold::fold_fixed_loops;
 use super::interp::{self, Nondet, RunOptions};
 use super::symex::{self, Env};
@@ -55,8 +56,11 @@ pub type Prover<'a> = dyn FnMut(&TermManager, TermId) -> bool + 'a;
 /// The result of [`accelerate`].
 pub struct Accelerated {
     pub cfa: Cfa,
-    /// The locations whose self-loop can jump (numbered as in `cfa`).
+    /// The locations whose self-loop can jump, proved sound (numbered as in `cfa`).
     pub loops: Vec<Loc>,
+    /// The locations whose self-loop can jump by closed forms ([`Closed`]), unproved: a run
+    /// through such a jump stands for a run of the program only once expanded and replayed.
+    pub unproved: Vec<Loc>,
     /// The loops folded into the edge entering them (numbered as in the original CFA;
     /// they are not in `cfa`).
     pub folded: Vec<Loc>,
@@ -84,6 +88,12 @@ impl Accelerated {
         if !self.loops.is_empty() {
             parts.push(format!("loops at {} accelerated", list(&self.loops)));
         }
+        if !self.unproved.is_empty() {
+            parts.push(format!(
+                "loops at {} accelerated by closed forms (unproved: their counterexamples are replayed)",
+                list(&self.unproved)
+            ));
+        }
         parts.join("; ")
     }
 }
@@ -95,12 +105,16 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
     let cfa = &cfa;
     let mut out = cfa.clone();
     let mut loops = Vec::new();
+    let mut unproved = Vec::new();
     for i in 0..cfa.edges.len() {
         let e = &cfa.edges[i];
         if e.from != e.to {
             continue;
         }
         let Some(moves) = increments(cfa, &e.cmd) else {
+            if polynomial_jump(&mut out, i) {
+                unproved.push(e.from);
+            }
             continue;
         };
         let name = format!("{}#iterations", e.from);
@@ -138,12 +152,84 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         }
         loops.push(e.from);
     }
-    (!loops.is_empty() || !folded.is_empty()).then_some(Accelerated {
+    (!loops.is_empty() || !unproved.is_empty() || !folded.is_empty()).then_some(Accelerated {
         cfa: out,
         loops,
+        unproved,
         folded,
         iterations: cfa.clone(),
     })
+}
+
+/// Makes the self-loop `out.edges[i]` jump by the closed forms of its variables
+/// ([`Closed`]), unproved; whether it did.
+fn polynomial_jump(out: &mut Cfa, i: usize) -> bool {
+    let e = out.edges[i].clone();
+    let Some(closed) = Closed::find(&out.vars, &mut out.tm, &e.cmd) else {
+        return false;
+    };
+    let pos = out.locations[e.from.index()].pos.clone();
+    let text = format!(
+        "(accelerated) more iterations of the loop at once, by closed forms of degree {}",
+        closed.degree()
+    );
+    let origin = out.add_origin(pos.clone(), text);
+    let ty = IntType {
+        width: COUNT_WIDTH,
+        signed: false,
+    };
+    let n = out.add_var(format!("{}#iterations", e.from), ty, VarKind::Nondet, pos);
+    let (vars, tm) = (&out.vars, &mut out.tm);
+    let count = vars[n.index()].term;
+    let zero = tm.bv_const(0, COUNT_WIDTH);
+    let one = tm.bv_const(1, COUNT_WIDTH);
+    let stay = tm.eq(count, zero);
+    let nonzero = tm.not(stay);
+    // The state before the last of the `N` iterations, and that iteration from it.
+    let before = tm.sub(count, one);
+    let last = closed.at(vars, tm, before);
+    let first = iterate(vars, tm, &e.cmd, Env::new()).guard;
+    let end = iterate(vars, tm, &e.cmd, last);
+    let range = closed.in_range(vars, tm, count, COUNT_WIDTH);
+    let cond = tm.and_all([nonzero, first, end.guard, range]);
+    let moved = closed
+        .coefficients
+        .keys()
+        .map(|&v| (v, symex::value(vars, &end.env, v)))
+        .collect();
+    let cmd = jump_command(&e.cmd, n, stay, cond, moved, origin);
+    out.edges[i].cmd = cmd;
+    if !super::uninitialized_reads(out).is_empty() {
+        out.edges[i].cmd = e.cmd;
+        return false;
+    }
+    true
+}
+
+/// `cmd; N := havoc; either assume N = 0 (stay) or assume cond; v := x (each moved)`.
+fn jump_command(
+    cmd: &Gcl,
+    n: PVar,
+    stay: TermId,
+    cond: TermId,
+    mut moved: Vec<(PVar, TermId)>,
+    origin: OriginId,
+) -> Gcl {
+    moved.sort();
+    let mut jump = vec![Gcl::Assume(cond, origin)];
+    jump.extend(moved.into_iter().map(|(v, x)| Gcl::Assign(v, x, origin)));
+    Gcl::Seq(vec![
+        cmd.clone(),
+        Gcl::Havoc(n, HavocKind::Iterations, origin),
+        Gcl::Choice(vec![Gcl::Assume(stay, origin), Gcl::Seq(jump)]),
+    ])
+}
+
+/// One iteration of the loop `cmd` from `env`, each havoc taking the value its variable has
+/// after the first iteration (its own term).
+fn iterate(vars: &[VarInfo], tm: &mut TermManager, cmd: &Gcl, env: Env) -> symex::Exec {
+    let mut same = |_: &mut TermManager, v: PVar, _| vars[v.index()].term;
+    symex::exec(vars, tm, cmd, env, &mut same)
 }
 
 impl Accelerated {
@@ -285,8 +371,7 @@ impl Jump<'_> {
     /// One iteration of the loop from `env`, each havoc taking the value its variable has after
     /// the first iteration (its own term, which the queries replace by that value).
     fn iterate(&self, vars: &[VarInfo], tm: &mut TermManager, env: Env) -> symex::Exec {
-        let mut same = |_: &mut TermManager, v: PVar, _| vars[v.index()].term;
-        symex::exec(vars, tm, self.cmd, env, &mut same)
+        iterate(vars, tm, self.cmd, env)
     }
 
     /// `C(k)` given `k ≠ 0` (`nonzero`), the line before the last of the `k` iterations and
@@ -387,14 +472,8 @@ impl Jump<'_> {
         let last = self.closed(vars, tm, before);
         let end = self.closed(vars, tm, self.count);
         let cond = self.condition(vars, tm, nonzero, &last, &end);
-        let mut moved: Vec<(PVar, TermId)> = end.at.into_iter().collect();
-        moved.sort();
-        let mut jump = vec![Gcl::Assume(cond, origin)];
-        jump.extend(moved.into_iter().map(|(v, x)| Gcl::Assign(v, x, origin)));
-        let mut cmd = vec![self.cmd.clone()];
-        cmd.push(Gcl::Havoc(n, HavocKind::Iterations, origin));
-        cmd.push(Gcl::Choice(vec![Gcl::Assume(stay, origin), Gcl::Seq(jump)]));
-        Gcl::Seq(cmd)
+        let moved = end.at.into_iter().collect();
+        jump_command(self.cmd, n, stay, cond, moved, origin)
     }
 }
 
@@ -464,7 +543,7 @@ fn increments(cfa: &Cfa, cmd: &Gcl) -> Option<BTreeMap<PVar, i128>> {
 }
 
 /// One step of the SplitMix64 generator.
-fn splitmix(x: u64) -> u64 {
+pub(super) fn splitmix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

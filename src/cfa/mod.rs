@@ -26,6 +26,7 @@
 //! taken (a failed assume), ends the execution without a violation.
 
 pub mod accel;
+pub mod closed;
 mod dot;
 pub mod fold;
 pub mod interp;

@@ -1,0 +1,237 @@
+//! Closed forms of self-loops whose variables move polynomially, for jumps whose
+//! counterexamples are replayed before they count.
+//!
+//! After `k` more iterations of a loop (each havoc taking the value its variable has after the
+//! first iteration, as in [`accel`](super::accel)), a variable whose value is a polynomial of
+//! degree `d` in `k` is, by Newton's forward-difference formula,
+//!
+//! ```text
+//! v(k) = Σ_{j ≤ d} Δʲv(0) · C(k, j)
+//! ```
+//!
+//! with `Δʲv(0)` the `j`-th finite difference of the values over the first `d + 1` iterations
+//! (an integer combination of them, so the identity holds modulo `2^w` whenever it holds over
+//! the integers) and `C(k, j)` a binomial coefficient, computed modulo `2^w` without division:
+//! the falling factorial `k(k−1)…(k−j+1)` modulo `2^(w+e)`, with `e` the exponent of 2 in `j!`,
+//! shifted right by `e` and multiplied by the inverse of `j!`'s odd part. A loop of constant
+//! increments has degree 1; `s += i; i++` gives `s` degree 2, cubes by finite differences
+//! degree 3.
+//!
+//! Only a loop whose written values do not depend on a branch (no `ite` in them) is looked at.
+//! The degree is found on sampled states (the differences of order `d + 1` and `d + 2` vanish
+//! on all of them), which is not a proof: a loop whose variables move polynomially for the
+//! sampled values only would get a wrong closed form. So the jump made from a closed form is
+//! **unproved** (unlike the jumps of constant increments, which are proved by induction): a
+//! counterexample through it counts only when its iterations, taken one by one on the
+//! interpreter over the original CFA, reach the error too — which `verify` checks before the
+//! portfolio accepts it. The closed form is what lets BMC ask for the iteration count at which
+//! the property fails, thousands of iterations deep, in one step.
+
+use super::symex::{self, Env};
+use super::{Gcl, PVar, VarInfo};
+use crate::bv::{Evaluator, Node, Op, TermId, TermManager};
+use std::collections::BTreeMap;
+
+/// The highest degree looked for.
+pub const MAX_DEGREE: usize = 3;
+
+/// The widest variable a closed form is made for.
+const MAX_WIDTH: u32 = 64;
+
+/// The sampled states the degree is found on.
+const SAMPLES: usize = 8;
+
+/// The closed forms of a loop's written variables.
+pub struct Closed {
+    /// For each variable the loop writes, `Δʲv(0)` for `j = 0..=d` (terms over the variables'
+    /// values before the iterations, of the variable's width).
+    pub coefficients: BTreeMap<PVar, Vec<TermId>>,
+}
+
+impl Closed {
+    /// The closed forms of the variables `cmd` writes, when each is a polynomial of degree at
+    /// most [`MAX_DEGREE`] in the iteration count on every sampled state and some variable
+    /// moves; `None` otherwise.
+    pub fn find(vars: &[VarInfo], tm: &mut TermManager, cmd: &Gcl) -> Option<Closed> {
+        let mut iterates: Vec<Env> = vec![Env::new()];
+        for _ in 0..MAX_DEGREE + 2 {
+            let last = iterates.last().cloned().unwrap_or_default();
+            let mut same = |_: &mut TermManager, v: PVar, _| vars[v.index()].term;
+            let next = symex::exec(vars, tm, cmd, last, &mut same);
+            iterates.push(next.env);
+        }
+        let mut written: Vec<PVar> = iterates[1].keys().copied().collect();
+        written.sort();
+        if written.is_empty() || written.iter().any(|v| vars[v.index()].ty.width > MAX_WIDTH) {
+            return None;
+        }
+        // A branch the values depend on makes them piecewise polynomial at best.
+        let first: Vec<TermId> = written.iter().map(|v| iterates[1][v]).collect();
+        if !branch_free(tm, &first) {
+            return None;
+        }
+        // The finite differences of every order, per variable: `table[v][j][i] = Δʲv(i)`.
+        let mut tables = BTreeMap::new();
+        for &v in &written {
+            let values: Vec<TermId> = iterates
+                .iter()
+                .map(|env| symex::value(vars, env, v))
+                .collect();
+            let mut table = vec![values];
+            while table.last().is_some_and(|row| row.len() > 1) {
+                let row = table.last().cloned().unwrap_or_default();
+                let next = row.windows(2).map(|p| tm.sub(p[1], p[0])).collect();
+                table.push(next);
+            }
+            tables.insert(v, table);
+        }
+        let roots: Vec<TermId> = tables
+            .values()
+            .flat_map(|t| t.iter().flatten().copied())
+            .collect();
+        let mut free: Vec<_> = roots.iter().flat_map(|&t| tm.free_vars(t)).collect();
+        free.sort();
+        free.dedup();
+        // The degree of each variable: the least `d` whose differences of order `d + 1` (at two
+        // points) vanish on every sample.
+        let mut degree: BTreeMap<PVar, usize> = written.iter().map(|&v| (v, 0)).collect();
+        let mut seed = 0x51f1_5e3d_a17c_e55du64;
+        for sample in 0..SAMPLES {
+            let mut ev = Evaluator::new(tm);
+            for &x in &free {
+                seed = super::accel::splitmix(seed);
+                ev.set(x, if sample == 0 { 0 } else { seed as u128 });
+            }
+            for (v, table) in &tables {
+                let width = vars[v.index()].ty.width;
+                let zero = |ev: &mut Evaluator<'_>, t: TermId| {
+                    crate::bv::value::truncate(ev.eval(t), width) == 0
+                };
+                let d = degree.get_mut(v)?;
+                while !(zero(&mut ev, table[*d + 1][0]) && zero(&mut ev, table[*d + 1][1])) {
+                    *d += 1;
+                    if *d > MAX_DEGREE {
+                        return None;
+                    }
+                }
+            }
+        }
+        if degree.values().all(|&d| d == 0) {
+            return None;
+        }
+        let coefficients = tables
+            .into_iter()
+            .map(|(v, table)| {
+                let d = degree[&v];
+                (v, table.iter().take(d + 1).map(|row| row[0]).collect())
+            })
+            .collect();
+        Some(Closed { coefficients })
+    }
+
+    /// The highest degree of a variable.
+    pub fn degree(&self) -> usize {
+        self.coefficients
+            .values()
+            .map(|c| c.len().saturating_sub(1))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The variables after `k` iterations (`k` a term of any width, read as unsigned), each in
+    /// its own width.
+    pub fn at(&self, vars: &[VarInfo], tm: &mut TermManager, k: TermId) -> Env {
+        let mut env = Env::new();
+        for (&v, c) in &self.coefficients {
+            let width = vars[v.index()].ty.width;
+            let terms: Vec<TermId> = c.clone();
+            env.insert(v, newton(tm, &terms, k, width));
+        }
+        env
+    }
+
+    /// No signed variable the loop moves leaves its type's range at `k` iterations: its closed
+    /// form computed in a width where it cannot wrap (for coefficients that are the integers
+    /// their signed values say, `k` below `2^count_width`) lies in the range.
+    pub fn in_range(
+        &self,
+        vars: &[VarInfo],
+        tm: &mut TermManager,
+        k: TermId,
+        count_width: u32,
+    ) -> TermId {
+        let mut ok = tm.tru();
+        for (&v, c) in &self.coefficients {
+            let ty = vars[v.index()].ty;
+            if !ty.signed || c.len() < 2 {
+                continue;
+            }
+            let d = (c.len() - 1) as u32;
+            let wide = (ty.width + count_width * d + 2).min(125);
+            let terms: Vec<TermId> = c.iter().map(|&t| tm.sext(t, wide)).collect();
+            let x = newton(tm, &terms, k, wide);
+            let lo = tm.bv_const_signed(-(1i128 << (ty.width - 1)), wide);
+            let hi = tm.bv_const_signed((1i128 << (ty.width - 1)) - 1, wide);
+            let above = tm.sle(lo, x);
+            let below = tm.sle(x, hi);
+            ok = tm.and(ok, above);
+            ok = tm.and(ok, below);
+        }
+        ok
+    }
+}
+
+/// No term under `roots` is an `ite`.
+fn branch_free(tm: &TermManager, roots: &[TermId]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = roots.to_vec();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        if matches!(tm.node(t), Node::App(Op::Ite, _)) {
+            return false;
+        }
+        stack.extend_from_slice(tm.args(t));
+    }
+    true
+}
+
+/// `Σ_j c_j · C(k, j)` in `width` bits.
+fn newton(tm: &mut TermManager, c: &[TermId], k: TermId, width: u32) -> TermId {
+    let mut sum = c[0];
+    for (j, &cj) in c.iter().enumerate().skip(1) {
+        let b = binomial(tm, k, j as u32, width);
+        let term = tm.mul(cj, b);
+        sum = tm.add(sum, term);
+    }
+    sum
+}
+
+/// `C(k, j)` modulo `2^width` (`k` read as unsigned; `width + 3 ≤ 128` for `j ≤ 3`).
+pub fn binomial(tm: &mut TermManager, k: TermId, j: u32, width: u32) -> TermId {
+    let factorial: u128 = (1..=j as u128).product();
+    let e = factorial.trailing_zeros();
+    let odd = factorial >> e;
+    let wide = width + e;
+    let kw = tm.resize(k, wide, false);
+    let mut product = tm.bv_const(1, wide);
+    for i in 0..j {
+        let offset = tm.bv_const(i as u128, wide);
+        let factor = tm.sub(kw, offset);
+        product = tm.mul(product, factor);
+    }
+    let shifted = tm.extract(product, wide - 1, e);
+    let inverse = tm.bv_const(odd_inverse(odd, width), width);
+    tm.mul(shifted, inverse)
+}
+
+/// The inverse of an odd `a` modulo `2^width` (Newton's iteration: each step doubles the
+/// correct low bits).
+pub fn odd_inverse(a: u128, width: u32) -> u128 {
+    let mut x = a;
+    for _ in 0..7 {
+        x = x.wrapping_mul(2u128.wrapping_sub(a.wrapping_mul(x)));
+    }
+    crate::bv::value::truncate(x, width)
+}
