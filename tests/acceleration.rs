@@ -164,10 +164,87 @@ fn accelerated_runs_are_runs_of_the_original() {
     assert!(jumps >= 20, "only {jumps} runs with a jump");
 }
 
+/// The last value `run` wrote to the variable named `name` of `cfa`.
+fn last_written(cfa: &Cfa, steps: &[Step], name: &str) -> Option<u128> {
+    let v = cfa.vars.iter().position(|v| v.name == name)?;
+    steps
+        .iter()
+        .flat_map(|s| s.writes.iter())
+        .filter(|(x, _)| x.index() == v)
+        .map(|&(_, val)| val)
+        .last()
+}
+
 #[test]
-fn only_constant_increments_are_candidates() {
+fn polynomial_loops_jump_by_closed_forms() {
+    // Cubes by finite differences: c, d, e move with degrees 3, 2, 1. The jump is unproved
+    // (no soundness query is asked: a prover that proves nothing does not stop it).
+    let cubes = "extern int __VERIFIER_nondet_int(void); extern void reach_error(void);\n\
+         int main(void) { int lim = __VERIFIER_nondet_int(); int i = 0, c = 0, d = 1, e = 6; \
+         while (i < lim) { i++; c += d; d += e; e += 6; } \
+         if (c == 12345) reach_error(); return 0; }";
+    let cfa = lower_text(cubes);
+    let a = accelerate(&cfa, &mut |_, _| false).expect("a jump by closed forms");
+    assert_eq!((a.loops.len(), a.unproved.len()), (0, 1), "{}", a.summary());
+    // lim = 100, then the first iteration and a jump over 50 more: 51 iterations in all.
+    let (out, steps) = run_with(&a.cfa, &[100, 50], RunOptions::default());
+    assert!(matches!(out, Outcome::NondetExhausted { .. }), "{out:?}");
+    let value = |n: &str| last_written(&a.cfa, &steps, &format!("main::{n}"));
+    assert_eq!(value("i"), Some(51));
+    assert_eq!(value("c"), Some(51 * 51 * 51));
+    assert_eq!(value("d"), Some(3 * 51 * 51 + 3 * 51 + 1));
+    assert_eq!(value("e"), Some(6 * 51 + 6));
+    // The jump's condition is the loop's guard before the last iteration: with lim = 30 a jump
+    // over 29 more iterations is taken (and the run then leaves the loop, for the exit, which
+    // the error cannot be reached from, was pruned), one over 30 is not.
+    let (out, steps) = run_with(&a.cfa, &[30, 29], RunOptions::default());
+    assert!(matches!(out, Outcome::AssumeFailed { .. }), "{out:?}");
+    assert_eq!(last_written(&a.cfa, &steps, "main::c"), Some(27_000));
+    let (out, steps) = run_with(&a.cfa, &[30, 30], RunOptions::default());
+    assert!(matches!(out, Outcome::AssumeFailed { .. }), "{out:?}");
+    let c = last_written(&a.cfa, &steps, "main::c");
+    assert!(matches!(c, Some(0 | 1)), "{c:?}");
+    // Signed values stay in range: `s += i` leaves int's range in iteration 65537, so a jump
+    // past it is not taken.
+    let sums = "extern void reach_error(void);\n\
+         int main(void) { int s = 0; for (int i = 0; i < 100000; i++) s += i; \
+         if (s == 7) reach_error(); return 0; }";
+    let cfa = lower_text(sums);
+    let a = accelerate(&cfa, &mut |_, _| false).expect("a jump by closed forms");
+    // After 1 + n iterations s = n (n + 1) / 2, at most 2^31 - 1 for n ≤ 65535.
+    let (out, steps) = run_with(&a.cfa, &[65535], RunOptions::default());
+    assert!(matches!(out, Outcome::NondetExhausted { .. }), "{out:?}");
+    assert_eq!(
+        last_written(&a.cfa, &steps, "main::s"),
+        Some(65535 * 65536 / 2)
+    );
+    let (out, _) = run_with(&a.cfa, &[65536], RunOptions::default());
+    assert!(matches!(out, Outcome::AssumeFailed { .. }), "{out:?}");
+    // Not polynomial: a value that depends on a branch, a remainder, a doubling.
+    for body in [
+        "if (x > y) x -= y; else y -= x;",
+        "k += x % 3; x++;",
+        "x *= 2; k++;",
+    ] {
+        let src = format!(
+            "extern unsigned int __VERIFIER_nondet_uint(void); extern void reach_error(void);\n\
+             int main(void) {{ unsigned int x = __VERIFIER_nondet_uint(), y = __VERIFIER_nondet_uint(), k = 0; \
+             while (k < 1000 && x != y) {{ {body} }} if (k == 77) reach_error(); return 0; }}"
+        );
+        let a = accelerate(&lower_text(&src), &mut |_, _| false);
+        assert!(
+            a.as_ref().is_none_or(|a| a.unproved.is_empty()),
+            "{body}: {}",
+            a.map(|a| a.summary()).unwrap_or_default()
+        );
+    }
+}
+
+#[test]
+fn only_constant_increments_are_proved_candidates() {
     let yes = &mut |_: &bitmc::bv::TermManager, _: bitmc::bv::TermId| true;
-    // `x *= 2` moves x by a different amount in every iteration: no jump, whatever the prover.
+    // `x *= 2` moves x by a different amount in every iteration, and not polynomially: no
+    // jump, whatever the prover.
     assert!(accelerate(&fixture("loops/doubling_overflow.c"), yes).is_none());
     // `x += 2`: a jump over 10 iterations after the first one moves x from 2 to 22.
     let a = accelerate(&fixture("loops/deep_even_counter.c"), yes).expect("a candidate");

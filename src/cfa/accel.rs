@@ -192,11 +192,14 @@ fn polynomial_jump(out: &mut Cfa, i: usize) -> bool {
     let end = iterate(vars, tm, &e.cmd, last);
     let range = closed.in_range(vars, tm, count, COUNT_WIDTH);
     let cond = tm.and_all([nonzero, first, end.guard, range]);
-    let moved = closed
+    let moved: Vec<(PVar, TermId)> = closed
         .coefficients
         .keys()
         .map(|&v| (v, symex::value(vars, &end.env, v)))
         .collect();
+    let Some(moved) = parallel_order(vars, tm, moved) else {
+        return false;
+    };
     let cmd = jump_command(&e.cmd, n, stay, cond, moved, origin);
     out.edges[i].cmd = cmd;
     if !super::uninitialized_reads(out).is_empty() {
@@ -206,16 +209,48 @@ fn polynomial_jump(out: &mut Cfa, i: usize) -> bool {
     true
 }
 
-/// `cmd; N := havoc; either assume N = 0 (stay) or assume cond; v := x (each moved)`.
+/// The assignments `v := x` in an order in which, executed one after the other, each reads
+/// the values before all of them: every assignment that reads a variable comes before the
+/// assignment to it; `None` when they read each other in a cycle.
+fn parallel_order(
+    vars: &[VarInfo],
+    tm: &TermManager,
+    mut moved: Vec<(PVar, TermId)>,
+) -> Option<Vec<(PVar, TermId)>> {
+    let var_of: BTreeMap<_, PVar> = moved
+        .iter()
+        .filter_map(|&(v, _)| tm.as_var(vars[v.index()].term).map(|x| (x, v)))
+        .collect();
+    let reads: Vec<Vec<PVar>> = moved
+        .iter()
+        .map(|&(v, x)| {
+            let read = tm.free_vars(x).into_iter().filter_map(|y| var_of.get(&y));
+            read.copied().filter(|&u| u != v).collect()
+        })
+        .collect();
+    let mut reads: Vec<((PVar, TermId), Vec<PVar>)> = moved.drain(..).zip(reads).collect();
+    let mut order = Vec::new();
+    while !reads.is_empty() {
+        // An assignment to a variable that no remaining assignment reads.
+        let i = (0..reads.len()).find(|&i| {
+            let v = reads[i].0 .0;
+            reads.iter().all(|(_, r)| !r.contains(&v))
+        })?;
+        order.push(reads.remove(i).0);
+    }
+    Some(order)
+}
+
+/// `cmd; N := havoc; either assume N = 0 (stay) or assume cond; v := x (each moved, in the
+/// given order)`.
 fn jump_command(
     cmd: &Gcl,
     n: PVar,
     stay: TermId,
     cond: TermId,
-    mut moved: Vec<(PVar, TermId)>,
+    moved: Vec<(PVar, TermId)>,
     origin: OriginId,
 ) -> Gcl {
-    moved.sort();
     let mut jump = vec![Gcl::Assume(cond, origin)];
     jump.extend(moved.into_iter().map(|(v, x)| Gcl::Assign(v, x, origin)));
     Gcl::Seq(vec![
@@ -472,7 +507,9 @@ impl Jump<'_> {
         let last = self.closed(vars, tm, before);
         let end = self.closed(vars, tm, self.count);
         let cond = self.condition(vars, tm, nonzero, &last, &end);
-        let moved = end.at.into_iter().collect();
+        // Each moved variable's value reads only itself.
+        let mut moved: Vec<(PVar, TermId)> = end.at.into_iter().collect();
+        moved.sort();
         jump_command(self.cmd, n, stay, cond, moved, origin)
     }
 }

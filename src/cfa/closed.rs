@@ -235,3 +235,40 @@ pub fn odd_inverse(a: u128, width: u32) -> u128 {
     }
     crate::bv::value::truncate(x, width)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bv::Sort;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `C(k, j)` modulo `2^w` as a term has the value of the binomial coefficient over the
+        /// integers, reduced (a wrong shift or inverse fails it for odd or even `k`).
+        #[test]
+        fn binomials_have_their_integer_values(
+            k in any::<u32>(),
+            j in 0u32..=MAX_DEGREE as u32,
+            width in prop::sample::select(vec![1u32, 7, 8, 16, 31, 32, 64, 100]),
+        ) {
+            let mut tm = TermManager::new();
+            let kv = tm.var("k", Sort::Bv(32));
+            let b = binomial(&mut tm, kv, j, width);
+            let mut ev = Evaluator::new(&tm);
+            if let Some(v) = tm.as_var(kv) {
+                ev.set(v, k as u128);
+            }
+            let k = k as u128;
+            let exact = (0..j as u128).fold(1u128, |acc, i| acc * (k - i.min(k)))
+                / (1..=j as u128).product::<u128>();
+            prop_assert_eq!(ev.eval(b), crate::bv::value::truncate(exact, width));
+        }
+
+        #[test]
+        fn odd_numbers_have_inverses(a in any::<u128>(), width in 1u32..=128) {
+            let a = a | 1;
+            let x = odd_inverse(a, width);
+            prop_assert_eq!(crate::bv::value::truncate(a.wrapping_mul(x), width), 1);
+        }
+    }
+}
