@@ -170,9 +170,9 @@ fn last_written(cfa: &Cfa, steps: &[Step], name: &str) -> Option<u128> {
     steps
         .iter()
         .flat_map(|s| s.writes.iter())
-        .filter(|(x, _)| x.index() == v)
+        .rev()
+        .find(|(x, _)| x.index() == v)
         .map(|&(_, val)| val)
-        .last()
 }
 
 #[test]
