@@ -22,12 +22,13 @@ pub fn fixture_roots() -> Vec<PathBuf> {
 }
 
 /// The FALSE fixtures whose violation lies too deep for the default portfolio within the
-/// tests' limit on loaded cores: thousands of iterations (`mod_sum_reach.c`, 3000;
-/// `sum_overflow_late.c`, 65536; `poly_square_sum_wrap.c`, whose sum of squares overflows
-/// after 1100) or a hundred iterations of products (`poly_cubes_short_false.c`, 106).
-pub const DEEP_VIOLATIONS: [&str; 4] = [
+/// tests' limit on loaded cores: thousands of iterations of a loop that no jump covers
+/// (`mod_sum_reach.c`, 3000: a remainder is not polynomial), a jump by cubic closed forms
+/// whose overflow BMC finds in about a minute (`poly_square_sum_wrap.c`, after 1100), or a
+/// hundred iterations of products with a wrapped `short` (`poly_cubes_short_false.c`, 106).
+/// (`sum_overflow_late.c`, 65536 iterations deep, is found through a jump by closed forms.)
+pub const DEEP_VIOLATIONS: [&str; 3] = [
     "loops/mod_sum_reach.c",
-    "loops/sum_overflow_late.c",
     "loops/poly_square_sum_wrap.c",
     "loops/poly_cubes_short_false.c",
 ];
