@@ -330,21 +330,7 @@ fn run_phase(
     let r = {
         let base = checker(opts.fault == Some(Fault::RejectEvidence { phase }), &notes);
         let (ps, d) = (&ps, &derived);
-        // A counterexample through an unproved jump counts only once it is expanded and
-        // replayed on the original CFA; otherwise the member's answer is UNKNOWN and the race
-        // goes on.
-        let check = |s: &crate::ts::System, v: Verdict, b, o: &Options| match base(s, v, b, o) {
-            Verdict::Unsafe(plan) => match d.accelerated.get() {
-                Some(Some((a, aps, _))) if !a.unproved.is_empty() && std::ptr::eq(s, &aps.sys) => {
-                    match confirm_expanded(cfa, a, aps, &plan) {
-                        Ok(()) => Verdict::Unsafe(plan),
-                        Err(e) => Verdict::Unknown(Unknown::internal(e)),
-                    }
-                }
-                _ => Verdict::Unsafe(plan),
-            },
-            v => v,
-        };
+        let check = confirming(base, d, cfa);
         let constrain = |intr: &Interrupter| d.constrained(cfa, ps, opts, intr);
         let accelerate = |intr: &Interrupter| d.accelerated(cfa, goal, opts, intr);
         let prepare = |intr: &Interrupter| d.preprocessed(ps, opts, intr);
@@ -479,6 +465,28 @@ fn violation(
         other => Phase::Unknown(Unknown::internal(format!(
             "the counterexample does not replay on the interpreter (it ends with {other:?})"
         ))),
+    }
+}
+
+/// `check`, and then, for a counterexample of the accelerated system with unproved jumps,
+/// its expansion on the original CFA ([`confirm_expanded`]): it counts only once replayed
+/// there; otherwise the member's answer is UNKNOWN and the race goes on.
+fn confirming<'a>(
+    check: impl Fn(&crate::ts::System, Verdict, crate::sat::Backend, &Options) -> Verdict + Sync + 'a,
+    d: &'a Derived,
+    cfa: &'a Cfa,
+) -> impl Fn(&crate::ts::System, Verdict, crate::sat::Backend, &Options) -> Verdict + Sync + 'a {
+    move |s, v, b, o| match check(s, v, b, o) {
+        Verdict::Unsafe(plan) => match d.accelerated.get() {
+            Some(Some((a, aps, _))) if !a.unproved.is_empty() && std::ptr::eq(s, &aps.sys) => {
+                match confirm_expanded(cfa, a, aps, &plan) {
+                    Ok(()) => Verdict::Unsafe(plan),
+                    Err(e) => Verdict::Unknown(Unknown::internal(e)),
+                }
+            }
+            _ => Verdict::Unsafe(plan),
+        },
+        v => v,
     }
 }
 

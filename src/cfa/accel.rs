@@ -190,8 +190,19 @@ fn polynomial_jump(out: &mut Cfa, i: usize) -> bool {
     let last = closed.at(vars, tm, before);
     let first = iterate(vars, tm, &e.cmd, Env::new()).guard;
     let end = iterate(vars, tm, &e.cmd, last);
-    let range = closed.in_range(vars, tm, count, COUNT_WIDTH);
-    let cond = tm.and_all([nonzero, first, end.guard, range]);
+    // A jump of degree `d` goes over fewer than 2^(32/d) iterations (a longer run takes several
+    // jumps): the values are then at most about 2^32 times the coefficients, so the range
+    // check's products stay narrow (a sum of squares: 67 bits instead of 125).
+    let bits = COUNT_WIDTH.div_ceil(closed.degree().max(1) as u32);
+    let short = match bits < COUNT_WIDTH {
+        true => {
+            let limit = tm.bv_const(1 << bits, COUNT_WIDTH);
+            tm.ult(count, limit)
+        }
+        false => tm.tru(),
+    };
+    let range = closed.in_range(vars, tm, count, bits);
+    let cond = tm.and_all([nonzero, short, first, end.guard, range]);
     let moved: Vec<(PVar, TermId)> = closed
         .coefficients
         .keys()

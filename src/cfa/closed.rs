@@ -152,7 +152,8 @@ impl Closed {
 
     /// No signed variable the loop moves leaves its type's range at `k` iterations: its closed
     /// form computed in a width where it cannot wrap (for coefficients that are the integers
-    /// their signed values say, `k` below `2^count_width`) lies in the range.
+    /// their signed values say, and `k` below `2^count_width`, which the caller ensures) lies in
+    /// the range.
     pub fn in_range(
         &self,
         vars: &[VarInfo],
