@@ -117,9 +117,8 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
             }
             continue;
         };
-        let name = format!("{}#iterations", e.from);
         let mut scratch = out.tm.clone();
-        let count = scratch.var(name.clone(), Sort::Bv(COUNT_WIDTH));
+        let count = scratch.var(format!("{}#iterations", e.from), Sort::Bv(COUNT_WIDTH));
         let jump = Jump {
             cmd: &e.cmd,
             moves,
@@ -129,25 +128,15 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         if !queries.into_iter().all(|q| valid(&scratch, q)) {
             continue;
         }
-        let pos = cfa.locations[e.from.index()].pos.clone();
-        let text = "(accelerated) more iterations of the loop at once".to_string();
-        let origin = out.add_origin(pos.clone(), text);
-        let ty = IntType {
-            width: COUNT_WIDTH,
-            signed: false,
-        };
-        let n = out.add_var(name, ty, VarKind::Nondet, pos);
-        let jump = Jump {
-            count: out.var(n).term,
-            ..jump
-        };
-        let cmd = jump.edge(&out.vars, &mut out.tm, n, origin);
-        let plain = std::mem::replace(&mut out.edges[i].cmd, cmd);
-        // The jump's condition reads the loop's variables as the first iteration leaves them; a
-        // variable that iteration writes on some paths only (a havoc in one alternative) would
-        // be read unwritten on the others, which the CFA's invariant forbids: no jump then.
-        if !super::uninitialized_reads(&out).is_empty() {
-            out.edges[i].cmd = plain;
+        let text = "(accelerated) more iterations of the loop at once";
+        let installed = install(&mut out, i, text, |out, n, origin| {
+            let jump = Jump {
+                count: out.var(n).term,
+                ..jump
+            };
+            Some(jump.edge(&out.vars, &mut out.tm, n, origin))
+        });
+        if !installed {
             continue;
         }
         loops.push(e.from);
@@ -161,63 +150,81 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
     })
 }
 
-/// Makes the self-loop `out.edges[i]` jump by the closed forms of its variables
-/// ([`Closed`]), unproved; whether it did.
-fn polynomial_jump(out: &mut Cfa, i: usize) -> bool {
-    let e = out.edges[i].clone();
-    let Some(closed) = Closed::find(&out.vars, &mut out.tm, &e.cmd) else {
-        return false;
-    };
-    let pos = out.locations[e.from.index()].pos.clone();
-    let text = format!(
-        "(accelerated) more iterations of the loop at once, by closed forms of degree {}",
-        closed.degree()
-    );
-    let origin = out.add_origin(pos.clone(), text);
+/// Adds the count variable `n` of a jump at the self-loop `out.edges[i]` and its origin
+/// (`text`), and puts the jump that `build` makes of them in place of the loop's command;
+/// whether it did. Not when `build` makes none, nor when the result reads a variable before
+/// writing it: the jump's condition reads the loop's variables as the first iteration leaves
+/// them, and a variable that iteration writes on some paths only (a havoc in one alternative)
+/// would be read unwritten on the others, which the CFA's invariant forbids.
+fn install(
+    out: &mut Cfa,
+    i: usize,
+    text: &str,
+    build: impl FnOnce(&mut Cfa, PVar, OriginId) -> Option<Gcl>,
+) -> bool {
+    let from = out.edges[i].from;
+    let pos = out.locations[from.index()].pos.clone();
+    let origin = out.add_origin(pos.clone(), text.to_string());
     let ty = IntType {
         width: COUNT_WIDTH,
         signed: false,
     };
-    let n = out.add_var(format!("{}#iterations", e.from), ty, VarKind::Nondet, pos);
-    let (vars, tm) = (&out.vars, &mut out.tm);
-    let count = vars[n.index()].term;
-    let zero = tm.bv_const(0, COUNT_WIDTH);
-    let one = tm.bv_const(1, COUNT_WIDTH);
-    let stay = tm.eq(count, zero);
-    let nonzero = tm.not(stay);
-    // The state before the last of the `N` iterations, and that iteration from it.
-    let before = tm.sub(count, one);
-    let last = closed.at(vars, tm, before);
-    let first = iterate(vars, tm, &e.cmd, Env::new()).guard;
-    let end = iterate(vars, tm, &e.cmd, last);
-    // A jump of degree `d` goes over fewer than 2^(32/d) iterations (a longer run takes several
-    // jumps): the values are then at most about 2^32 times the coefficients, so the range
-    // check's products stay narrow (a sum of squares: 67 bits instead of 125).
-    let bits = COUNT_WIDTH.div_ceil(closed.degree().max(1) as u32);
-    let short = match bits < COUNT_WIDTH {
-        true => {
-            let limit = tm.bv_const(1 << bits, COUNT_WIDTH);
-            tm.ult(count, limit)
-        }
-        false => tm.tru(),
-    };
-    let range = closed.in_range(vars, tm, count, bits);
-    let cond = tm.and_all([nonzero, short, first, end.guard, range]);
-    let moved: Vec<(PVar, TermId)> = closed
-        .coefficients
-        .keys()
-        .map(|&v| (v, symex::value(vars, &end.env, v)))
-        .collect();
-    let Some(moved) = parallel_order(vars, tm, moved) else {
+    let n = out.add_var(format!("{from}#iterations"), ty, VarKind::Nondet, pos);
+    let Some(cmd) = build(out, n, origin) else {
         return false;
     };
-    let cmd = jump_command(&e.cmd, n, stay, cond, moved, origin);
-    out.edges[i].cmd = cmd;
+    let plain = std::mem::replace(&mut out.edges[i].cmd, cmd);
     if !super::uninitialized_reads(out).is_empty() {
-        out.edges[i].cmd = e.cmd;
+        out.edges[i].cmd = plain;
         return false;
     }
     true
+}
+
+/// Makes the self-loop `out.edges[i]` jump by the closed forms of its variables
+/// ([`Closed`]), unproved; whether it did.
+fn polynomial_jump(out: &mut Cfa, i: usize) -> bool {
+    let loop_cmd = out.edges[i].cmd.clone();
+    let Some(closed) = Closed::find(&out.vars, &mut out.tm, &loop_cmd) else {
+        return false;
+    };
+    let text = format!(
+        "(accelerated) more iterations of the loop at once, by closed forms of degree {}",
+        closed.degree()
+    );
+    install(out, i, &text, |out, n, origin| {
+        let (vars, tm) = (&out.vars, &mut out.tm);
+        let count = vars[n.index()].term;
+        let zero = tm.bv_const(0, COUNT_WIDTH);
+        let one = tm.bv_const(1, COUNT_WIDTH);
+        let stay = tm.eq(count, zero);
+        let nonzero = tm.not(stay);
+        // The state before the last of the `N` iterations, and that iteration from it.
+        let before = tm.sub(count, one);
+        let last = closed.at(vars, tm, before);
+        let first = iterate(vars, tm, &loop_cmd, Env::new()).guard;
+        let end = iterate(vars, tm, &loop_cmd, last);
+        // A jump of degree `d` goes over fewer than 2^(32/d) iterations (a longer run takes
+        // several jumps): the values are then at most about 2^32 times the coefficients, so
+        // the range check's products stay narrow (a sum of squares: 67 bits instead of 125).
+        let bits = COUNT_WIDTH.div_ceil(closed.degree().max(1) as u32);
+        let short = match bits < COUNT_WIDTH {
+            true => {
+                let limit = tm.bv_const(1 << bits, COUNT_WIDTH);
+                tm.ult(count, limit)
+            }
+            false => tm.tru(),
+        };
+        let range = closed.in_range(vars, tm, count, bits);
+        let cond = tm.and_all([nonzero, short, first, end.guard, range]);
+        let moved: Vec<(PVar, TermId)> = closed
+            .coefficients
+            .keys()
+            .map(|&v| (v, symex::value(vars, &end.env, v)))
+            .collect();
+        let moved = parallel_order(vars, tm, moved)?;
+        Some(jump_command(&loop_cmd, n, stay, cond, moved, origin))
+    })
 }
 
 /// The assignments `v := x` in an order in which, executed one after the other, each reads
@@ -273,7 +280,7 @@ fn jump_command(
 
 /// One iteration of the loop `cmd` from `env`, each havoc taking the value its variable has
 /// after the first iteration (its own term).
-fn iterate(vars: &[VarInfo], tm: &mut TermManager, cmd: &Gcl, env: Env) -> symex::Exec {
+pub(super) fn iterate(vars: &[VarInfo], tm: &mut TermManager, cmd: &Gcl, env: Env) -> symex::Exec {
     let mut same = |_: &mut TermManager, v: PVar, _| vars[v.index()].term;
     symex::exec(vars, tm, cmd, env, &mut same)
 }
@@ -397,19 +404,8 @@ impl Jump<'_> {
     fn in_range(&self, vars: &[VarInfo], tm: &mut TermManager, line: &Line) -> TermId {
         let mut ok = tm.tru();
         for (i, &v) in self.moves.keys().enumerate() {
-            let IntType { width, signed } = vars[v.index()].ty;
-            let ww = Self::wide_width(width);
-            let (lo, hi) = if signed {
-                (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
-            } else {
-                (0, (1i128 << width) - 1)
-            };
-            let lo = tm.bv_const_signed(lo, ww);
-            let hi = tm.bv_const_signed(hi, ww);
-            let above = tm.sle(lo, line.wide[i]);
-            let below = tm.sle(line.wide[i], hi);
-            ok = tm.and(ok, above);
-            ok = tm.and(ok, below);
+            let ty = vars[v.index()].ty;
+            ok = and_in_range(tm, ok, line.wide[i], ty);
         }
         ok
     }
@@ -523,6 +519,24 @@ impl Jump<'_> {
         moved.sort();
         jump_command(self.cmd, n, stay, cond, moved, origin)
     }
+}
+
+/// `ok` and: the value of `x`, a term wider than `ty` read as a signed integer, lies in
+/// `ty`'s range.
+pub(super) fn and_in_range(tm: &mut TermManager, ok: TermId, x: TermId, ty: IntType) -> TermId {
+    let IntType { width, signed } = ty;
+    let (lo, hi) = if signed {
+        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+    } else {
+        (0, (1i128 << width) - 1)
+    };
+    let wide = tm.width(x);
+    let lo = tm.bv_const_signed(lo, wide);
+    let hi = tm.bv_const_signed(hi, wide);
+    let above = tm.sle(lo, x);
+    let below = tm.sle(x, hi);
+    let ok = tm.and(ok, above);
+    tm.and(ok, below)
 }
 
 /// `x + k·d` in `w` bits (`k` zero-extended or truncated), written as `x − k·|d|` for a

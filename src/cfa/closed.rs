@@ -27,6 +27,7 @@
 //! portfolio accepts it. The closed form is what lets BMC ask for the iteration count at which
 //! the property fails, thousands of iterations deep, in one step.
 
+use super::accel::iterate;
 use super::symex::{self, Env};
 use super::{Gcl, PVar, VarInfo};
 use crate::bv::{Evaluator, Node, Op, TermId, TermManager};
@@ -53,22 +54,22 @@ impl Closed {
     /// most [`MAX_DEGREE`] in the iteration count on every sampled state and some variable
     /// moves; `None` otherwise.
     pub fn find(vars: &[VarInfo], tm: &mut TermManager, cmd: &Gcl) -> Option<Closed> {
-        let mut iterates: Vec<Env> = vec![Env::new()];
-        for _ in 0..MAX_DEGREE + 2 {
-            let last = iterates.last().cloned().unwrap_or_default();
-            let mut same = |_: &mut TermManager, v: PVar, _| vars[v.index()].term;
-            let next = symex::exec(vars, tm, cmd, last, &mut same);
-            iterates.push(next.env);
-        }
-        let mut written: Vec<PVar> = iterates[1].keys().copied().collect();
+        // The first iteration decides whether the loop is looked at, before the others are made.
+        let first = iterate(vars, tm, cmd, Env::new()).env;
+        let mut written: Vec<PVar> = first.keys().copied().collect();
         written.sort();
         if written.is_empty() || written.iter().any(|v| vars[v.index()].ty.width > MAX_WIDTH) {
             return None;
         }
         // A branch the values depend on makes them piecewise polynomial at best.
-        let first: Vec<TermId> = written.iter().map(|v| iterates[1][v]).collect();
-        if !branch_free(tm, &first) {
+        let values: Vec<TermId> = written.iter().map(|v| first[v]).collect();
+        if !branch_free(tm, &values) {
             return None;
+        }
+        let mut iterates: Vec<Env> = vec![Env::new(), first];
+        for _ in 1..MAX_DEGREE + 2 {
+            let last = iterates.last().cloned().unwrap_or_default();
+            iterates.push(iterate(vars, tm, cmd, last).env);
         }
         // The finite differences of every order, per variable: `table[v][j][i] = Δʲv(i)`.
         let mut tables = BTreeMap::new();
@@ -144,8 +145,7 @@ impl Closed {
         let mut env = Env::new();
         for (&v, c) in &self.coefficients {
             let width = vars[v.index()].ty.width;
-            let terms: Vec<TermId> = c.clone();
-            env.insert(v, newton(tm, &terms, k, width));
+            env.insert(v, newton(tm, c, k, width));
         }
         env
     }
@@ -171,12 +171,7 @@ impl Closed {
             let wide = (ty.width + count_width * d + 2).min(125);
             let terms: Vec<TermId> = c.iter().map(|&t| tm.sext(t, wide)).collect();
             let x = newton(tm, &terms, k, wide);
-            let lo = tm.bv_const_signed(-(1i128 << (ty.width - 1)), wide);
-            let hi = tm.bv_const_signed((1i128 << (ty.width - 1)) - 1, wide);
-            let above = tm.sle(lo, x);
-            let below = tm.sle(x, hi);
-            ok = tm.and(ok, above);
-            ok = tm.and(ok, below);
+            ok = super::accel::and_in_range(tm, ok, x, ty);
         }
         ok
     }
