@@ -220,18 +220,43 @@ fn polynomial_loops_jump_by_closed_forms() {
     );
     let (out, _) = run_with(&a.cfa, &[65536], RunOptions::default());
     assert!(matches!(out, Outcome::AssumeFailed { .. }), "{out:?}");
-    // Not polynomial: a value that depends on a branch, a remainder, a doubling.
+    let two_vars = |body: &str| {
+        format!(
+            "extern unsigned int __VERIFIER_nondet_uint(void); extern void reach_error(void);\n\
+             int main(void) {{ unsigned int x = __VERIFIER_nondet_uint(), y = __VERIFIER_nondet_uint(), k = 0; \
+             while (k < 1000 && x != y) {{ {body} }} if (k == 77) reach_error(); return 0; }}"
+        )
+    };
+    // A value that depends on a branch on a flag the loop does not write: each alternative
+    // jumps on its own, over iterations that all take it. With f = 0, x = 100, y = 7 the
+    // first iteration leaves x = 93; 13 more of `x -= y` leave x = 2 (x > y holds before the
+    // last of them); 14 more are not taken (nor is the step, which begins with the first).
+    let flagged = "extern unsigned int __VERIFIER_nondet_uint(void); extern void reach_error(void);\n\
+         int main(void) { unsigned int f = __VERIFIER_nondet_uint(), x = __VERIFIER_nondet_uint(), \
+         y = __VERIFIER_nondet_uint(); \
+         while (x > y) { if (f) { x -= 2 * y; } else { x -= y; } } if (x == 77) reach_error(); return 0; }";
+    let a = accelerate(&lower_text(flagged), &mut |_, _| false).expect("jumps by closed forms");
+    assert_eq!(a.unproved.len(), 1, "{}", a.summary());
+    // (Both runs then stop at the loop head: x ≤ y there, and the exit that cannot reach the
+    // error was pruned.)
+    let (out, steps) = run_with(&a.cfa, &[0, 100, 7, 13], RunOptions::default());
+    assert!(matches!(out, Outcome::AssumeFailed { .. }), "{out:?}");
+    assert_eq!(last_written(&a.cfa, &steps, "main::x"), Some(2));
+    let (out, steps) = run_with(&a.cfa, &[0, 100, 7, 14], RunOptions::default());
+    assert!(matches!(out, Outcome::AssumeFailed { .. }), "{out:?}");
+    assert_eq!(last_written(&a.cfa, &steps, "main::x"), Some(100));
+    // With f = 1 the other alternative: x = 86 after the first iteration, 5 more leave 16.
+    let (out, steps) = run_with(&a.cfa, &[1, 100, 7, 5], RunOptions::default());
+    assert!(matches!(out, Outcome::NondetExhausted { .. }), "{out:?}");
+    assert_eq!(last_written(&a.cfa, &steps, "main::x"), Some(16));
+    // Not polynomial: a branch on the moving variables (its runs of one alternative are
+    // short, and each would make BMC's steps dearer), a remainder, a doubling.
     for body in [
         "if (x > y) x -= y; else y -= x;",
         "k += x % 3; x++;",
         "x *= 2; k++;",
     ] {
-        let src = format!(
-            "extern unsigned int __VERIFIER_nondet_uint(void); extern void reach_error(void);\n\
-             int main(void) {{ unsigned int x = __VERIFIER_nondet_uint(), y = __VERIFIER_nondet_uint(), k = 0; \
-             while (k < 1000 && x != y) {{ {body} }} if (k == 77) reach_error(); return 0; }}"
-        );
-        let a = accelerate(&lower_text(&src), &mut |_, _| false);
+        let a = accelerate(&lower_text(&two_vars(body)), &mut |_, _| false);
         assert!(
             a.as_ref().is_none_or(|a| a.unproved.is_empty()),
             "{body}: {}",

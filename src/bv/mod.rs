@@ -14,6 +14,7 @@
 pub mod cprint;
 mod eval;
 mod narrow;
+pub mod poly;
 mod print;
 mod simplify;
 pub mod value;

@@ -182,49 +182,109 @@ fn install(
 }
 
 /// Makes the self-loop `out.edges[i]` jump by the closed forms of its variables
-/// ([`Closed`]), unproved; whether it did.
+/// ([`Closed`]), unproved; whether it did. A loop whose values depend on a branch has no
+/// closed form as a whole. When its command is a choice and each alternative assumes a
+/// condition over variables the loop does not move (a flag: every iteration of a run takes
+/// the same alternative), each alternative that has closed forms gets a jump of its own, over
+/// iterations that all take it. Branches on moving variables get none: runs of the same
+/// alternative are short there, and the jump's condition, which the loop's guard is part of,
+/// would make every BMC step dearer.
 fn polynomial_jump(out: &mut Cfa, i: usize) -> bool {
     let loop_cmd = out.edges[i].cmd.clone();
-    let Some(closed) = Closed::find(&out.vars, &mut out.tm, &loop_cmd) else {
+    let whole = Closed::find(&out.vars, &mut out.tm, &loop_cmd);
+    let alternatives: Vec<(&Gcl, Closed)> = match (whole, &loop_cmd) {
+        (Some(closed), _) => vec![(&loop_cmd, closed)],
+        (None, Gcl::Choice(alts)) if steady_choice(&out.vars, &mut out.tm, &loop_cmd, alts) => alts
+            .iter()
+            .filter_map(|alt| Some((alt, Closed::find(&out.vars, &mut out.tm, alt)?)))
+            .collect(),
+        (None, _) => Vec::new(),
+    };
+    let Some(degree) = alternatives.iter().map(|(_, c)| c.degree()).max() else {
         return false;
     };
     let text = format!(
-        "(accelerated) more iterations of the loop at once, by closed forms of degree {}",
-        closed.degree()
+        "(accelerated) more iterations of the loop at once, by closed forms of degree {degree}"
     );
     install(out, i, &text, |out, n, origin| {
-        let (vars, tm) = (&out.vars, &mut out.tm);
-        let count = vars[n.index()].term;
-        let zero = tm.bv_const(0, COUNT_WIDTH);
-        let one = tm.bv_const(1, COUNT_WIDTH);
-        let stay = tm.eq(count, zero);
-        let nonzero = tm.not(stay);
-        // The state before the last of the `N` iterations, and that iteration from it.
-        let before = tm.sub(count, one);
-        let last = closed.at(vars, tm, before);
-        let first = iterate(vars, tm, &loop_cmd, Env::new()).guard;
-        let end = iterate(vars, tm, &loop_cmd, last);
-        // A jump of degree `d` goes over fewer than 2^(32/d) iterations (a longer run takes
-        // several jumps): the values are then at most about 2^32 times the coefficients, so
-        // the range check's products stay narrow (a sum of squares: 67 bits instead of 125).
-        let bits = COUNT_WIDTH.div_ceil(closed.degree().max(1) as u32);
-        let short = match bits < COUNT_WIDTH {
-            true => {
-                let limit = tm.bv_const(1 << bits, COUNT_WIDTH);
-                tm.ult(count, limit)
-            }
-            false => tm.tru(),
-        };
-        let range = closed.in_range(vars, tm, count, bits);
-        let cond = tm.and_all([nonzero, short, first, end.guard, range]);
-        let moved: Vec<(PVar, TermId)> = closed
-            .coefficients
-            .keys()
-            .map(|&v| (v, symex::value(vars, &end.env, v)))
+        let count = out.vars[n.index()].term;
+        let zero = out.tm.bv_const(0, COUNT_WIDTH);
+        let stay = out.tm.eq(count, zero);
+        let jumps: Vec<Vec<Gcl>> = alternatives
+            .iter()
+            .filter_map(|(cmd, closed)| closed_jump(out, cmd, closed, count, origin))
             .collect();
-        let moved = parallel_order(vars, tm, moved)?;
-        Some(jump_command(&loop_cmd, n, stay, cond, moved, origin))
+        (!jumps.is_empty()).then(|| jump_command(&loop_cmd, n, stay, jumps, origin))
     })
+}
+
+/// Every alternative of the loop `cmd` assumes a condition over variables that an iteration
+/// leaves unchanged (not written, or written by a havoc only, which later iterations repeat).
+fn steady_choice(vars: &[VarInfo], tm: &mut TermManager, cmd: &Gcl, alts: &[Gcl]) -> bool {
+    let first = iterate(vars, tm, cmd, Env::new()).env;
+    let moving: Vec<_> = first
+        .iter()
+        .filter(|&(v, &x)| x != vars[v.index()].term)
+        .filter_map(|(v, _)| tm.as_var(vars[v.index()].term))
+        .collect();
+    let steady = |c: TermId| {
+        let free = tm.free_vars(c);
+        !free.is_empty() && free.iter().all(|x| !moving.contains(x))
+    };
+    fn assumptions(cmd: &Gcl, out: &mut Vec<TermId>) {
+        match cmd {
+            Gcl::Assume(c, _) => out.push(*c),
+            Gcl::Seq(cmds) => cmds.iter().for_each(|c| assumptions(c, out)),
+            _ => {}
+        }
+    }
+    alts.iter().all(|alt| {
+        let mut conds = Vec::new();
+        assumptions(alt, &mut conds);
+        conds.into_iter().any(steady)
+    })
+}
+
+/// The body of a jump over `N` (`count`, not zero) iterations of `cmd` by its closed forms:
+/// the condition (`cmd` taken at the first and the last of them, `N` below `2^(32/d)`, signed
+/// variables in range) and the assignments; `None` when the assignments read each other in a
+/// cycle.
+fn closed_jump(
+    out: &mut Cfa,
+    cmd: &Gcl,
+    closed: &Closed,
+    count: TermId,
+    origin: OriginId,
+) -> Option<Vec<Gcl>> {
+    let (vars, tm) = (&out.vars, &mut out.tm);
+    let one = tm.bv_const(1, COUNT_WIDTH);
+    let zero = tm.bv_const(0, COUNT_WIDTH);
+    let nonzero = tm.ne(count, zero);
+    // The state before the last of the `N` iterations, and that iteration from it.
+    let before = tm.sub(count, one);
+    let last = closed.at(vars, tm, before);
+    let first = iterate(vars, tm, cmd, Env::new()).guard;
+    let end = iterate(vars, tm, cmd, last);
+    let mut cond = vec![nonzero, first, end.guard];
+    // A jump of degree `d` goes over fewer than 2^(32/d) iterations (a longer run takes
+    // several jumps): the values are then at most about 2^32 times the coefficients, so
+    // the range check's products stay narrow (a sum of squares: 67 bits instead of 125).
+    let bits = COUNT_WIDTH.div_ceil(closed.degree().max(1) as u32);
+    if bits < COUNT_WIDTH {
+        let limit = tm.bv_const(1 << bits, COUNT_WIDTH);
+        cond.push(tm.ult(count, limit));
+    }
+    cond.push(closed.in_range(vars, tm, count, bits));
+    let cond = tm.and_all(cond);
+    let moved: Vec<(PVar, TermId)> = closed
+        .coefficients
+        .keys()
+        .map(|&v| (v, symex::value(vars, &end.env, v)))
+        .collect();
+    let moved = parallel_order(vars, tm, moved)?;
+    let mut jump = vec![Gcl::Assume(cond, origin)];
+    jump.extend(moved.into_iter().map(|(v, x)| Gcl::Assign(v, x, origin)));
+    Some(jump)
 }
 
 /// The assignments `v := x` in an order in which, executed one after the other, each reads
@@ -259,22 +319,15 @@ fn parallel_order(
     Some(order)
 }
 
-/// `cmd; N := havoc; either assume N = 0 (stay) or assume cond; v := x (each moved, in the
-/// given order)`.
-fn jump_command(
-    cmd: &Gcl,
-    n: PVar,
-    stay: TermId,
-    cond: TermId,
-    moved: Vec<(PVar, TermId)>,
-    origin: OriginId,
-) -> Gcl {
-    let mut jump = vec![Gcl::Assume(cond, origin)];
-    jump.extend(moved.into_iter().map(|(v, x)| Gcl::Assign(v, x, origin)));
+/// `cmd; N := havoc; either assume N = 0 (stay) or J₁ or J₂ …`, each `Jᵢ` a jump's body
+/// (`assume cond; v := x` for each moved variable).
+fn jump_command(cmd: &Gcl, n: PVar, stay: TermId, jumps: Vec<Vec<Gcl>>, origin: OriginId) -> Gcl {
+    let mut alts = vec![Gcl::Assume(stay, origin)];
+    alts.extend(jumps.into_iter().map(Gcl::Seq));
     Gcl::Seq(vec![
         cmd.clone(),
         Gcl::Havoc(n, HavocKind::Iterations, origin),
-        Gcl::Choice(vec![Gcl::Assume(stay, origin), Gcl::Seq(jump)]),
+        Gcl::Choice(alts),
     ])
 }
 
@@ -517,7 +570,9 @@ impl Jump<'_> {
         // Each moved variable's value reads only itself.
         let mut moved: Vec<(PVar, TermId)> = end.at.into_iter().collect();
         moved.sort();
-        jump_command(self.cmd, n, stay, cond, moved, origin)
+        let mut jump = vec![Gcl::Assume(cond, origin)];
+        jump.extend(moved.into_iter().map(|(v, x)| Gcl::Assign(v, x, origin)));
+        jump_command(self.cmd, n, stay, vec![jump], origin)
     }
 }
 

@@ -17,7 +17,10 @@
 //! increments has degree 1; `s += i; i++` gives `s` degree 2, cubes by finite differences
 //! degree 3.
 //!
-//! Only a loop whose written values do not depend on a branch (no `ite` in them) is looked at.
+//! Only a loop whose written values do not depend on a branch (no `ite` in them) is looked at
+//! (a loop that branches on a flag it does not move is split into its alternatives by
+//! [`accel`](super::accel), each looked at alone). The coefficients are written as sums of
+//! monomials ([`crate::bv::poly`]), without the subterms that cancel in the differences.
 //! The degree is found on sampled states (the differences of order `d + 1` and `d + 2` vanish
 //! on all of them), which is not a proof: a loop whose variables move polynomially for the
 //! sampled values only would get a wrong closed form. So the jump made from a closed form is
@@ -30,6 +33,7 @@
 use super::accel::iterate;
 use super::symex::{self, Env};
 use super::{Gcl, PVar, VarInfo};
+use crate::bv::poly::{inverse, Converter};
 use crate::bv::{Evaluator, Node, Op, TermId, TermManager};
 use std::collections::BTreeMap;
 
@@ -86,37 +90,7 @@ impl Closed {
             }
             tables.insert(v, table);
         }
-        let roots: Vec<TermId> = tables
-            .values()
-            .flat_map(|t| t.iter().flatten().copied())
-            .collect();
-        let mut free: Vec<_> = roots.iter().flat_map(|&t| tm.free_vars(t)).collect();
-        free.sort();
-        free.dedup();
-        // The degree of each variable: the least `d` whose differences of order `d + 1` (at two
-        // points) vanish on every sample.
-        let mut degree: BTreeMap<PVar, usize> = written.iter().map(|&v| (v, 0)).collect();
-        let mut seed = 0x51f1_5e3d_a17c_e55du64;
-        for sample in 0..SAMPLES {
-            let mut ev = Evaluator::new(tm);
-            for &x in &free {
-                seed = super::accel::splitmix(seed);
-                ev.set(x, if sample == 0 { 0 } else { seed as u128 });
-            }
-            for (v, table) in &tables {
-                let width = vars[v.index()].ty.width;
-                let zero = |ev: &mut Evaluator<'_>, t: TermId| {
-                    crate::bv::value::truncate(ev.eval(t), width) == 0
-                };
-                let d = degree.get_mut(v)?;
-                while !(zero(&mut ev, table[*d + 1][0]) && zero(&mut ev, table[*d + 1][1])) {
-                    *d += 1;
-                    if *d > MAX_DEGREE {
-                        return None;
-                    }
-                }
-            }
-        }
+        let degree = degrees(vars, tm, &tables)?;
         if degree.values().all(|&d| d == 0) {
             return None;
         }
@@ -124,7 +98,12 @@ impl Closed {
             .into_iter()
             .map(|(v, table)| {
                 let d = degree[&v];
-                (v, table.iter().take(d + 1).map(|row| row[0]).collect())
+                let width = vars[v.index()].ty.width;
+                let c = table
+                    .iter()
+                    .take(d + 1)
+                    .map(|row| normal(tm, row[0], width));
+                (v, c.collect())
             })
             .collect();
         Some(Closed { coefficients })
@@ -177,6 +156,60 @@ impl Closed {
     }
 }
 
+/// The degree of each variable, from its table of finite differences (`table[j][i] = Δʲv(i)`):
+/// the least `d` whose differences of order `d + 1` (at two points) vanish on every sampled
+/// state; `None` when some variable's exceeds [`MAX_DEGREE`].
+fn degrees(
+    vars: &[VarInfo],
+    tm: &TermManager,
+    tables: &BTreeMap<PVar, Vec<Vec<TermId>>>,
+) -> Option<BTreeMap<PVar, usize>> {
+    let roots: Vec<TermId> = tables
+        .values()
+        .flat_map(|t| t.iter().flatten().copied())
+        .collect();
+    let mut free: Vec<_> = roots.iter().flat_map(|&t| tm.free_vars(t)).collect();
+    free.sort();
+    free.dedup();
+    let mut degree: BTreeMap<PVar, usize> = tables.keys().map(|&v| (v, 0)).collect();
+    let mut seed = 0x51f1_5e3d_a17c_e55du64;
+    for sample in 0..SAMPLES {
+        let mut ev = Evaluator::new(tm);
+        for &x in &free {
+            seed = super::accel::splitmix(seed);
+            ev.set(x, if sample == 0 { 0 } else { seed as u128 });
+        }
+        for (v, table) in tables {
+            let width = vars[v.index()].ty.width;
+            let zero = |ev: &mut Evaluator<'_>, t: TermId| {
+                crate::bv::value::truncate(ev.eval(t), width) == 0
+            };
+            let d = degree.get_mut(v)?;
+            while !(zero(&mut ev, table[*d + 1][0]) && zero(&mut ev, table[*d + 1][1])) {
+                *d += 1;
+                if *d > MAX_DEGREE {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(degree)
+}
+
+/// The most monomials a coefficient is written with as a sum of them.
+const MAX_MONOMIALS: usize = 16;
+
+/// `t` as the sum of the monomials of its polynomial, when they are few: the differences of
+/// iterates keep every subterm they cancel (`(i + x + 1) − i`), and each becomes a multiplier
+/// in the closed form, where `x + 1` is one adder.
+fn normal(tm: &mut TermManager, t: TermId, width: u32) -> TermId {
+    let p = Converter::new(tm).poly(t, width);
+    if p.terms().count() > MAX_MONOMIALS {
+        return t;
+    }
+    p.term(tm)
+}
+
 /// No term under `roots` is an `ite`.
 fn branch_free(tm: &TermManager, roots: &[TermId]) -> bool {
     let mut seen = std::collections::HashSet::new();
@@ -218,18 +251,8 @@ pub fn binomial(tm: &mut TermManager, k: TermId, j: u32, width: u32) -> TermId {
         product = tm.mul(product, factor);
     }
     let shifted = tm.extract(product, wide - 1, e);
-    let inverse = tm.bv_const(odd_inverse(odd, width), width);
+    let inverse = tm.bv_const(inverse(odd, width), width);
     tm.mul(shifted, inverse)
-}
-
-/// The inverse of an odd `a` modulo `2^width` (Newton's iteration: each step doubles the
-/// correct low bits).
-pub fn odd_inverse(a: u128, width: u32) -> u128 {
-    let mut x = a;
-    for _ in 0..7 {
-        x = x.wrapping_mul(2u128.wrapping_sub(a.wrapping_mul(x)));
-    }
-    crate::bv::value::truncate(x, width)
 }
 
 #[cfg(test)]
@@ -258,13 +281,6 @@ mod tests {
             let exact = (0..j as u128).fold(1u128, |acc, i| acc * (k - i.min(k)))
                 / (1..=j as u128).product::<u128>();
             prop_assert_eq!(ev.eval(b), crate::bv::value::truncate(exact, width));
-        }
-
-        #[test]
-        fn odd_numbers_have_inverses(a in any::<u128>(), width in 1u32..=128) {
-            let a = a | 1;
-            let x = odd_inverse(a, width);
-            prop_assert_eq!(crate::bv::value::truncate(a.wrapping_mul(x), width), 1);
         }
     }
 }

@@ -4,7 +4,8 @@
 use super::discover::{self, monomials, null_space};
 use super::prove::prove;
 use super::*;
-use crate::bv::{Evaluator, Sort};
+use crate::bv::value::mask;
+use crate::bv::{Evaluator, Op, Sort, TermId, TermManager};
 use crate::cfa::{Cfa, Loc};
 use crate::frontend::{lower_source, FrontendOptions};
 use crate::ts::program::{encode, EncodeOptions, Goal, PcEncoding, ProgramSystem};
@@ -72,6 +73,24 @@ proptest! {
             let got = p.eval(&mut |a| ev.eval(a));
             prop_assert_eq!(got, ev.eval(t) & mask(w), "{} at width {}", p.text(&|a| format!("t{}", a.index())), w);
         }
+        // Written back as a term, the polynomial has the same value.
+        let p = conv.poly(t, narrow);
+        let mut tm2 = tm.clone();
+        let back = p.term(&mut tm2);
+        let mut ev2 = Evaluator::new(&tm2);
+        for (v, x) in vars.iter().zip(&values) {
+            ev2.set(tm2.as_var(*v).expect("a variable"), *x as u128);
+        }
+        prop_assert_eq!(tm2.width(back), narrow);
+        prop_assert_eq!(ev2.eval(back), ev2.eval(t) & mask(narrow));
+    }
+
+    /// Odd numbers have inverses modulo every power of two up to 2^128.
+    #[test]
+    fn odd_numbers_have_inverses(a in any::<u128>(), width in 1u32..=128) {
+        let a = a | 1;
+        let x = crate::bv::poly::inverse(a, width);
+        prop_assert_eq!(crate::bv::value::truncate(a.wrapping_mul(x), width), 1);
     }
 
     /// The null space of states on the line `d·x = n·y` is that line, read back exactly
