@@ -114,7 +114,7 @@ impl ProgramTrace {
             None => &self.steps,
             Some(_) if !self.expanded => {
                 return Err(format!(
-                    "the counterexample was not replayed on the program as written (over {ORIGINAL_REPLAY_STEPS} steps)"
+                    "the counterexample was not replayed on the program as written (its jumps stand for over {ORIGINAL_REPLAY_STEPS} steps, or for a nested loop's whole run)"
                 ))
             }
             Some(_) => {
@@ -535,8 +535,12 @@ fn replay_on_original(
         }
     };
     let Some((nondet, iterations)) = a.expand(slots, &replay.steps, limit) else {
+        let why = match a.runs_nested_whole(&replay.steps) {
+            true => "a nested loop's whole run taken at once".to_string(),
+            false => format!("over {limit} iterations jumped over"),
+        };
         return unreplayed(
-            format!("not replayed on the original CFA: over {limit} iterations jumped over; the nondet values are the accelerated CFA's, with the iteration counts"),
+            format!("not replayed on the original CFA: {why}; the nondet values are the accelerated CFA's, with the iteration counts"),
         );
     };
     let opts = interp::RunOptions {

@@ -388,3 +388,45 @@ fn inner_loops_of_a_fixed_trip_count_are_folded() {
     let (_, heads) = fold_fixed_loops(&lower_text(src)).expect("the innermost loop folds");
     assert_eq!(heads.len(), 1);
 }
+
+#[test]
+fn nested_loops_run_whole_in_one_step() {
+    // Three nested loops of 10^5 iterations: the two inner ones are summarised, and all three
+    // jump (proved).
+    let a = accelerated(&fixture("loops/nested_whole_runs.c")).expect("accelerated");
+    assert_eq!(
+        (a.loops.len(), a.summaries.len()),
+        (3, 2),
+        "{}",
+        a.summary()
+    );
+    assert!(a.unproved.is_empty());
+    // The outer loop's whole-run step: the middle loop run whole (z = 10^5 iterations), each
+    // of its iterations running the inner one whole (10^5), then 99,999 more of them, then
+    // 99,998 more outer iterations: x = 99,999. Then the middle loop entered (0) and run whole
+    // in one step up to y = 99,999, the inner one entered (0) and jumped to z = 99,999.
+    let seq = [
+        100_000, 100_000, 99_999, 99_999, 99_998, 0, 100_000, 99_999, 99_998, 0, 99_998,
+    ];
+    let (out, steps) = run_with(&a.cfa, &seq, RunOptions::default());
+    assert!(matches!(out, Outcome::Error { .. }), "{out:?}");
+    for (v, n) in [("x", 99_999), ("y", 99_999), ("z", 99_999)] {
+        assert_eq!(last_written(&a.cfa, &steps, &format!("main::{v}")), Some(n));
+    }
+    // Such a run is not expanded into the program's steps.
+    assert!(a.runs_nested_whole(&steps));
+    assert!(a
+        .expand(Nondet::Sequence(&seq), &steps, u128::MAX)
+        .is_none());
+    // A whole run's count must be the inner loop's: 99,999 iterations of the middle loop
+    // after the first are not 10^5 - 1 of them plus one.
+    let mut wrong = seq;
+    wrong[0] = 99_999;
+    let (out, _) = run_with(&a.cfa, &wrong, RunOptions::default());
+    assert!(!matches!(out, Outcome::Error { .. }), "{out:?}");
+    // One outer iteration too many: x = 10^5 leaves the loop, and the error is not reached.
+    let mut past = seq;
+    past[4] = 99_999;
+    let (out, _) = run_with(&a.cfa, &past, RunOptions::default());
+    assert!(!matches!(out, Outcome::Error { .. }), "{out:?}");
+}

@@ -41,7 +41,7 @@ use crate::bv::{Evaluator, Sort, TermId, TermManager};
 use std::collections::BTreeMap;
 
 /// The width of the iteration count `N`.
-const COUNT_WIDTH: u32 = 32;
+pub(super) const COUNT_WIDTH: u32 = 32;
 
 /// The widest variable a loop may move (the range checks work in twice that plus the count).
 const MAX_WIDTH: u32 = 64;
@@ -61,6 +61,9 @@ pub struct Accelerated {
     /// The locations whose self-loop can jump by closed forms ([`Closed`]), unproved: a run
     /// through such a jump stands for a run of the program only once expanded and replayed.
     pub unproved: Vec<Loc>,
+    /// The loops whose whole run, from the edge entering them to the edge leaving them back
+    /// to the loop around them, is also one step (see [`super::nest`]).
+    pub summaries: Vec<Loc>,
     /// The loops folded into the edge entering them (numbered as in the original CFA;
     /// they are not in `cfa`).
     pub folded: Vec<Loc>,
@@ -111,43 +114,52 @@ pub fn accelerate(cfa: &Cfa, valid: &mut Prover<'_>) -> Option<Accelerated> {
         if e.from != e.to {
             continue;
         }
-        let Some(moves) = increments(cfa, &e.cmd) else {
-            if polynomial_jump(&mut out, i) {
-                unproved.push(e.from);
+        match proved_jump(&mut out, i, valid) {
+            Some(true) => loops.push(e.from),
+            Some(false) => {}
+            None => {
+                if polynomial_jump(&mut out, i) {
+                    unproved.push(e.from);
+                }
             }
-            continue;
-        };
-        let mut scratch = out.tm.clone();
-        let count = scratch.var(format!("{}#iterations", e.from), Sort::Bv(COUNT_WIDTH));
-        let jump = Jump {
-            cmd: &e.cmd,
-            moves,
-            count,
-        };
-        let queries = jump.obligations(&out.vars, &mut scratch);
-        if !queries.into_iter().all(|q| valid(&scratch, q)) {
-            continue;
         }
-        let text = "(accelerated) more iterations of the loop at once";
-        let installed = install(&mut out, i, text, |out, n, origin| {
-            let jump = Jump {
-                count: out.var(n).term,
-                ..jump
-            };
-            Some(jump.edge(&out.vars, &mut out.tm, n, origin))
-        });
-        if !installed {
-            continue;
-        }
-        loops.push(e.from);
     }
+    let summaries = super::nest::summarize(&mut out, &mut loops, valid);
     (!loops.is_empty() || !unproved.is_empty() || !folded.is_empty()).then_some(Accelerated {
         cfa: out,
         loops,
         unproved,
+        summaries,
         folded,
         iterations: cfa.clone(),
     })
+}
+
+/// Makes the self-loop `out.edges[i]` jump over iterations of constant increments, when
+/// `valid` proves the jump sound: whether it did; `None` when the increments are not constant
+/// (or none moves).
+pub(super) fn proved_jump(out: &mut Cfa, i: usize, valid: &mut Prover<'_>) -> Option<bool> {
+    let e = out.edges[i].clone();
+    let moves = increments(out, &e.cmd)?;
+    let mut scratch = out.tm.clone();
+    let count = scratch.var(format!("{}#iterations", e.from), Sort::Bv(COUNT_WIDTH));
+    let jump = Jump {
+        cmd: &e.cmd,
+        moves,
+        count,
+    };
+    let queries = jump.obligations(&out.vars, &mut scratch);
+    if !queries.into_iter().all(|q| valid(&scratch, q)) {
+        return Some(false);
+    }
+    let text = "(accelerated) more iterations of the loop at once";
+    Some(install(out, i, text, |out, n, origin| {
+        let jump = Jump {
+            count: out.var(n).term,
+            ..jump
+        };
+        Some(jump.edge(&out.vars, &mut out.tm, n, origin))
+    }))
 }
 
 /// Adds the count variable `n` of a jump at the self-loop `out.edges[i]` and its origin
@@ -339,6 +351,14 @@ pub(super) fn iterate(vars: &[VarInfo], tm: &mut TermManager, cmd: &Gcl, env: En
 }
 
 impl Accelerated {
+    /// Whether a step of `steps` runs a nested loop whole ([`super::nest`]), which
+    /// [`Accelerated::expand`] does not expand.
+    pub fn runs_nested_whole(&self, steps: &[Step]) -> bool {
+        steps
+            .iter()
+            .any(|s| s.edge.index() >= self.iterations.edges.len())
+    }
+
     /// The run of the program that a run of the accelerated CFA stands for: `steps`, taken
     /// with the nondet values `nondet`, each jump over `N` iterations expanded into `N + 1`
     /// iterations of its loop — the first with the jump step's values, the `N` others with
@@ -347,14 +367,22 @@ impl Accelerated {
     /// first) — run on
     /// [`Accelerated::iterations`]. Returns the nondet values that run consumed, in order,
     /// which are the original CFA's (folding is exact), and the number of iterations jumped
-    /// over; `None` when that number exceeds `limit`, or for values given as
-    /// [`Nondet::Split`] (whose uninitialised declarations consume nothing).
+    /// over; `None` when that number exceeds `limit`, when a step runs a nested loop whole, or
+    /// for values given as [`Nondet::Split`] (whose uninitialised declarations consume
+    /// nothing).
     pub fn expand(
         &self,
         nondet: Nondet<'_>,
         steps: &[Step],
         limit: u128,
     ) -> Option<(Vec<u128>, u128)> {
+        // A step that runs a nested loop whole is not expanded (see `super::nest`).
+        if steps
+            .iter()
+            .any(|s| s.edge.index() >= self.iterations.edges.len())
+        {
+            return None;
+        }
         let original_vars = self.iterations.vars.len();
         let jump = |s: &Step| {
             s.nondet

@@ -32,6 +32,7 @@ pub mod fold;
 pub mod interp;
 mod lbe;
 pub mod lockstep;
+mod nest;
 mod print;
 mod simplify;
 mod slice;
