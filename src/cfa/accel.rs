@@ -91,6 +91,12 @@ impl Accelerated {
         if !self.loops.is_empty() {
             parts.push(format!("loops at {} accelerated", list(&self.loops)));
         }
+        if !self.summaries.is_empty() {
+            parts.push(format!(
+                "whole runs of the loops at {} taken as one step of the loop around them",
+                list(&self.summaries)
+            ));
+        }
         if !self.unproved.is_empty() {
             parts.push(format!(
                 "loops at {} accelerated by closed forms (unproved: their counterexamples are replayed)",

@@ -42,7 +42,9 @@ pub(super) fn summarize(out: &mut Cfa, loops: &mut Vec<Loc>, valid: &mut Prover<
         let composite = shape.install(out);
         if proved_jump(out, composite, valid) == Some(true) {
             summarized.push(h);
-            loops.push(shape.outer);
+            if !loops.contains(&shape.outer) {
+                loops.push(shape.outer);
+            }
         } else {
             *out = before;
         }
