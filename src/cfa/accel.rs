@@ -67,8 +67,11 @@ pub struct Accelerated {
     /// The loops folded into the edge entering them (numbered as in the original CFA;
     /// they are not in `cfa`).
     pub folded: Vec<Loc>,
-    /// The CFA after folding, before acceleration: the same locations and edges as `cfa`,
-    /// each jump edge back to its loop's single iteration; what [`Accelerated::expand`] runs.
+    /// The CFA after folding, before acceleration: the same locations and edges as `cfa`
+    /// but its whole runs of nested loops (the last edges of `cfa`), each jump edge back to
+    /// its loop's single iteration and each entry split for a whole run back to the plain
+    /// entry (which consumes a prefix of the split one's values); what
+    /// [`Accelerated::expand`] runs.
     pub iterations: Cfa,
 }
 
