@@ -391,7 +391,7 @@ fn inner_loops_of_a_fixed_trip_count_are_folded() {
 
 #[test]
 fn nested_loops_run_whole_in_one_step() {
-    // Three nested loops of 10^5 iterations: the two inner ones are summarised, and all three
+    // Three nested loops of 300 iterations: the two inner ones are summarised, and all three
     // jump (proved).
     let a = accelerated(&fixture("loops/nested_whole_runs.c")).expect("accelerated");
     assert_eq!(
@@ -401,16 +401,15 @@ fn nested_loops_run_whole_in_one_step() {
         a.summary()
     );
     assert!(a.unproved.is_empty());
-    // The outer loop's whole-run step: the middle loop run whole (z = 10^5 iterations), each
-    // of its iterations running the inner one whole (10^5), then 99,999 more of them, then
-    // 99,998 more outer iterations: x = 99,999. Then the middle loop entered (0) and run whole
-    // in one step up to y = 99,999, the inner one entered (0) and jumped to z = 99,999.
-    let seq = [
-        100_000, 100_000, 99_999, 99_999, 99_998, 0, 100_000, 99_999, 99_998, 0, 99_998,
-    ];
+    // The outer loop's whole-run step: the middle loop run whole (z = 300 iterations), each
+    // of its iterations running the inner one whole (300; the counts inside a whole run are
+    // read off the exits' guards and consume no values), then 298 more outer iterations:
+    // x = 299. Then the middle loop entered (0) and run whole in one step up to y = 299 (298
+    // more), the inner one entered (0) and jumped to z = 299 (298 more).
+    let seq = [300, 300, 298, 0, 300, 298, 0, 298];
     let (out, steps) = run_with(&a.cfa, &seq, RunOptions::default());
     assert!(matches!(out, Outcome::Error { .. }), "{out:?}");
-    for (v, n) in [("x", 99_999), ("y", 99_999), ("z", 99_999)] {
+    for (v, n) in [("x", 299), ("y", 299), ("z", 299)] {
         assert_eq!(last_written(&a.cfa, &steps, &format!("main::{v}")), Some(n));
     }
     // Such a run is not expanded into the program's steps.
@@ -418,15 +417,38 @@ fn nested_loops_run_whole_in_one_step() {
     assert!(a
         .expand(Nondet::Sequence(&seq), &steps, u128::MAX)
         .is_none());
-    // A whole run's count must be the inner loop's: 99,999 iterations of the middle loop
-    // after the first are not 10^5 - 1 of them plus one.
+    // A whole run's count must be the inner loop's: 299 iterations of the middle loop are not
+    // its 300.
     let mut wrong = seq;
-    wrong[0] = 99_999;
+    wrong[0] = 299;
     let (out, _) = run_with(&a.cfa, &wrong, RunOptions::default());
     assert!(!matches!(out, Outcome::Error { .. }), "{out:?}");
-    // One outer iteration too many: x = 10^5 leaves the loop, and the error is not reached.
+    // One outer iteration too many: x = 300 leaves the loop, and the error is not reached.
     let mut past = seq;
-    past[4] = 99_999;
+    past[2] = 299;
     let (out, _) = run_with(&a.cfa, &past, RunOptions::default());
+    assert!(!matches!(out, Outcome::Error { .. }), "{out:?}");
+}
+
+#[test]
+fn whole_runs_count_the_inner_iterations() {
+    // `count++` in an inner loop of 5000 iterations: its whole run moves count by 5000, a
+    // constant, so the outer loop jumps too (the inner count is read off the exit's guard).
+    let a = accelerated(&fixture("loops/nested_whole_runs_sum.c")).expect("accelerated");
+    assert_eq!(
+        (a.loops.len(), a.summaries.len()),
+        (2, 1),
+        "{}",
+        a.summary()
+    );
+    // One whole-run step of 5000 inner iterations, 4998 more of them (count = 4999·5000),
+    // then the inner loop entered (0) and jumped over 4999 more: 2.5·10^7.
+    let seq = [5000, 4998, 0, 4999];
+    let (out, steps) = run_with(&a.cfa, &seq, RunOptions::default());
+    assert!(matches!(out, Outcome::Error { .. }), "{out:?}");
+    let count = last_written(&a.cfa, &steps, "main::count");
+    assert_eq!(count, Some(25_000_000));
+    // The whole run's count is the inner loop's: 4999 is not.
+    let (out, _) = run_with(&a.cfa, &[4999, 4998, 0, 4999], RunOptions::default());
     assert!(!matches!(out, Outcome::Error { .. }), "{out:?}");
 }

@@ -647,7 +647,7 @@ fn shift(tm: &mut TermManager, x: TermId, k: TermId, d: i128, w: u32) -> TermId 
 
 /// The increment of each variable the loop writes, as a signed value of its width, when it is
 /// the same on every sampled state and not zero for all; `None` otherwise.
-fn increments(cfa: &Cfa, cmd: &Gcl) -> Option<BTreeMap<PVar, i128>> {
+pub(super) fn increments(cfa: &Cfa, cmd: &Gcl) -> Option<BTreeMap<PVar, i128>> {
     let mut tm = cfa.tm.clone();
     let mut fresh = |tm: &mut TermManager, v: PVar, _| {
         let info = &cfa.vars[v.index()];

@@ -12,7 +12,10 @@
 //! P → P:  e; z := havoc; assume z ≠ 0; s; assume z = 1 + N; x     (N: the jump's count in s)
 //! ```
 //!
-//! The second is a sequence of steps of the accelerated CFA (`e`, then `s` with its proved
+//! where `s`'s count `N` is assigned the number of iterations to the exit when the exit's
+//! guard says it (`j < M` with `j` moving by one: `M − j`; see [`Shape::counted_body`]), so
+//! that a variable the inner loop accumulates moves by a constant in every whole run. The
+//! second edge is a sequence of steps of the accelerated CFA (`e`, then `s` with its proved
 //! jump over `N` more iterations, then `x`), so it reaches only states the program reaches;
 //! `z` counts the inner loop's iterations, which is what a trace shows for it. It is kept only
 //! when it makes `P` jump itself, proved as every jump is; then `P` may be the inner loop of a
@@ -26,6 +29,8 @@
 
 use super::accel::{proved_jump, Prover, COUNT_WIDTH};
 use super::{Cfa, Edge, EdgeId, Gcl, HavocKind, IntType, Loc, LocKind, PVar, VarKind};
+use crate::bv::{Node, Op, TermId};
+use std::collections::BTreeMap;
 
 /// Summarises every inner loop among `loops` (locations whose self-loop jumps) that makes the
 /// loop around it jump (see the module doc), adding each outer loop to `loops`; the inner
@@ -132,6 +137,7 @@ impl Shape {
         };
         let enter = out.edges[self.enter.index()].cmd.clone();
         let havoc = Gcl::Havoc(z, HavocKind::Iterations, origin);
+        let body = self.counted_body(out, origin);
         out.edges[self.enter.index()].cmd = Gcl::Seq(vec![
             enter.clone(),
             havoc.clone(),
@@ -141,7 +147,7 @@ impl Shape {
             enter,
             havoc,
             Gcl::Assume(whole, origin),
-            out.edges[self.body.index()].cmd.clone(),
+            body,
             Gcl::Assume(iterations, origin),
             out.edges[self.leave.index()].cmd.clone(),
         ]);
@@ -151,6 +157,35 @@ impl Shape {
             cmd,
         });
         out.edges.len() - 1
+    }
+
+    /// The inner loop's jumping command, its count `N` assigned the number of iterations after
+    /// the first that take the loop to its exit, when the exit's guard says it: for a
+    /// variable `v` moving by +1, `¬(v < M)` leaves after `M − v` more, `¬(v ≤ M)` after
+    /// `M − v + 1`; by −1, `¬(M < v)` after `v − M`, `¬(M ≤ v)` after `v − M + 1`, with `M`
+    /// read by no moving variable (`v` read after the first iteration). The count is a
+    /// value the havoc could take, so the run is one the loop can make; when it is not the
+    /// exit's, the whole run's condition fails and the step is not taken. Otherwise the
+    /// command as it stands. An accumulator of the inner loop then moves by a constant in
+    /// every whole run, which the outer loop's jump needs.
+    fn counted_body(&self, out: &mut Cfa, origin: super::OriginId) -> Gcl {
+        let body = out.edges[self.body.index()].cmd.clone();
+        let Gcl::Seq(parts) = &body else { return body };
+        let (Some(first), Some(Gcl::Havoc(n, HavocKind::Iterations, _))) =
+            (parts.first(), parts.get(1))
+        else {
+            return body;
+        };
+        let Some(moves) = super::accel::increments(out, first) else {
+            return body;
+        };
+        let leave = out.edges[self.leave.index()].cmd.clone();
+        let Some(count) = exit_count(out, &moves, &leave) else {
+            return body;
+        };
+        let mut parts = parts.clone();
+        parts[1] = Gcl::Assign(*n, count, origin);
+        Gcl::Seq(parts)
     }
 }
 
@@ -162,4 +197,52 @@ fn jump_count(cmd: &Gcl) -> Option<PVar> {
         Gcl::Havoc(n, HavocKind::Iterations, _) => Some(*n),
         _ => None,
     })
+}
+
+/// The iterations after the first to the exit whose guard is `leave`'s first assumption (see
+/// [`Shape::counted_body`]), as a count-width term over the current values.
+fn exit_count(out: &mut Cfa, moves: &BTreeMap<PVar, i128>, leave: &Gcl) -> Option<TermId> {
+    let guard = match leave {
+        Gcl::Assume(c, _) => *c,
+        Gcl::Seq(parts) => parts.iter().find_map(|p| match p {
+            Gcl::Assume(c, _) => Some(*c),
+            _ => None,
+        })?,
+        _ => return None,
+    };
+    let tm = &mut out.tm;
+    let Node::App(Op::Not, _) = tm.node(guard) else {
+        return None;
+    };
+    let stay = tm.args(guard)[0];
+    let Node::App(op @ (Op::Ult | Op::Slt | Op::Ule | Op::Sle), _) = tm.node(stay) else {
+        return None;
+    };
+    let (a, b) = (tm.args(stay)[0], tm.args(stay)[1]);
+    let moving = |t: TermId| {
+        let var = out.vars.iter().position(|v| v.term == t)?;
+        moves.get(&PVar(var as u32)).map(|&d| (var, d))
+    };
+    let fixed = |t: TermId| {
+        tm.free_vars(t).iter().all(|x| {
+            !moves
+                .keys()
+                .any(|v| tm.as_var(out.vars[v.index()].term) == Some(*x))
+        })
+    };
+    let strict = matches!(op, Op::Ult | Op::Slt);
+    // `v < M` (+1) or `M < v` (−1): the count is the distance, one more when not strict.
+    let distance = match (moving(a), moving(b)) {
+        (Some((_, 1)), None) if fixed(b) => tm.sub(b, a),
+        (None, Some((_, -1))) if fixed(a) => tm.sub(b, a),
+        _ => return None,
+    };
+    let distance = match strict {
+        true => distance,
+        false => {
+            let one = tm.bv_const(1, tm.width(distance));
+            tm.add(distance, one)
+        }
+    };
+    Some(tm.resize(distance, COUNT_WIDTH, false))
 }
