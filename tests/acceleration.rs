@@ -391,7 +391,7 @@ fn inner_loops_of_a_fixed_trip_count_are_folded() {
 
 #[test]
 fn nested_loops_run_whole_in_one_step() {
-    // Three nested loops of 300 iterations: the two inner ones are summarised, and all three
+    // Three nested loops of 50 iterations: the two inner ones are summarised, and all three
     // jump (proved).
     let a = accelerated(&fixture("loops/nested_whole_runs.c")).expect("accelerated");
     assert_eq!(
@@ -401,15 +401,15 @@ fn nested_loops_run_whole_in_one_step() {
         a.summary()
     );
     assert!(a.unproved.is_empty());
-    // The outer loop's whole-run step: the middle loop run whole (z = 300 iterations), each
-    // of its iterations running the inner one whole (300; the counts inside a whole run are
-    // read off the exits' guards and consume no values), then 298 more outer iterations:
-    // x = 299. Then the middle loop entered (0) and run whole in one step up to y = 299 (298
-    // more), the inner one entered (0) and jumped to z = 299 (298 more).
-    let seq = [300, 300, 298, 0, 300, 298, 0, 298];
+    // The outer loop's whole-run step: the middle loop run whole (z = 50 iterations), each
+    // of its iterations running the inner one whole (50; the counts inside a whole run are
+    // read off the exits' guards and consume no values), then 48 more outer iterations:
+    // x = 49. Then the middle loop entered (0) and run whole in one step up to y = 49 (48
+    // more), the inner one entered (0) and jumped to z = 49 (48 more).
+    let seq = [50, 50, 48, 0, 50, 48, 0, 48];
     let (out, steps) = run_with(&a.cfa, &seq, RunOptions::default());
     assert!(matches!(out, Outcome::Error { .. }), "{out:?}");
-    for (v, n) in [("x", 299), ("y", 299), ("z", 299)] {
+    for (v, n) in [("x", 49), ("y", 49), ("z", 49)] {
         assert_eq!(last_written(&a.cfa, &steps, &format!("main::{v}")), Some(n));
     }
     // Such a run is not expanded into the program's steps.
@@ -417,22 +417,22 @@ fn nested_loops_run_whole_in_one_step() {
     assert!(a
         .expand(Nondet::Sequence(&seq), &steps, u128::MAX)
         .is_none());
-    // A whole run's count must be the inner loop's: 299 iterations of the middle loop are not
-    // its 300.
+    // A whole run's count must be the inner loop's: 49 iterations of the middle loop are not
+    // its 50.
     let mut wrong = seq;
-    wrong[0] = 299;
+    wrong[0] = 49;
     let (out, _) = run_with(&a.cfa, &wrong, RunOptions::default());
     assert!(!matches!(out, Outcome::Error { .. }), "{out:?}");
-    // One outer iteration too many: x = 300 leaves the loop, and the error is not reached.
+    // One outer iteration too many: x = 50 leaves the loop, and the error is not reached.
     let mut past = seq;
-    past[2] = 299;
+    past[2] = 49;
     let (out, _) = run_with(&a.cfa, &past, RunOptions::default());
     assert!(!matches!(out, Outcome::Error { .. }), "{out:?}");
 }
 
 #[test]
 fn whole_runs_count_the_inner_iterations() {
-    // `count++` in an inner loop of 5000 iterations: its whole run moves count by 5000, a
+    // `count++` in an inner loop of 90 iterations: its whole run moves count by 90, a
     // constant, so the outer loop jumps too (the inner count is read off the exit's guard).
     let a = accelerated(&fixture("loops/nested_whole_runs_sum.c")).expect("accelerated");
     assert_eq!(
@@ -441,14 +441,14 @@ fn whole_runs_count_the_inner_iterations() {
         "{}",
         a.summary()
     );
-    // One whole-run step of 5000 inner iterations, 4998 more of them (count = 4999·5000),
-    // then the inner loop entered (0) and jumped over 4999 more: 2.5·10^7.
-    let seq = [5000, 4998, 0, 4999];
+    // One whole-run step of 90 inner iterations, 1998 more of them (count = 1999·90), then
+    // the inner loop entered (0) and jumped over 89 more: 180,000.
+    let seq = [90, 1998, 0, 89];
     let (out, steps) = run_with(&a.cfa, &seq, RunOptions::default());
     assert!(matches!(out, Outcome::Error { .. }), "{out:?}");
     let count = last_written(&a.cfa, &steps, "main::count");
-    assert_eq!(count, Some(25_000_000));
-    // The whole run's count is the inner loop's: 4999 is not.
-    let (out, _) = run_with(&a.cfa, &[4999, 4998, 0, 4999], RunOptions::default());
+    assert_eq!(count, Some(180_000));
+    // The whole run's count is the inner loop's: 89 is not.
+    let (out, _) = run_with(&a.cfa, &[89, 1998, 0, 89], RunOptions::default());
     assert!(!matches!(out, Outcome::Error { .. }), "{out:?}");
 }

@@ -34,7 +34,7 @@ pub const DEEP_VIOLATIONS: [&str; 3] = [
 ];
 
 /// The FALSE fixtures whose counterexample goes through the whole runs of nested loops
-/// (2.7·10^7 and 2.5·10^7 iterations in, reached by BMC at once): it is replayed on the
+/// (125,000 and 180,000 iterations in, reached by BMC at once): it is replayed on the
 /// accelerated CFA only, so there is no run of the program as written to trace and no
 /// harness; the trace and harness tests leave them out (`tests/acceleration.rs`, the fixture
 /// verdicts and gcc's runs in `fixtures/harness/check.py` cover them).
