@@ -393,7 +393,10 @@ fn inner_loops_of_a_fixed_trip_count_are_folded() {
 fn nested_loops_run_whole_in_one_step() {
     // Three nested loops of 50 iterations: the two inner ones are summarised, and all three
     // jump (proved).
-    let a = accelerated(&fixture("loops/nested_whole_runs.c")).expect("accelerated");
+    let src = "extern void reach_error(void);\n\
+         int main(void) { unsigned x, y, z; for (x = 0; x < 50u; x++) for (y = 0; y < 50u; y++) \
+         for (z = 0; z < 50u; z++) if (z == 49u && y == z && x == y) reach_error(); return 0; }";
+    let a = accelerated(&lower_text(src)).expect("accelerated");
     assert_eq!(
         (a.loops.len(), a.summaries.len()),
         (3, 2),
@@ -434,7 +437,10 @@ fn nested_loops_run_whole_in_one_step() {
 fn whole_runs_count_the_inner_iterations() {
     // `count++` in an inner loop of 90 iterations: its whole run moves count by 90, a
     // constant, so the outer loop jumps too (the inner count is read off the exit's guard).
-    let a = accelerated(&fixture("loops/nested_whole_runs_sum.c")).expect("accelerated");
+    let src = "extern void reach_error(void);\n\
+         int main(void) { unsigned long long count = 0; for (unsigned i = 0; i < 6000u; i += 3) { \
+         for (unsigned j = 0; j < 90u; j++) count++; if (count > 179999ULL) reach_error(); } return 0; }";
+    let a = accelerated(&lower_text(src)).expect("accelerated");
     assert_eq!(
         (a.loops.len(), a.summaries.len()),
         (2, 1),

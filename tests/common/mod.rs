@@ -33,12 +33,11 @@ pub const DEEP_VIOLATIONS: [&str; 3] = [
     "loops/poly_cubes_short_false.c",
 ];
 
-/// The FALSE fixtures whose counterexample goes through the whole runs of nested loops
-/// (125,000 and 180,000 iterations in, reached by BMC at once): it is replayed on the
-/// accelerated CFA only, so there is no run of the program as written to trace and no
-/// harness; the trace and harness tests leave them out (`tests/acceleration.rs`, the fixture
-/// verdicts and gcc's runs in `fixtures/harness/check.py` cover them).
-pub const WHOLE_RUNS: [&str; 2] = ["loops/nested_whole_runs.c", "loops/nested_whole_runs_sum.c"];
+/// The FALSE fixtures whose counterexample goes through the whole runs of nested loops: it is
+/// replayed on the accelerated CFA only, so there is no run of the program as written to trace
+/// and no harness; the trace and harness tests leave them out (none among the fixtures:
+/// `tests/acceleration.rs` tests whole runs on programs of its own).
+pub const WHOLE_RUNS: [&str; 0] = [];
 
 /// Whether the fixture `f` is one of [`WHOLE_RUNS`].
 pub fn through_whole_runs(f: &Path) -> bool {
