@@ -33,18 +33,6 @@ pub const DEEP_VIOLATIONS: [&str; 3] = [
     "loops/poly_cubes_short_false.c",
 ];
 
-/// The FALSE fixtures whose counterexample goes through the whole runs of nested loops: it is
-/// replayed on the accelerated CFA only, so there is no run of the program as written to trace
-/// and no harness; the trace and harness tests leave them out (none among the fixtures:
-/// `tests/acceleration.rs` tests whole runs on programs of its own).
-pub const WHOLE_RUNS: [&str; 0] = [];
-
-/// Whether the fixture `f` is one of [`WHOLE_RUNS`].
-pub fn through_whole_runs(f: &Path) -> bool {
-    let name = f.to_string_lossy();
-    WHOLE_RUNS.iter().any(|d| name.ends_with(d))
-}
-
 /// Every `.c` file under the fixture directories, sorted.
 pub fn fixture_files() -> Vec<PathBuf> {
     let mut out = Vec::new();
