@@ -178,13 +178,16 @@ fn random_programs(name: &str, gen: Generator, count: u64) {
     );
     // Each engine decides what it can (measured on 30 programs at 2 s a run, beside other
     // tests on 2 cores: UNKNOWN for bmc 10 (the TRUE programs, whose runs do not all end), k-induction
-    // 4, PDR 2, IC3CFA 0, the portfolio 4; every program decided by some engine).
+    // 4, PDR 2, IC3CFA 0, the portfolio 4; every program decided by some engine). euf's full
+    // mode, which abstracts every addition and comparison, needs many refinements and is
+    // mostly interrupted at 2 s: 10, 14 and 16 of 30 UNKNOWN in the three generators.
     let runs = |e: &str, k: &str| f.verdicts.get(&(e.to_string(), k)).copied().unwrap_or(0);
     for (engine, share) in [
         ("kind:cadical", 0.25),
         ("pdr:cadical", 0.2),
         ("ic3cfa:cadical", 0.1),
         ("euf:cadical", 0.2),
+        ("euf:cadical:full", 0.7),
         ("portfolio", 0.25),
     ] {
         let unknown = runs(engine, "UNKNOWN");

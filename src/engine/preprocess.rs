@@ -96,6 +96,11 @@ impl Preprocessed {
         })
     }
 
+    /// The preprocessed system's variable of each latch of the model.
+    pub fn latch_var(&self) -> &[Option<Var>] {
+        &self.latch_var
+    }
+
     /// What preprocessing did, for `-v`.
     pub fn stats(&self, orig: &System) -> Stats {
         let s = &self.sweep;

@@ -6,7 +6,8 @@
 //! 1. [`against_gcc`]: the gcc binary on random nondet sequences; the interpreter of the
 //!    lowered CFA must end every run as the binary does, and the interpreter of the prepared
 //!    CFA (what the engines see) must reach the error exactly when the binary does.
-//! 2. [`engines`]: bmc, kind, pdr, ic3cfa and euf alone (CaDiCaL) and the portfolio, each with a time limit:
+//! 2. [`engines`]: bmc, kind, pdr, ic3cfa, euf and euf's full mode alone (CaDiCaL) and the
+//!    portfolio, each with a time limit:
 //!    no TRUE where a gcc run reached the error; every FALSE's nondet sequence (jumps of
 //!    accelerated loops expanded into their iterations) makes the binary reach the error; no
 //!    two conclusive verdicts differ; no internal error, and no undefined behaviour reported
@@ -166,6 +167,8 @@ pub fn strategies() -> Vec<Strategy> {
     .into_iter()
     .map(|engine| Strategy::Single(Member::new(engine, Backend::Cadical)))
     .collect();
+    let full: Member = "euf:cadical:full".parse().expect("a member");
+    s.push(Strategy::Single(full));
     s.push(Strategy::Portfolio {
         members: default_members(),
         jobs: 2,

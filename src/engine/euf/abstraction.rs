@@ -34,6 +34,9 @@ pub struct App {
     pub output: TermId,
     /// Made precise (left out of the substitution).
     pub precise: bool,
+    /// Its arguments, read in the abstract system, mention a program variable with a bit
+    /// outside the precise system's cone of influence (see [`outside_cone`]).
+    pub outside: bool,
     /// How many refinements learned lemmas about it.
     pub refinements: usize,
 }
@@ -65,15 +68,29 @@ pub struct Abstraction<'a> {
     consistency: Vec<(usize, usize, TermId)>,
 }
 
+/// Which applications are abstracted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mode {
+    /// Products, quotients, remainders and shifts with a constant operand too.
+    pub constants: bool,
+    /// EUForia's full mode: every operation on bit-vectors but equality and `ite`.
+    pub full: bool,
+}
+
 /// Whether `op` is abstracted: multiplication, division and remainder, and shifts; with a
-/// constant operand only when `constants` (a product with a constant is a few additions, a
-/// shift by a constant a wiring).
-fn abstracted(tm: &TermManager, op: Op, args: &[TermId], constants: bool) -> bool {
+/// constant operand only under [`Mode::constants`] (a product with a constant is a few
+/// additions, a shift by a constant a wiring). Under [`Mode::full`], every operator with a
+/// bit-vector argument but `=` and `ite`: arithmetic, bitwise operations, comparisons,
+/// extraction, concatenation and extension, with constant operands or not; the Boolean
+/// connectives, equality and `ite` stay precise.
+fn abstracted(tm: &TermManager, op: Op, args: &[TermId], mode: Mode) -> bool {
+    let constants = mode.constants || mode.full;
     let has_constant = args.iter().any(|&a| tm.const_value(a).is_some());
     match op {
         Op::Mul | Op::Udiv | Op::Urem | Op::Sdiv | Op::Srem => constants || !has_constant,
         Op::Shl | Op::Lshr | Op::Ashr => constants || tm.const_value(args[1]).is_none(),
-        _ => false,
+        Op::Eq | Op::Ite => false,
+        _ => mode.full && args.iter().any(|&a| matches!(tm.sort(a), Sort::Bv(_))),
     }
 }
 
@@ -84,7 +101,7 @@ const MAX_CONSISTENCY: usize = 2000;
 impl<'a> Abstraction<'a> {
     /// The abstraction of `ps` (the system of `cfa`) with every application of an abstracted
     /// operator in the system abstract.
-    pub fn new(cfa: &'a Cfa, ps: &'a ProgramSystem, constants: bool) -> Abstraction<'a> {
+    pub fn new(cfa: &'a Cfa, ps: &'a ProgramSystem, mode: Mode) -> Abstraction<'a> {
         let mut tm = ps.tm.clone();
         let wl = &ps.word_level;
         let roots: Vec<TermId> = (wl.pc_next.iter().chain(&wl.next).copied())
@@ -95,7 +112,7 @@ impl<'a> Abstraction<'a> {
         for t in post_order(&tm, &roots) {
             if let Node::App(op, _) = tm.node(t) {
                 let args = tm.args(t).to_vec();
-                if abstracted(&tm, op, &args, constants) {
+                if abstracted(&tm, op, &args, mode) {
                     let name = format!("euf:{}#{}", op.smt_name(), apps.len());
                     let output = tm.var(name, tm.sort(t));
                     apps.push(App {
@@ -104,11 +121,13 @@ impl<'a> Abstraction<'a> {
                         args,
                         output,
                         precise: false,
+                        outside: false,
                         refinements: 0,
                     });
                 }
             }
         }
+        outside_cone(&tm, cfa, ps, &mut apps);
         let consistency = consistency(&mut tm, &apps);
         Abstraction {
             cfa,
@@ -118,6 +137,16 @@ impl<'a> Abstraction<'a> {
             lemmas: Vec::new(),
             consistency,
         }
+    }
+
+    /// Whether bit `b` of `t` is a latch the precise system leaves out (outside its cone of
+    /// influence): `t` is a program variable and that bit's latch has no system variable.
+    pub fn outside_bit(&self, t: TermId, b: u32) -> bool {
+        let ps = self.ps;
+        (ps.state.iter())
+            .find(|(v, _)| self.cfa.vars[v.index()].term == t)
+            .and_then(|(_, bits)| bits.get(b as usize))
+            .is_some_and(|&j| ps.latch_var[j].is_none())
     }
 
     /// The number of applications still abstract.
@@ -193,11 +222,43 @@ fn post_order(tm: &TermManager, roots: &[TermId]) -> Vec<TermId> {
     out
 }
 
+/// Marks the applications whose arguments, with the abstract applications in them read as
+/// outputs, mention a program variable of which some bit is outside the precise system's cone
+/// of influence (a latch the precise system leaves out). A constraint over such arguments
+/// would bring that latch into the abstract system, and an invariant mentioning it would have
+/// no meaning in the precise system; so these applications get no consistency constraints
+/// (which only makes the abstraction coarser), and refinement leaves out lemmas whose premise
+/// names such a bit ([`Abstraction::outside_bit`]).
+fn outside_cone(tm: &TermManager, cfa: &Cfa, ps: &ProgramSystem, apps: &mut [App]) {
+    let partial: HashSet<TermId> = (ps.state.iter())
+        .filter(|(_, bits)| bits.iter().any(|&j| ps.latch_var[j].is_none()))
+        .map(|(v, _)| cfa.vars[v.index()].term)
+        .collect();
+    if partial.is_empty() {
+        return;
+    }
+    let abstracted: HashSet<TermId> = apps.iter().map(|a| a.term).collect();
+    for app in apps.iter_mut() {
+        let mut seen = HashSet::new();
+        let mut stack = app.args.clone();
+        while let Some(t) = stack.pop() {
+            if partial.contains(&t) {
+                app.outside = true;
+                break;
+            }
+            if seen.insert(t) && !abstracted.contains(&t) {
+                stack.extend_from_slice(tm.args(t));
+            }
+        }
+    }
+}
+
 /// `args_i = args_j → f(args_i) = f(args_j)` for the pairs of applications of one operator
-/// to arguments of the same sorts (at most [`MAX_CONSISTENCY`]).
+/// to arguments of the same sorts (at most [`MAX_CONSISTENCY`]), neither of them outside the
+/// precise system's cone ([`outside_cone`]).
 fn consistency(tm: &mut TermManager, apps: &[App]) -> Vec<(usize, usize, TermId)> {
     let mut by_function: HashMap<(Op, Vec<Sort>), Vec<usize>> = HashMap::new();
-    for (i, a) in apps.iter().enumerate() {
+    for (i, a) in apps.iter().enumerate().filter(|(_, a)| !a.outside) {
         let sorts = a.args.iter().map(|&x| tm.sort(x)).collect();
         by_function.entry((a.op, sorts)).or_default().push(i);
     }

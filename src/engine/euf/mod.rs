@@ -26,13 +26,19 @@
 //! the abstract system is checked by running the precise system on the same inputs
 //! ([`refine`]): a run that reaches the goal is the answer (replayed on the interpreter like
 //! every counterexample); otherwise the applications with wrong outputs at the step where the
-//! runs part get lemmas, and PDR starts again on the refined system, as in EUForia (which also
-//! restarts abstract reachability after a refinement). An application refined
-//! `precise-after` times is made precise. Refinement only removes abstract transitions, and
+//! runs part get lemmas, and PDR runs again on the refined system, starting from the frames
+//! the last run ended with (`keep-frames`, on by default): the refined system has the same
+//! latches and a subset of the transitions, so every lemma still over-approximates what is
+//! reachable within its level, and the frames keep their consecution
+//! ([`Kept`](super::pdr::Kept)); the new run starts at the level where the old one found the
+//! counterexample. EUForia itself keeps its frames too; the solvers are built afresh here,
+//! since the refined system is blasted anew. An application refined `precise-after` times is
+//! made precise. Refinement only removes abstract transitions, and
 //! each lemma excludes the step that was taken; an application has finitely many argument and
 //! output values, so the loop ends.
 //!
-//! `-v` shows the refinements, the lemmas, the applications abstract and made precise, the
+//! `-v` shows the refinements, the lemmas, the PDR lemmas kept across refinements, the
+//! applications abstract and made precise, the
 //! sizes of the precise and the first abstract system, and the time in building, abstract
 //! reachability (and its propagation) and refinement.
 
@@ -42,15 +48,16 @@ mod refine;
 mod tests;
 
 use super::optable::{Opt, OptionTable};
-use super::pdr::PdrOptions;
+use super::pdr::{Kept, PdrOptions};
 use super::preprocess::Preprocessed;
-use super::problem::{Problem, Program, SystemEngine};
+use super::problem::{Problem, Program};
 use super::{Certificate, Engine, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
-use crate::sat::Lit;
+use crate::sat::{Lit, Var};
 use crate::ts::model::{Original, Words};
-use abstraction::{Abstraction, Built};
+use abstraction::{Abstraction, Built, Mode};
 use refine::{Checked, Circuits};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// Options of the `euf` engine.
@@ -58,15 +65,21 @@ use std::time::{Duration, Instant};
 pub struct EufOptions {
     /// Abstract applications with a constant operand too.
     pub constants: bool,
+    /// EUForia's full mode: every operation on bit-vectors but `=` and `ite` abstracted.
+    pub full: bool,
     /// Refinements of one application after which it is made precise.
     pub precise_after: usize,
+    /// Start PDR after a refinement from the frames of the run before it.
+    pub keep_frames: bool,
 }
 
 impl Default for EufOptions {
     fn default() -> Self {
         EufOptions {
             constants: false,
+            full: false,
             precise_after: 3,
+            keep_frames: true,
         }
     }
 }
@@ -78,6 +91,16 @@ impl OptionTable for EufOptions {
             "constants",
             "abstract products, quotients, remainders and shifts with a constant operand too",
             |o| &mut o.constants,
+        ),
+        Opt::switch(
+            "full",
+            "EUForia's full mode: additions, bitwise operations, comparisons, extractions and extensions abstracted too (all but = and ite)",
+            |o| &mut o.full,
+        ),
+        Opt::switch(
+            "keep-frames",
+            "after a refinement, start PDR from the frames of the run before it (they stay valid: refinement only removes transitions)",
+            |o| &mut o.keep_frames,
         ),
         Opt::number(
             "precise-after",
@@ -103,6 +126,8 @@ impl Engine for EufOptions {
 struct Counters {
     refinements: usize,
     lemmas: usize,
+    /// Lemmas of PDR's frames carried into the run after a refinement.
+    lemmas_kept: usize,
     made_precise: usize,
     abstracted: usize,
     /// Constraints of the last abstract system beyond the program counter's range.
@@ -131,9 +156,14 @@ fn run(
         precise_size: size(&p.ps.model, p.ps.sys.num_vars),
         ..Counters::default()
     };
-    let mut abs = Abstraction::new(p.cfa, p.ps, eo.constants);
+    let mode = Mode {
+        constants: eo.constants,
+        full: eo.full,
+    };
+    let mut abs = Abstraction::new(p.cfa, p.ps, mode);
     n.abstracted = abs.apps.len();
     let mut circuits = Circuits::default();
+    let mut kept: Option<Kept> = None;
     let v = loop {
         if opts.interrupter.is_interrupted() {
             break super::stopped(opts);
@@ -145,8 +175,11 @@ fn run(
         n.abstract_size
             .get_or_insert_with(|| size(&built.blasted.model, built.ms.sys.num_vars));
         let t = Instant::now();
-        let (v, pdr_stats) = reach(&built, opts, progress);
+        let (v, pdr_stats, frames) = reach(&built, opts, progress, kept.take());
         n.time_reach += t.elapsed();
+        if let Some(super::stats::Value::Count(c)) = pdr_stats.get(KEPT_STAT) {
+            n.lemmas_kept += *c as usize;
+        }
         if let Some(super::stats::Value::Time(d)) = pdr_stats.get("time propagating") {
             n.time_propagate += *d;
         }
@@ -175,6 +208,7 @@ fn run(
                         lemmas,
                         made_precise,
                     }) => {
+                        kept = frames.filter(|_| eo.keep_frames);
                         n.refinements += 1;
                         n.lemmas += lemmas;
                         n.made_precise += made_precise;
@@ -187,9 +221,41 @@ fn run(
     (v, stats(&n, abs.abstract_apps()))
 }
 
-/// PDR on the abstract system, after SAT sweeping as PDR runs in a portfolio; the verdict is
-/// about the abstract system.
-fn reach(built: &Built, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+/// PDR's statistic of the lemmas a run started with.
+const KEPT_STAT: &str = "lemmas kept from an earlier run";
+
+/// Renames every literal of kept frames by `map`; `None` when one has no name there (the
+/// frames are only valid whole, [`Kept`]).
+fn rename(kept: Kept, map: impl Fn(Var) -> Option<Var>) -> Option<Kept> {
+    let mut lemmas = Vec::with_capacity(kept.lemmas.len());
+    for (level, cube) in kept.lemmas {
+        let cube: Option<Vec<Lit>> = (cube.iter())
+            .map(|l| map(l.var()).map(|v| Lit::new(v, l.is_negated())))
+            .collect();
+        lemmas.push((level, cube?));
+    }
+    Some(Kept { k: kept.k, lemmas })
+}
+
+/// The model latch (as `Var(j)` for latch `j`) of each variable that is a latch in
+/// `latch_var`.
+fn latch_of(latch_var: &[Option<Var>]) -> HashMap<Var, Var> {
+    (latch_var.iter().enumerate())
+        .filter_map(|(j, v)| v.map(|v| (v, Var(j as u32))))
+        .collect()
+}
+
+/// PDR on the abstract system, after SAT sweeping as PDR runs in a portfolio, starting from
+/// the frames `kept` by the run before the last refinement (over model latches, `Var(j)` for
+/// latch `j`): the refined system has the same latches and a subset of the transitions, so
+/// they hold ([`Kept`]). The verdict is about the abstract system; the frames it ended with
+/// come back over model latches (`None` when a lemma names a variable that is not one).
+fn reach(
+    built: &Built,
+    opts: &Options,
+    progress: ProgressFn<'_>,
+    kept: Option<Kept>,
+) -> (Verdict, Stats, Option<Kept>) {
     let (b, ms) = (&built.blasted, &built.ms);
     let original = Original {
         model: &b.model,
@@ -204,12 +270,18 @@ fn reach(built: &Built, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, S
         },
     };
     let pdr = PdrOptions::default();
-    match Preprocessed::new(original, opts.backend, &opts.interrupter) {
-        Some(pre) => {
-            let (v, stats) = pdr.run_on(&pre.sys, opts, progress);
-            (pre.carry_back(&ms.sys, v), stats)
-        }
-        None => pdr.run_on(&ms.sys, opts, progress),
+    let pre = Preprocessed::new(original, opts.backend, &opts.interrupter);
+    let (sys, latch_var) = match &pre {
+        Some(pre) => (&pre.sys, pre.latch_var()),
+        None => (&ms.sys, &ms.latch_var[..]),
+    };
+    let kept = kept.and_then(|k| rename(k, |j| latch_var.get(j.index()).copied().flatten()));
+    let (v, stats, frames) = pdr.run_resumed(sys, opts, progress, kept);
+    let latches = latch_of(latch_var);
+    let frames = rename(frames, |v| latches.get(&v).copied());
+    match &pre {
+        Some(pre) => (pre.carry_back(&ms.sys, v), stats, frames),
+        None => (v, stats, frames),
     }
 }
 
@@ -231,8 +303,8 @@ fn carry_invariant(p: Program<'_>, built: &Built, inv: &Cnf) -> Verdict {
             match precise {
                 Some(v) => c.push(Lit::new(v, l.is_negated())),
                 None => {
-                    return Verdict::Unknown(Unknown::internal(
-                        "the abstract invariant mentions a variable the precise system lacks",
+                    return Verdict::Unknown(Unknown::incomplete(
+                        "the abstract system's invariant speaks of bits outside the precise system's cone of influence, which it leaves out",
                     ))
                 }
             }
@@ -248,6 +320,7 @@ fn stats(n: &Counters, still_abstract: usize) -> Stats {
     let (aa, al, av) = n.abstract_size.unwrap_or_default();
     s.counter("refinements", n.refinements)
         .counter("lemmas", n.lemmas)
+        .counter("PDR lemmas kept across refinements", n.lemmas_kept)
         .counter("applications abstracted", n.abstracted)
         .counter("applications made precise", n.made_precise)
         .counter("applications abstract at the end", still_abstract)

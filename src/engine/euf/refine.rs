@@ -202,6 +202,11 @@ fn refine_step(
         let wrong = precise ^ output;
         for j in (0..sort.width()).filter(|&j| (wrong >> j) & 1 == 1) {
             let support = circuits.support(op, &sorts, &args, j as usize);
+            if (support.iter()).any(|&(k, b)| abs.outside_bit(abs.apps[i].args[k], b)) {
+                // A premise on a bit the precise system leaves out: the output bit is outside
+                // its cone too, and a lemma would bring that bit into the abstract system.
+                continue;
+            }
             let lemma = lemma(&mut abs.tm, &abs.apps[i], &args, &support, j, precise);
             abs.lemmas.push((i, lemma));
             lemmas += 1;
@@ -266,12 +271,22 @@ fn lemma(
 ) -> TermId {
     let mut lits = Vec::with_capacity(support.len() + 1);
     for &(k, b) in support {
-        let bit = tm.extract(app.args[k], b, b);
-        let v = tm.bv_const((args[k] >> b) & 1, 1);
-        lits.push(tm.ne(bit, v));
+        let is = bit_is(tm, app.args[k], b, (args[k] >> b) & 1 == 1);
+        lits.push(tm.not(is));
     }
-    let bit = tm.extract(app.term, j, j);
-    let r = tm.bv_const((precise >> j) & 1, 1);
-    lits.push(tm.eq(bit, r));
+    lits.push(bit_is(tm, app.term, j, (precise >> j) & 1 == 1));
     tm.or_all(lits)
+}
+
+/// `bit b of t is v`, for a bit-vector or a Boolean `t` (its only bit).
+fn bit_is(tm: &mut TermManager, t: TermId, b: u32, v: bool) -> TermId {
+    match tm.sort(t) {
+        Sort::Bool if v => t,
+        Sort::Bool => tm.not(t),
+        Sort::Bv(_) => {
+            let bit = tm.extract(t, b, b);
+            let v = tm.bv_const(u128::from(v), 1);
+            tm.eq(bit, v)
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! The `euf` engine on small programs, and the soundness of its lemmas' premises.
 
-use super::abstraction::Abstraction;
+use super::abstraction::{Abstraction, Mode};
 use super::refine::Circuits;
 use super::*;
 use crate::bv::{value, Op, Sort};
@@ -30,9 +30,13 @@ int main(void) {{ {body} return 0; }}"
 
 /// Runs the engine and checks its verdict on the precise system as every caller does.
 fn verify(cfa: &Cfa, ps: &ProgramSystem) -> (Verdict, Stats) {
+    verify_with(&EufOptions::default(), cfa, ps)
+}
+
+fn verify_with(eo: &EufOptions, cfa: &Cfa, ps: &ProgramSystem) -> (Verdict, Stats) {
     let opts = Options::default();
     let problem = Problem::program(Program { cfa, ps });
-    let (v, stats) = EufOptions::default().run(&problem, &opts, &mut |_| {});
+    let (v, stats) = eo.run(&problem, &opts, &mut |_| {});
     let checked = crate::witness::check_bit_level(&ps.sys, v, Backend::Batsat, &opts);
     (checked.verdict, stats)
 }
@@ -49,7 +53,7 @@ fn with_every_application_precise_the_abstract_system_is_the_program_system() {
         "{NONDET} int z = x * y; int q = y != 0 ? x / y : 0;
          if (z == 6 && q == 1) reach_error();"
     ));
-    let mut abs = Abstraction::new(&cfa, &ps, false);
+    let mut abs = Abstraction::new(&cfa, &ps, Mode::default());
     assert_eq!(abs.apps.len(), 2, "the product and the quotient");
     for app in &mut abs.apps {
         app.precise = true;
@@ -95,6 +99,46 @@ fn a_product_the_property_needs_is_refined_into_the_right_verdicts() {
     let (v, stats) = verify(&cfa, &ps);
     assert!(matches!(v, Verdict::Safe(_)), "{}", v.word());
     assert!(count(&stats, "refinements") >= 1);
+}
+
+/// After a refinement PDR starts from the frames of the run before it, which hold for the
+/// refined system: the verdicts are those of runs that start afresh, and the later runs begin
+/// with the lemmas about the loop counter the first run learned.
+#[test]
+fn frames_are_kept_across_refinements() {
+    let fresh = EufOptions {
+        keep_frames: false,
+        ..EufOptions::default()
+    };
+    let mut resumed = 0;
+    for (cond, unsafe_) in [("z != 400", false), ("z == 400", true), ("z == 399", false)] {
+        let (cfa, ps) = program(&format!(
+            "int i = 0; while (i < 20) {{ i++; }} int z = i * i; if ({cond}) reach_error();"
+        ));
+        let (kept, stats) = verify(&cfa, &ps);
+        let (again, fresh_stats) = verify_with(&fresh, &cfa, &ps);
+        assert_eq!(kept.word(), again.word(), "{cond}");
+        assert_eq!(
+            matches!(kept, Verdict::Unsafe(_)),
+            unsafe_,
+            "{cond}: {}",
+            kept.word()
+        );
+        assert!(
+            matches!(kept, Verdict::Safe(_) | Verdict::Unsafe(_)),
+            "{cond}"
+        );
+        assert_eq!(count(&fresh_stats, "PDR lemmas kept across refinements"), 0);
+        if count(&stats, "refinements") > 0 {
+            let carried = count(&stats, "PDR lemmas kept across refinements");
+            assert!(carried > 0, "{cond}: a refinement without kept lemmas");
+            resumed += 1;
+        }
+    }
+    assert!(
+        resumed >= 2,
+        "the product was refined in {resumed} programs only"
+    );
 }
 
 /// A lemma's premise is sound: whatever the argument bits outside it are, the output bit it

@@ -64,11 +64,14 @@ pub struct Retry {
 /// atoms (lifting only in a way that is sound for the abstraction), and
 /// [`Ic3::counterexample`] checks an abstract counterexample on the precise system step by
 /// step: a feasible one is the answer; a spurious one yields lemmas over the abstract literals
-/// that the variant adds to its abstract transition relation, and it answers `None`, upon
-/// which [`run`] repeats the round at the same level with the frames kept. Refining only
-/// removes abstract transitions, so every lemma stays an over-approximation of what is
-/// reachable within its level; what the variant remembers about failed queries (propagation
-/// witnesses, cached answers) may not, and is cleared by the refinement.
+/// that the variant adds to its abstract transition relation, and either it answers `None`,
+/// upon which [`run`] repeats the round at the same level with the frames kept, or the run
+/// ends and the next one, on the refined system, starts from its frames at that level
+/// ([`Ic3::first_round`]; bitmc's `euf` engine does this, since it blasts the refined system
+/// anew). Refining only removes abstract transitions, so every lemma stays an
+/// over-approximation of what is reachable within its level; what the variant remembers about
+/// failed queries (propagation witnesses, cached answers) may not, and is cleared by the
+/// refinement.
 pub trait Ic3 {
     /// A literal of a cube.
     type Lit: Ord + Clone;
@@ -98,6 +101,11 @@ pub trait Ic3 {
 
     /// An answer before the first round (an initial goal state, no reachable goal).
     fn start(&mut self) -> Result<Option<Self::Answer>, Interrupted>;
+    /// The level of the first round: 1, or the top level of frames kept from an earlier run
+    /// on a system with more transitions (every lemma of those frames still holds).
+    fn first_round(&self) -> usize {
+        1
+    }
     /// An answer before the round at `k` (a depth bound), after reporting progress.
     fn open_round(&mut self, _k: usize) -> Result<Option<Self::Answer>, Interrupted> {
         Ok(None)
@@ -191,7 +199,7 @@ pub fn run<H: Ic3>(h: &mut H) -> Result<H::Answer, Interrupted> {
     if let Some(a) = h.start()? {
         return Ok(a);
     }
-    let mut k = 1;
+    let mut k = h.first_round();
     loop {
         if let Some(a) = h.open_round(k)? {
             return Ok(a);

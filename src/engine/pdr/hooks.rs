@@ -48,6 +48,10 @@ impl Ic3 for Run<'_, '_, '_> {
         Order::Shallowest
     }
 
+    fn first_round(&self) -> usize {
+        self.pdr.k()
+    }
+
     fn start(&mut self) -> Result<Option<Verdict>, Interrupted> {
         let init_goal = self.pdr.init_goal()?;
         Ok(init_goal.then(|| self.pdr.counterexample(0)))

@@ -406,19 +406,83 @@ impl<'s> Pdr<'s> {
     }
 }
 
-impl SystemEngine for PdrOptions {
-    /// Runs PDR with these options.
-    fn run_on(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+/// The frames of a PDR run: its top level and its lemmas with the levels they are stored at.
+///
+/// They can start a run on a system over the same latches whose transitions and constraints
+/// are a subset of the first one's (an abstraction after refinement): a lemma of level `j`
+/// holds in every state reachable within `j` steps of the first system, so within `j` steps of
+/// the second too, and the frames' consecution `F_j ∧ T ⇒ F_{j+1}'` holds for fewer
+/// transitions as it did for more. Only all of them together keep that property: a frame
+/// without one of its lemmas may not imply the next.
+#[derive(Clone, Debug, Default)]
+pub struct Kept {
+    pub k: usize,
+    pub lemmas: Vec<(usize, Cube)>,
+}
+
+impl Pdr<'_> {
+    /// Starts from kept frames: a solver for each level up to their top, holding its lemmas.
+    fn resume(&mut self, kept: Kept) {
+        while self.k() < kept.k {
+            let s = self.frame_solver(false);
+            self.solvers.push(s);
+            self.strengthened.push(Vec::new());
+        }
+        for (level, mut cube) in kept.lemmas {
+            cube.sort();
+            self.add_lemma(cube, level.min(kept.k), 1);
+        }
+        self.lemmas = 0;
+    }
+
+    /// The frames as they stand.
+    fn kept(&self) -> Kept {
+        Kept {
+            k: self.k(),
+            lemmas: (self.frames.from(0, 1))
+                .map(|(j, c)| (j, c.to_vec()))
+                .collect(),
+        }
+    }
+}
+
+impl PdrOptions {
+    /// Runs PDR with these options, starting from `kept` frames (see [`Kept`] for when they
+    /// are valid); returns the frames it ended with too.
+    pub fn run_resumed(
+        &self,
+        sys: &System,
+        opts: &Options,
+        progress: ProgressFn<'_>,
+        kept: Option<Kept>,
+    ) -> (Verdict, Stats, Kept) {
         let popts = self.clone();
         let start = Instant::now();
         let mut pdr = Pdr::new(sys, opts, popts);
+        let resumed = kept.map_or(0, |kept| {
+            let n = kept.lemmas.len();
+            pdr.resume(kept);
+            n
+        });
         let v = pdr
             .run(progress, start)
             .unwrap_or_else(|Interrupted| super::stopped(opts));
-        let stats = pdr.stats();
+        let mut stats = pdr.stats();
+        if resumed > 0 {
+            stats.counter("lemmas kept from an earlier run", resumed);
+        }
+        let kept = pdr.kept();
         super::graveyard::keep(std::mem::take(&mut pdr.solvers));
         super::graveyard::keep(std::mem::replace(&mut pdr.frames, Frames::new(1)));
         super::graveyard::keep(pdr.lifter.take());
+        (v, stats, kept)
+    }
+}
+
+impl SystemEngine for PdrOptions {
+    /// Runs PDR with these options.
+    fn run_on(&self, sys: &System, opts: &Options, progress: ProgressFn<'_>) -> (Verdict, Stats) {
+        let (v, stats, _) = self.run_resumed(sys, opts, progress, None);
         (v, stats)
     }
 }
