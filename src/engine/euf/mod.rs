@@ -12,9 +12,19 @@
 //! bitwise operations, the program counter. The outputs are bit-vectors of their width, so an
 //! equality between values is the bitwise equivalence of their bits (the constraints are
 //! bit-blasted with the rest of the system): no equality atoms or transitivity constraints are
-//! needed, since the values are not abstracted into an uninterpreted sort. That is EUForia's
-//! abstraction of data *operations*; its full mode, which also abstracts values of width `n`
-//! into elements of a sort compared by equality only, is not built.
+//! needed. That is EUForia's abstraction of data *operations*.
+//!
+//! EUForia's full mode (`full`) abstracts every operation on bit-vectors but `=` and `ite` —
+//! additions, bitwise operations, comparisons (uninterpreted predicates), extraction,
+//! concatenation and extension —, with constant operands too. Values of width `n` then meet
+//! only equality, `ite` and constants, as elements of an uninterpreted sort do. They are still
+//! encoded as their `n` bits: the `2ⁿ` bit-vectors are one model of the sort in which distinct
+//! constants are distinct elements, equality is bitwise equivalence (transitive by
+//! construction, so no transitivity constraints), and the abstract system keeps the program's
+//! latches, so its invariants are read in the precise system as they are. A small-domain
+//! encoding (fewer bits per value, after Pnueli et al.'s range allocation) would shrink the
+//! state, but its invariants would range over other variables and need a way back to the
+//! program's; it is not built.
 //!
 //! The abstract system is an ordinary bit-level system over exactly the program's latches, so
 //! abstract reachability is PDR ([`super::pdr`], the IC3 template's bit-level variant) with
