@@ -41,9 +41,10 @@
 //! latches and a subset of the transitions, so every lemma still over-approximates what is
 //! reachable within its level, and the frames keep their consecution
 //! ([`Kept`](super::pdr::Kept)); the new run starts at the level where the old one found the
-//! counterexample. EUForia itself keeps its frames too; the solvers are built afresh here,
-//! since the refined system is blasted anew. An application refined `precise-after` times is
-//! made precise. Refinement only removes abstract transitions, and
+//! counterexample. (EUForia's description says abstract reachability restarts after a
+//! refinement; the frames it had stay valid, so bitmc keeps them. The solvers are built
+//! afresh, since the refined system is blasted anew.) An application refined `precise-after`
+//! times is made precise. Refinement only removes abstract transitions, and
 //! each lemma excludes the step that was taken; an application has finitely many argument and
 //! output values, so the loop ends.
 //!
