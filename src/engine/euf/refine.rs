@@ -13,7 +13,9 @@
 //! known, each bit is set to X unless that makes bit `j` unknown (sound: a binary result of
 //! ternary simulation is the value under every completion of the Xs). The lemma excludes the
 //! abstract step that was taken, and holds of the precise operator, so refinement removes
-//! abstract transitions only. An application refined `precise_after` times is made precise.
+//! abstract transitions only. An application refined `precise_after` times is made precise,
+//! and so is one whose lemma would name a bit outside the precise system's cone of influence
+//! (see [`Abstraction::outside_bit`]).
 
 use super::abstraction::{Abstraction, Built};
 use crate::aig::blast::Blaster;
@@ -169,7 +171,7 @@ pub fn check(
     }
     let val = Valuation::of_terms(&abs.tm, env);
     let (lemmas, made_precise) = refine_step(abs, built, val, circuits, precise_after);
-    if lemmas == 0 {
+    if lemmas == 0 && made_precise == 0 {
         return Err(format!("no abstract application is wrong at step {step}"));
     }
     Ok(Checked::Refined {
@@ -200,11 +202,15 @@ fn refine_step(
         }
         let op = app.op;
         let wrong = precise ^ output;
+        let mut unreadable = false;
         for j in (0..sort.width()).filter(|&j| (wrong >> j) & 1 == 1) {
             let support = circuits.support(op, &sorts, &args, j as usize);
             if (support.iter()).any(|&(k, b)| abs.outside_bit(abs.apps[i].args[k], b)) {
-                // A premise on a bit the precise system leaves out: the output bit is outside
-                // its cone too, and a lemma would bring that bit into the abstract system.
+                // A premise on a bit the precise system leaves out (ternary simulation can need
+                // more bits than the circuit's cone: a remainder by 2 past bit 0) would bring
+                // that bit into the abstract system; the application is made precise instead,
+                // its circuit the precise system's own, with the same cone.
+                unreadable = true;
                 continue;
             }
             let lemma = lemma(&mut abs.tm, &abs.apps[i], &args, &support, j, precise);
@@ -213,7 +219,7 @@ fn refine_step(
         }
         let app = &mut abs.apps[i];
         app.refinements += 1;
-        if app.refinements >= precise_after {
+        if app.refinements >= precise_after || unreadable {
             app.precise = true;
             made_precise += 1;
         }

@@ -141,6 +141,25 @@ fn frames_are_kept_across_refinements() {
     );
 }
 
+/// In the full mode, the sum and the remainder of `x += 2; x % 2` are abstract while the
+/// precise system keeps only bit 0 of `x`; ternary simulation of the remainder's circuit
+/// needs higher bits of `x` than that, so the remainder is made precise instead of getting a
+/// lemma that would name them, and the parity invariant is proved.
+#[test]
+fn full_mode_refines_within_the_precise_cone() {
+    let (cfa, ps) = program(
+        "unsigned x = 1; while (__VERIFIER_nondet_int()) { x += 2; } if (x % 2 == 0) reach_error();",
+    );
+    let full = EufOptions {
+        full: true,
+        ..EufOptions::default()
+    };
+    let (v, stats) = verify_with(&full, &cfa, &ps);
+    assert!(matches!(v, Verdict::Safe(_)), "{}", v.word());
+    assert!(count(&stats, "applications abstracted") >= 2);
+    assert!(count(&stats, "refinements") >= 1);
+}
+
 /// A lemma's premise is sound: whatever the argument bits outside it are, the output bit it
 /// names keeps its value.
 #[test]
