@@ -238,14 +238,17 @@ const KEPT_STAT: &str = "lemmas kept from an earlier run";
 /// Renames every literal of kept frames by `map`; `None` when one has no name there (the
 /// frames are only valid whole, [`Kept`]).
 fn rename(kept: Kept, map: impl Fn(Var) -> Option<Var>) -> Option<Kept> {
-    let mut lemmas = Vec::with_capacity(kept.lemmas.len());
-    for (level, cube) in kept.lemmas {
-        let cube: Option<Vec<Lit>> = (cube.iter())
-            .map(|l| map(l.var()).map(|v| Lit::new(v, l.is_negated())))
-            .collect();
-        lemmas.push((level, cube?));
-    }
+    let lemmas = (kept.lemmas.iter())
+        .map(|(level, cube)| Some((*level, rename_lits(cube, &map)?)))
+        .collect::<Option<_>>()?;
     Some(Kept { k: kept.k, lemmas })
+}
+
+/// The literals with their variables renamed by `map`; `None` when one has no name there.
+fn rename_lits(lits: &[Lit], map: &impl Fn(Var) -> Option<Var>) -> Option<Vec<Lit>> {
+    (lits.iter())
+        .map(|l| map(l.var()).map(|v| Lit::new(v, l.is_negated())))
+        .collect()
 }
 
 /// The model latch (as `Var(j)` for latch `j`) of each variable that is a latch in
@@ -299,28 +302,19 @@ fn reach(
 /// The abstract system's invariant over the precise system's variables: the latches are the
 /// same model latches in both.
 fn carry_invariant(p: Program<'_>, built: &Built, inv: &Cnf) -> Verdict {
-    let mut latch_of = vec![None; built.ms.sys.n()];
-    for (j, v) in built.ms.latch_var.iter().enumerate() {
-        if let Some(v) = v {
-            latch_of[v.index()] = Some(j);
-        }
-    }
+    let latches = latch_of(&built.ms.latch_var);
+    let precise = |v: Var| latches.get(&v).and_then(|j| p.ps.latch_var[j.index()]);
     let mut out = Cnf::new();
     out.reserve_vars(p.ps.sys.num_vars);
     for clause in inv.iter() {
-        let mut c = Vec::with_capacity(clause.len());
-        for &l in clause {
-            let precise = latch_of[l.var().index()].and_then(|j| p.ps.latch_var[j]);
-            match precise {
-                Some(v) => c.push(Lit::new(v, l.is_negated())),
-                None => {
-                    return Verdict::Unknown(Unknown::incomplete(
-                        "the abstract system's invariant speaks of bits outside the precise system's cone of influence, which it leaves out",
-                    ))
-                }
+        match rename_lits(clause, &precise) {
+            Some(c) => out.push(&c),
+            None => {
+                return Verdict::Unknown(Unknown::incomplete(
+                    "the abstract system's invariant speaks of bits outside the precise system's cone of influence, which it leaves out",
+                ))
             }
         }
-        out.push(&c);
     }
     Verdict::Safe(Certificate::Invariant(out))
 }
