@@ -93,6 +93,35 @@ fn true_verdict_exits_0() {
     }
 }
 
+/// A member with nothing to add (`euf:only-abstract` on a program without a product, a
+/// quotient, a remainder or a shift by a variable) stays out of the race and `-v` says why;
+/// alone, it answers UNKNOWN with that reason.
+#[test]
+fn an_idle_member_is_left_out_of_the_race() {
+    let f = program("idle", SAFE_LOOP);
+    let idle = "euf:cadical:only-abstract";
+    let r = verify(&f, &["--member", idle, "--member", "pdr:cadical", "-v"]);
+    assert_exit(&r, TRUE, "TRUE");
+    assert!(
+        r.stderr.contains("left out: nothing to abstract"),
+        "{}",
+        r.stderr
+    );
+    let r = verify(&f, &["--member", idle]);
+    assert_exit(&r, UNKNOWN, "UNKNOWN");
+    assert!(r.stdout.contains("nothing to abstract"), "{}", r.stdout);
+    let busy = "int main(void) {\n\
+                unsigned x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int();\n\
+                int s = 0;\n\
+                while (__VERIFIER_nondet_int()) { if (x * y > 5) s = 1 - s; x = x * y; }\n\
+                if (s > 1) reach_error();\n\
+                return 0;\n}\n";
+    let f = program("busy", busy);
+    let r = verify(&f, &["--member", idle, "-v"]);
+    assert_exit(&r, TRUE, "TRUE");
+    assert!(!r.stderr.contains("left out"), "{}", r.stderr);
+}
+
 #[test]
 fn false_verdict_exits_10_with_a_trace() {
     let f = program("unsafe", UNSAFE);

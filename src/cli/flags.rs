@@ -93,7 +93,7 @@ pub fn member_help() -> String {
         text += &format!("\n\n{}: {}.", e.name(), e.describe_options());
     }
     text += &format!(
-        "\n\nThe default set is {} (without ic3cfa for DimSpec and AIGER inputs).",
+        "\n\nThe default set is {} (without ic3cfa and euf for DimSpec and AIGER inputs; euf:cadical:only-abstract joins the race only on a program with something to abstract).",
         DEFAULT_MEMBERS.join(", ")
     );
     text

@@ -74,6 +74,15 @@ pub trait Engine: Send + Sync {
         opts: &Options,
         progress: ProgressFn<'_>,
     ) -> (Verdict, Stats);
+
+    /// Why the engine, so configured, would add nothing on `problem` to what other engines
+    /// do (`None` when it would): a portfolio leaves such a member out of its race, and the
+    /// engine run alone answers UNKNOWN with that reason. Only options that say so make an
+    /// engine idle (`euf:only-abstract` on a program with nothing to abstract, where it would
+    /// be PDR).
+    fn idle(&self, _problem: &Problem<'_>) -> Option<String> {
+        None
+    }
 }
 
 /// An engine that works on the bit-level system alone (BMC, k-induction, PDR): it runs on

@@ -98,18 +98,35 @@ fn abstracted(tm: &TermManager, op: Op, args: &[TermId], mode: Mode) -> bool {
 /// some out only makes the abstraction coarser.
 const MAX_CONSISTENCY: usize = 2000;
 
+/// The terms of the system: the next-state functions of the program counter and the
+/// variables, the goal and the program counter's range.
+fn roots(ps: &ProgramSystem) -> Vec<TermId> {
+    let wl = &ps.word_level;
+    (wl.pc_next.iter().chain(&wl.next).copied())
+        .chain([wl.bad])
+        .chain(wl.pc_range)
+        .collect()
+}
+
+/// How many applications in the system of `ps` `mode` abstracts (without building anything).
+pub fn count(ps: &ProgramSystem, mode: Mode) -> usize {
+    let tm = &ps.tm;
+    post_order(tm, &roots(ps))
+        .into_iter()
+        .filter(|&t| match tm.node(t) {
+            Node::App(op, _) => abstracted(tm, op, tm.args(t), mode),
+            _ => false,
+        })
+        .count()
+}
+
 impl<'a> Abstraction<'a> {
     /// The abstraction of `ps` (the system of `cfa`) with every application of an abstracted
     /// operator in the system abstract.
     pub fn new(cfa: &'a Cfa, ps: &'a ProgramSystem, mode: Mode) -> Abstraction<'a> {
         let mut tm = ps.tm.clone();
-        let wl = &ps.word_level;
-        let roots: Vec<TermId> = (wl.pc_next.iter().chain(&wl.next).copied())
-            .chain([wl.bad])
-            .chain(wl.pc_range)
-            .collect();
         let mut apps = Vec::new();
-        for t in post_order(&tm, &roots) {
+        for t in post_order(&tm, &roots(ps)) {
             if let Node::App(op, _) = tm.node(t) {
                 let args = tm.args(t).to_vec();
                 if abstracted(&tm, op, &args, mode) {

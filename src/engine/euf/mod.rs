@@ -82,6 +82,9 @@ pub struct EufOptions {
     pub precise_after: usize,
     /// Start PDR after a refinement from the frames of the run before it.
     pub keep_frames: bool,
+    /// Idle ([`Engine::idle`]) on a program with nothing to abstract, where the engine would
+    /// be PDR on the precise system.
+    pub only_abstract: bool,
 }
 
 impl Default for EufOptions {
@@ -91,6 +94,7 @@ impl Default for EufOptions {
             full: false,
             precise_after: 3,
             keep_frames: true,
+            only_abstract: false,
         }
     }
 }
@@ -113,6 +117,11 @@ impl OptionTable for EufOptions {
             "after a refinement, start PDR from the frames of the run before it (they stay valid: refinement only removes transitions)",
             |o| &mut o.keep_frames,
         ),
+        Opt::switch(
+            "only-abstract",
+            "on a program with nothing to abstract, where the engine would be PDR, answer UNKNOWN at once (in a portfolio: stay out of the race)",
+            |o| &mut o.only_abstract,
+        ),
         Opt::number(
             "precise-after",
             "refinements of one application after which it is made precise",
@@ -128,7 +137,26 @@ impl Engine for EufOptions {
         opts: &Options,
         progress: ProgressFn<'_>,
     ) -> (Verdict, Stats) {
+        if let Some(why) = self.idle(problem) {
+            return (Verdict::Unknown(Unknown::incomplete(why)), Stats::new());
+        }
         super::problem::on_program(problem, "euf", |p| run(p, opts, self, progress))
+    }
+
+    fn idle(&self, problem: &Problem<'_>) -> Option<String> {
+        let p = problem.program_of()?;
+        let nothing = self.only_abstract && abstraction::count(p.ps, self.mode()) == 0;
+        nothing.then(|| "nothing to abstract (only-abstract): the engine would be PDR".into())
+    }
+}
+
+impl EufOptions {
+    /// Which applications the options abstract.
+    fn mode(&self) -> Mode {
+        Mode {
+            constants: self.constants,
+            full: self.full,
+        }
     }
 }
 
@@ -167,11 +195,7 @@ fn run(
         precise_size: size(&p.ps.model, p.ps.sys.num_vars),
         ..Counters::default()
     };
-    let mode = Mode {
-        constants: eo.constants,
-        full: eo.full,
-    };
-    let mut abs = Abstraction::new(p.cfa, p.ps, mode);
+    let mut abs = Abstraction::new(p.cfa, p.ps, eo.mode());
     n.abstracted = abs.apps.len();
     let mut circuits = Circuits::default();
     let mut kept: Option<Kept> = None;

@@ -207,3 +207,43 @@ fn the_argument_bits_ternary_simulation_keeps_force_the_output_bit() {
     }
     assert!(narrowed > 500, "premises are rarely smaller than every bit");
 }
+
+/// `only-abstract` makes the engine idle exactly on programs with nothing it abstracts (where it
+/// would be PDR), and it then answers UNKNOWN with that reason; on a program with a product it
+/// runs as without the option.
+#[test]
+fn only_abstract_is_idle_exactly_without_abstractions() {
+    let only = EufOptions {
+        only_abstract: true,
+        ..EufOptions::default()
+    };
+    let (cfa, ps) = program(&format!(
+        "{NONDET} if (x + y == 3 && x == 5) reach_error();"
+    ));
+    assert_eq!(abstraction::count(&ps, only.mode()), 0);
+    let problem = Problem::program(Program { cfa: &cfa, ps: &ps });
+    let why = only.idle(&problem).expect("idle without a product");
+    assert!(why.contains("nothing to abstract"), "{why}");
+    assert!(EufOptions::default().idle(&problem).is_none());
+    let (v, _) = verify_with(&only, &cfa, &ps);
+    assert!(matches!(v, Verdict::Unknown(_)), "{}", v.word());
+    let (v, _) = verify(&cfa, &ps);
+    assert!(matches!(v, Verdict::Unsafe(_)), "{}", v.word());
+
+    let (cfa, ps) = program(&format!(
+        "{NONDET} if (x * y == 6 && x == 2) reach_error();"
+    ));
+    let full = Mode {
+        full: true,
+        ..Mode::default()
+    };
+    assert_eq!(abstraction::count(&ps, only.mode()), 1);
+    assert!(
+        abstraction::count(&ps, full) >= 1,
+        "the full mode abstracts the product too"
+    );
+    let problem = Problem::program(Program { cfa: &cfa, ps: &ps });
+    assert!(only.idle(&problem).is_none());
+    let (v, _) = verify_with(&only, &cfa, &ps);
+    assert!(matches!(v, Verdict::Unsafe(_)), "{}", v.word());
+}
