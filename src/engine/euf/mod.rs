@@ -48,6 +48,10 @@
 //! each lemma excludes the step that was taken; an application has finitely many argument and
 //! output values, so the loop ends.
 //!
+//! On a program with nothing to abstract the engine is PDR on the precise system; with
+//! `only-abstract`, as the default portfolio runs it beside PDR, it is idle there
+//! ([`Engine::idle`]): alone it answers UNKNOWN, and a portfolio leaves it out of the race.
+//!
 //! `-v` shows the refinements, the lemmas, the PDR lemmas kept across refinements, the
 //! applications abstract and made precise, the
 //! sizes of the precise and the first abstract system, and the time in building, abstract
