@@ -30,10 +30,7 @@
 //! threshold (`genBinary`). Word-level atoms cannot say some lemmas (Jain1 needs
 //! `y[0] == 1` where its cubes say `y == c`): when a generalised cube keeps an equality whose
 //! term the location already excludes at other constants, its low bits are tried in its place
-//! (the bit-level fallback, [`Ic3cfa::bit_fallback`]). Predecessors of a weighted sum meet it
-//! as one term: the simplifier gathers a sum's constants at its top, so `(x + 2a) + (y + 2b)
-//! == 1` with the step's values `a`, `b` is `x + y == 1 − 2a − 2b`, and Jain2's `x + y` is
-//! enumerated until its low bit is split off. Obligations wait in PDR's queue
+//! (the bit-level fallback, [`Ic3cfa::bit_fallback`]). Obligations wait in PDR's queue
 //! ([`Queue`](super::ic3::Queue)), lowest level first and, within a level, the newest first
 //! (a depth-first search toward the initial location). Blocked obligations can be retried one
 //! level up within the round ([`Ic3cfaOptions::carry`], off by default).
