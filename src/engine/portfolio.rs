@@ -610,18 +610,15 @@ impl Lane<'_, '_> {
     }
 }
 
-/// Race `members` on their systems on at most `jobs` threads.
-pub fn run(
+/// The first `jobs` of `members` that are not idle on the problem of `systems`
+/// ([`Member::idle`]), and the idle ones met before them with the reason.
+fn entrants(
     systems: &Systems<'_>,
     members: &[Member],
     jobs: usize,
-    opts: &Options,
-    check: &Checker<'_>,
-    progress: ProgressFn<'_>,
-) -> PortfolioResult {
-    let start = Instant::now();
+) -> (Vec<Member>, Vec<(Member, String)>) {
     let mut left_out = Vec::new();
-    let active: Vec<Member> = (members.iter())
+    let active = (members.iter())
         .filter(|m| match m.idle(systems) {
             Some(why) => {
                 left_out.push(((*m).clone(), why));
@@ -632,6 +629,20 @@ pub fn run(
         .take(jobs.max(1))
         .cloned()
         .collect();
+    (active, left_out)
+}
+
+/// Race `members` on their systems on at most `jobs` threads.
+pub fn run(
+    systems: &Systems<'_>,
+    members: &[Member],
+    jobs: usize,
+    opts: &Options,
+    check: &Checker<'_>,
+    progress: ProgressFn<'_>,
+) -> PortfolioResult {
+    let start = Instant::now();
+    let (active, left_out) = entrants(systems, members, jobs);
     let stop = Interrupter::new();
     let (tx, rx) = unbounded::<(usize, (Verdict, About), Duration, Stats)>();
     let (ptx, prx) = unbounded::<Progress>();
