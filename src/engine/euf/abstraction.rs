@@ -108,16 +108,21 @@ fn roots(ps: &ProgramSystem) -> Vec<TermId> {
         .collect()
 }
 
+/// The applications in the system of `ps` that `mode` abstracts, with their operators, in
+/// post order.
+fn abstracted_apps(ps: &ProgramSystem, mode: Mode) -> Vec<(TermId, Op)> {
+    let tm = &ps.tm;
+    (post_order(tm, &roots(ps)).into_iter())
+        .filter_map(|t| match tm.node(t) {
+            Node::App(op, _) if abstracted(tm, op, tm.args(t), mode) => Some((t, op)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// How many applications in the system of `ps` `mode` abstracts (without building anything).
 pub fn count(ps: &ProgramSystem, mode: Mode) -> usize {
-    let tm = &ps.tm;
-    post_order(tm, &roots(ps))
-        .into_iter()
-        .filter(|&t| match tm.node(t) {
-            Node::App(op, _) => abstracted(tm, op, tm.args(t), mode),
-            _ => false,
-        })
-        .count()
+    abstracted_apps(ps, mode).len()
 }
 
 impl<'a> Abstraction<'a> {
@@ -126,23 +131,19 @@ impl<'a> Abstraction<'a> {
     pub fn new(cfa: &'a Cfa, ps: &'a ProgramSystem, mode: Mode) -> Abstraction<'a> {
         let mut tm = ps.tm.clone();
         let mut apps = Vec::new();
-        for t in post_order(&tm, &roots(ps)) {
-            if let Node::App(op, _) = tm.node(t) {
-                let args = tm.args(t).to_vec();
-                if abstracted(&tm, op, &args, mode) {
-                    let name = format!("euf:{}#{}", op.smt_name(), apps.len());
-                    let output = tm.var(name, tm.sort(t));
-                    apps.push(App {
-                        term: t,
-                        op,
-                        args,
-                        output,
-                        precise: false,
-                        outside: false,
-                        refinements: 0,
-                    });
-                }
-            }
+        for (t, op) in abstracted_apps(ps, mode) {
+            let args = tm.args(t).to_vec();
+            let name = format!("euf:{}#{}", op.smt_name(), apps.len());
+            let output = tm.var(name, tm.sort(t));
+            apps.push(App {
+                term: t,
+                op,
+                args,
+                output,
+                precise: false,
+                outside: false,
+                refinements: 0,
+            });
         }
         outside_cone(&tm, cfa, ps, &mut apps);
         let consistency = consistency(&mut tm, &apps);
