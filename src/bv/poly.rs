@@ -28,7 +28,7 @@ const MAX_TERMS: usize = 2048;
 const MAX_DEGREE: usize = 8;
 
 /// A polynomial over `Z/2^width` in atoms (terms).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Poly {
     width: u32,
     /// The nonzero coefficients (below `2^width`) of the monomials.

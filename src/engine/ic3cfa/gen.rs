@@ -151,46 +151,36 @@ impl Ic3cfa<'_> {
         Ok(g)
     }
 
-    /// `t == c` when `lit` is an equality of a word term with a constant.
-    pub(super) fn word_equality(&self, lit: TermId) -> Option<(TermId, u128)> {
-        let [a, b] = match self.tm.node(lit) {
-            crate::bv::Node::App(crate::bv::Op::Eq, [a, b, _]) => [a, b],
-            _ => return None,
-        };
-        if self.tm.sort(a).is_bool() || self.tm.width(a) < 2 {
-            return None;
-        }
-        match (self.tm.const_value(a), self.tm.const_value(b)) {
-            (None, Some(c)) => Some((a, c)),
-            (Some(c), None) => Some((b, c)),
-            _ => None,
-        }
-    }
-
     /// The equality `t == c` of `g` whose term the lemmas of `loc` already exclude for
     /// [`Ic3cfaOptions::bits_after`] other constants (word-level generalisation may be
-    /// enumerating values), if there is one.
-    pub(super) fn enumerated(&self, loc: Loc, g: &[TermId]) -> Option<(TermId, TermId, u128)> {
+    /// enumerating values), if there is one: the literal, and `t == c` as a term and a value.
+    /// Terms are compared as polynomials without their constants ([`super::offsets`]), so
+    /// that `(x + 2) + (y − 2) == 1` and `x + y == 5` are the same sum at two constants.
+    pub(super) fn enumerated(&mut self, loc: Loc, g: &[TermId]) -> Option<(TermId, TermId, u128)> {
         if self.io.bits_after == 0 {
             return None;
         }
-        g.iter().find_map(|&lit| {
-            let (t, c) = self.word_equality(lit)?;
-            let others = self
-                .lemmas
+        let (lemmas, offsets, tm) = (&self.lemmas, &mut self.offsets, &self.tm);
+        let (lit, eq) = g.iter().find_map(|&lit| {
+            let eq = offsets.read(tm, lit)?;
+            let others = lemmas
                 .from(loc.index(), 0)
                 .filter(|(_, cube)| {
-                    cube.iter()
-                        .any(|&x| self.word_equality(x).is_some_and(|(u, d)| u == t && d != c))
+                    cube.iter().any(|&x| {
+                        offsets
+                            .read(tm, x)
+                            .is_some_and(|o| o.poly == eq.poly && o.value != eq.value)
+                    })
                 })
                 .count();
-            (others >= self.io.bits_after).then_some((lit, t, c))
-        })
+            (others >= self.io.bits_after).then_some((lit, eq))
+        })?;
+        Some((lit, self.offsets.term(&mut self.tm, eq), eq.value))
     }
 
     /// The bit-level fallback for a generalised cube `g` at `loc` and `level` that keeps an
     /// enumerated equality `t == c` ([`Ic3cfa::enumerated`]): the equality is replaced by its
-    /// lowest `j` bits for `j = 1, 2, 4, …` below the width, and the first such cube that every
+    /// lowest `j` bits for each `j` of [`low_widths`], and the first such cube that every
     /// incoming edge refutes is generalised again (Jain1's `y == 0` becomes `y[0] == 0`). At
     /// most one query per `j` and edge before giving up, so state machines, whose state
     /// equalities rarely weaken to low bits, pay little.
@@ -205,8 +195,7 @@ impl Ic3cfa<'_> {
         };
         let rest: Cube = g.iter().copied().filter(|&x| x != lit).collect();
         let w = self.tm.width(t);
-        let mut j = 1;
-        while j < w {
+        for j in low_widths(c, w) {
             let low: Cube = (0..j)
                 .map(|i| {
                     let bit = self.tm.extract(t, i, i);
@@ -218,7 +207,6 @@ impl Ic3cfa<'_> {
             if let Some(finer) = self.regeneralise(loc, level, &cube)? {
                 return Ok(Some(finer));
             }
-            j *= 2;
         }
         Ok(None)
     }
@@ -236,6 +224,22 @@ impl Ic3cfa<'_> {
             Err(_) => Ok(None),
         }
     }
+}
+
+/// The numbers of low bits the bit-level fallback tries for `t == c` on `w` bits, in
+/// increasing order: the powers of two below `w`, and the bits up to `c`'s lowest one, which
+/// are the fewest that exclude `c` when `t` stays a multiple of a power of two above it
+/// (`4x − 2y + z == 2^20` with `x`, `y`, `z` moving by multiples of `2^20` and more).
+fn low_widths(c: u128, w: u32) -> Vec<u32> {
+    let mut js: Vec<u32> = std::iter::successors(Some(1u32), |j| Some(j * 2))
+        .take_while(|&j| j < w)
+        .collect();
+    if c != 0 && c.trailing_zeros() + 1 < w {
+        js.push(c.trailing_zeros() + 1);
+    }
+    js.sort_unstable();
+    js.dedup();
+    js
 }
 
 /// Literal dropping along one edge `e`, with the literals the earlier edges needed kept

@@ -62,6 +62,7 @@ mod context;
 mod evidence;
 mod gen;
 mod hooks;
+mod offsets;
 mod options;
 mod pre;
 mod push;
@@ -172,6 +173,8 @@ struct Ic3cfa<'a> {
     /// Per source location: unsatisfiable WP-inductivity queries by their syntax (preconditions and
     /// enabling condition): the highest level answered and the preconditions in the core.
     wp_answers: Vec<HashMap<Vec<TermId>, WpAnswer>>,
+    /// Equalities read modulo added constants, for the bit-level fallback.
+    offsets: offsets::Offsets,
     /// Whether a CTG is being blocked (CTGs do not nest).
     in_ctg: bool,
     solvers: Vec<Option<LocSolver>>,
@@ -249,6 +252,7 @@ impl<'a> Ic3cfa<'a> {
             contexts: Contexts::new(io.contexts),
             last_round: None,
             wp_answers: vec![HashMap::new(); nl],
+            offsets: Default::default(),
             in_ctg: false,
             solvers: (0..nl).map(|_| None).collect(),
             fixpoint: None,

@@ -216,3 +216,58 @@ fn a_stop_by_stable_iterations_counts_only_once_checked() {
     let (v, _) = run_with(&cfa, &ps, &opts, Ic3cfaOptions::default(), false);
     assert!(matches!(v, Verdict::Unsafe(_)), "{}", v.word());
 }
+
+/// The Jain programs of the IC3CFA thesis' set: variables moved by multiples of constants
+/// times nondet values, and a property that only the parity (or the residue modulo a power of
+/// two) of a weighted sum proves. The predecessors IC3CFA computes hold the sum with the
+/// step's constants (`(x + 2a) + (y + 2b) == 1`), which the fallback reads as one polynomial
+/// at several constants (`x + y == k`), so it replaces the equality by the sum's low bits; in
+/// the last program the bits up to the constant's lowest one (17, not a power of two). The
+/// deadline only keeps a failure from hanging.
+#[test]
+fn jain_sums_are_proved_through_their_low_bits() {
+    let programs = [
+        "unsigned x = 1, y = 1;
+         while (1) { x = x + 2U * __VERIFIER_nondet_int(); y = y + 2U * __VERIFIER_nondet_int();
+           if (x + y == 1U) reach_error(); }",
+        "unsigned x = 0, y = 0, z = 0;
+         while (1) { x = x + 4U * __VERIFIER_nondet_int(); y = y + 4U * __VERIFIER_nondet_int();
+           z = z + 8U * __VERIFIER_nondet_int(); if (x + y + z == 1U) reach_error(); }",
+        "unsigned x = 0, y = 0, z = 0;
+         while (1) { x = x + 2U * __VERIFIER_nondet_int(); y = y + 4U * __VERIFIER_nondet_int();
+           z = z + 8U * __VERIFIER_nondet_int(); if (4U * x + 2U * y + z == 4U) reach_error(); }",
+        "unsigned x = 0, y = 0;
+         while (1) { x = x + 65536U * __VERIFIER_nondet_int(); y = y + 131072U * __VERIFIER_nondet_int();
+           if (2U * x + y == 65536U) reach_error(); }",
+    ];
+    for body in programs {
+        let cfa = program(&format!("{DECLS}int main(void) {{ {body} return 0; }}"));
+        let ps = encode(
+            &cfa,
+            EncodeOptions {
+                pc: PcEncoding::Binary,
+                goal: Goal::Error,
+            },
+        );
+        let deadline = Instant::now() + std::time::Duration::from_secs(60);
+        let (v, splits, cert) = crate::sat::with_deadline(&Interrupter::new(), deadline, |i| {
+            let opts = Options {
+                interrupter: i.clone(),
+                ..Options::default()
+            };
+            let mut e = Ic3cfa::new(&cfa, &ps, &opts, Ic3cfaOptions::default());
+            let v = e
+                .run(&mut |_| {}, Instant::now())
+                .expect("proved before the deadline");
+            let cert = e.fixpoint.and_then(|l| e.certificate(l).ok());
+            (v, e.n.bit_splits, cert)
+        });
+        assert!(matches!(v, Verdict::Safe(_)), "{body}: {}", v.word());
+        assert!(splits >= 1, "{body}: no equality split into bits");
+        assert_eq!(
+            check(&ps.sys, &cert.expect("an invariant")),
+            Ok(()),
+            "{body}"
+        );
+    }
+}
