@@ -47,6 +47,7 @@ fn engines_agree_with_explicit_search() {
     let mut counts = [0usize; 2];
     // BMC's proofs that every path has come to rest (checked against the explicit search).
     let mut bmc_proofs = 0;
+    let mut ctps = 0;
     for case in 0..1000 {
         let n = 2 + (case % 7) as u32;
         let sys = random_system(&mut rng, n);
@@ -137,8 +138,12 @@ fn engines_agree_with_explicit_search() {
                     carry: false,
                     ..PdrOptions::default()
                 },
+                PdrOptions {
+                    ctp: 3,
+                    ..PdrOptions::default()
+                },
             ] {
-                let (v, _) = popts.run_on(
+                let (v, stats) = popts.run_on(
                     &sys,
                     &Options {
                         max_depth: None,
@@ -146,11 +151,16 @@ fn engines_agree_with_explicit_search() {
                     },
                     &mut |_| {},
                 );
+                ctps += stats.count("CTPs blocked").unwrap_or(0);
                 check(&sys, expected, &format!("{name} pdr"), v, backend, true);
             }
         }
     }
-    eprintln!("reachable/unreachable: {counts:?}; proved by bmc: {bmc_proofs}");
+    eprintln!("reachable/unreachable: {counts:?}; proved by bmc: {bmc_proofs}; CTPs: {ctps}");
+    assert!(
+        ctps > 0,
+        "no counterexample to propagation was blocked with ctp=3"
+    );
     assert!(bmc_proofs > 20, "bmc proved only {bmc_proofs} systems safe");
     // The generator must produce both kinds of systems.
     assert!(

@@ -30,7 +30,9 @@
 //! threshold (`genBinary`). Word-level atoms cannot say some lemmas (Jain1 needs
 //! `y[0] == 1` where its cubes say `y == c`): when a generalised cube keeps an equality whose
 //! term the location already excludes at other constants, its low bits are tried in its place
-//! (the bit-level fallback, [`Ic3cfa::bit_fallback`]). Obligations wait in PDR's queue
+//! (the bit-level fallback, [`Ic3cfa::bit_fallback`]; terms compared as polynomials without
+//! their constants, [`offsets`], since predecessors of a sum carry each step's constants).
+//! Obligations wait in PDR's queue
 //! ([`Queue`](super::ic3::Queue)), lowest level first and, within a level, the newest first
 //! (a depth-first search toward the initial location). Blocked obligations can be retried one
 //! level up within the round ([`Ic3cfaOptions::carry`], off by default).

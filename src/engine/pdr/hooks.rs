@@ -207,24 +207,32 @@ impl Ic3 for Run<'_, '_, '_> {
                 return Ok(());
             }
         }
-        match p.relind(&c, i)? {
-            RelInd::Holds(core) => {
-                p.push_witness.remove(&c);
-                // `g ⊆ c`: adding it at `i + 1` removes `c` from level `i`.
-                let g = p.core_or(core, &c)?;
-                let from = if g == c { i + 1 } else { 1 };
-                p.add_lemma(g, i + 1, from);
-            }
-            RelInd::Pred(state, _) => {
-                let since = p.strengthened[i].len();
-                let w = PushWitness {
-                    state,
-                    level: i,
-                    since,
-                };
-                p.push_witness.insert(c, w);
+        let mut ctps = 0;
+        loop {
+            match p.relind(&c, i)? {
+                RelInd::Holds(core) => {
+                    p.push_witness.remove(&c);
+                    // `g ⊆ c`: adding it at `i + 1` removes `c` from level `i`.
+                    let g = p.core_or(core, &c)?;
+                    let from = if g == c { i + 1 } else { 1 };
+                    p.add_lemma(g, i + 1, from);
+                    return Ok(());
+                }
+                RelInd::Pred(state, vals) => {
+                    if ctps < p.opts.ctp && p.block_ctp(&c, &state, &vals, i)? {
+                        ctps += 1;
+                        continue;
+                    }
+                    let since = p.strengthened[i].len();
+                    let w = PushWitness {
+                        state,
+                        level: i,
+                        since,
+                    };
+                    p.push_witness.insert(c, w);
+                    return Ok(());
+                }
             }
         }
-        Ok(())
     }
 }

@@ -43,6 +43,38 @@ impl Pdr<'_> {
     }
 }
 
+impl Pdr<'_> {
+    /// Blocks a counterexample to propagation (after rIC3): a state of `F_level` whose
+    /// successor lies in `c`, which kept the lemma `¬c` from moving up. When the state (lifted
+    /// toward `c`) excludes the initial states and is inductive relative to `F_{level-1}`, its
+    /// generalisation becomes a lemma at `level`, and the push is worth trying again.
+    pub(super) fn block_ctp(
+        &mut self,
+        c: &[Lit],
+        s: &Cube,
+        vals: &[bool],
+        level: usize,
+    ) -> Result<bool, Interrupted> {
+        if level == 0 || self.intersects_init(s)? {
+            return Ok(false);
+        }
+        let g = self.state_cube(vals, Some(c))?;
+        let g = if self.intersects_init(&g)? {
+            s.clone()
+        } else {
+            g
+        };
+        let RelInd::Holds(core) = self.relind(&g, level - 1)? else {
+            return Ok(false);
+        };
+        self.ctps += 1;
+        let core = self.core_or(core, &g)?;
+        let g = self.mic(core, level, self.opts.ctg_depth)?;
+        self.add_lemma(g, level, 1);
+        Ok(true)
+    }
+}
+
 /// A failing candidate's predecessor: its full latch cube and the model's values.
 pub(super) type Failure = (Cube, Vec<bool>);
 

@@ -99,6 +99,8 @@ pub(crate) struct Pdr<'s> {
     pub(crate) sat: SatStats,
     lemmas: usize,
     ctgs: usize,
+    /// Counterexamples to propagation blocked ([`PdrOptions::ctp`]).
+    ctps: usize,
     obligations: usize,
     time_block: Duration,
     /// How often each variable occurs in recent lemmas.
@@ -156,6 +158,7 @@ impl<'s> Pdr<'s> {
             sat: SatStats::default(),
             lemmas: 0,
             ctgs: 0,
+            ctps: 0,
             obligations: 0,
             time_block: Duration::ZERO,
             activity: vec![0.0; sys.n()],
@@ -361,6 +364,7 @@ impl<'s> Pdr<'s> {
             .counter("lemmas in the last frames", self.frames.len())
             .counter("proof obligations", self.obligations)
             .counter("CTGs blocked", self.ctgs)
+            .counter("CTPs blocked", self.ctps)
             .counter(
                 "propagation queries skipped (witness still valid)",
                 self.pushes_skipped,

@@ -24,6 +24,10 @@ pub struct PdrOptions {
     pub ctg_max: usize,
     /// The recursion depth of CTG handling.
     pub ctg_depth: usize,
+    /// The most counterexamples to propagation blocked for one push (after rIC3): when a
+    /// lemma cannot move up because a state of its frame has a successor in it, that state is
+    /// blocked in the frame (when it can be) and the push tried again; 0 turns this off.
+    pub ctp: usize,
     /// Lift predecessors (when the system allows it).
     pub lift: bool,
     /// Keep the obligations blocked at the top level for the next frame (Eén, Mishchenko,
@@ -47,6 +51,7 @@ impl Default for PdrOptions {
             dynamic: 2,
             ctg_max: 3,
             ctg_depth: 1,
+            ctp: 0,
             lift: true,
             carry: true,
             cones: true,
@@ -110,6 +115,16 @@ impl OptionTable for PdrOptions {
         )
         .flag(
             "PDR: how many levels deep counterexamples to generalisation are handled recursively",
+        ),
+        PdrOpt::number(
+            "ctp",
+            "the most counterexamples to propagation blocked per push, 0 none",
+            |o| &mut o.ctp,
+        )
+        .flag(
+            "PDR: when a lemma cannot be pushed because a state of its frame has a successor in \
+             it, block that state in the frame and try again, at most N times per push (0: \
+             never)",
         ),
         PdrOpt::switch("lift", "predecessors lifted to smaller cubes", |o| {
             &mut o.lift
