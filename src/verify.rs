@@ -273,9 +273,12 @@ impl Derived {
     ) -> Option<&Preprocessed> {
         self.preprocessed
             .get_or_init(|| {
-                (opts.preprocess != Preprocess::None)
-                    .then(|| Preprocessed::new(ps.original(), crate::sat::Backend::Cadical, intr))
-                    .flatten()
+                Preprocessed::new(
+                    ps.original(),
+                    opts.preprocess,
+                    crate::sat::Backend::Cadical,
+                    intr,
+                )
             })
             .as_ref()
     }

@@ -9,11 +9,12 @@
 
 use bitmc::aig::{Aig, AigLit};
 use bitmc::engine::pdr::PdrOptions;
-use bitmc::engine::preprocess::Preprocessed;
+use bitmc::engine::preprocess::{Preprocess, Preprocessed};
 use bitmc::engine::{Cause, EngineKind, Options, Problem, SystemEngine, Verdict};
 use bitmc::sat::{Backend, Interrupter};
 use bitmc::ts::model::{Model, ModelInput, ModelLatch, Original};
 use bitmc::ts::sweep;
+use bitmc::ts::System;
 use bitmc::witness;
 use common::Rng;
 use std::time::Duration;
@@ -262,6 +263,44 @@ fn truth_tables(m: &Model) -> Vec<Vec<bool>> {
         .collect()
 }
 
+/// PDR and BMC on a preprocessed system, their verdicts carried back to the original system
+/// and checked there, against explicit search: how many SAFE and UNSAFE answers agreed, each
+/// disagreement pushed onto `failures`.
+fn agree_after_preprocessing(
+    m: &Model,
+    orig: &System,
+    p: &Preprocessed,
+    what: &str,
+    failures: &mut Vec<String>,
+) -> (usize, usize) {
+    let opts = Options {
+        backend: Backend::Cadical,
+        ..Options::default()
+    };
+    let (mut safe, mut unsafe_) = (0, 0);
+    let expected = reachable(m);
+    for engine in [EngineKind::Pdr, EngineKind::Bmc] {
+        let o = Options {
+            max_depth: Some(40),
+            ..opts.clone()
+        };
+        let (v, _) = engine.run(&Problem::system(&p.sys), &o, &mut |_| {});
+        let v = p.carry_back(orig, v);
+        let checked = witness::check_bit_level(orig, v, Backend::Cadical, &opts);
+        match (&checked.verdict, expected, engine) {
+            (Verdict::Unsafe(_), true, _) => unsafe_ += 1,
+            (Verdict::Safe(_), false, _) => safe += 1,
+            (Verdict::Unknown(u), false, EngineKind::Bmc)
+                if u.cause == Cause::Bound || u.cause == Cause::Incomplete => {}
+            (got, _, _) => failures.push(format!(
+                "{what} ({}): {got:?}, explicit search says reachable = {expected}\n{m:?}",
+                engine.name()
+            )),
+        }
+    }
+    (safe, unsafe_)
+}
+
 /// SAT sweeping keeps every function of the model, merges the redundant gates, and PDR and BMC
 /// on the swept system, with their verdicts carried back to the original system and checked
 /// there, agree with explicit search.
@@ -271,10 +310,6 @@ fn preprocessed_systems_keep_functions_and_verdicts() {
     let (mut merged, mut before, mut after) = (0, 0, 0);
     let (mut safe, mut unsafe_) = (0, 0);
     let mut failures = Vec::new();
-    let opts = Options {
-        backend: Backend::Cadical,
-        ..Options::default()
-    };
     for case in 0..300 {
         let m = random_model_with(&mut rng, redundant_fn);
         let ms = m.to_system();
@@ -300,33 +335,17 @@ fn preprocessed_systems_keep_functions_and_verdicts() {
             "case {case}: a function changed\n{m:?}"
         );
         // Nothing merged: the engines run on the original system itself.
-        let Some(p) = Preprocessed::new(orig, Backend::Cadical, &intr) else {
+        let Some(p) = Preprocessed::new(orig, Preprocess::Sweep, Backend::Cadical, &intr) else {
             continue;
         };
         assert!(!p.sweep.stopped);
         merged += p.sweep.merged;
         before += p.sweep.ands_before;
         after += p.sweep.ands_after;
-        let expected = reachable(&m);
-        for engine in [EngineKind::Pdr, EngineKind::Bmc] {
-            let o = Options {
-                max_depth: Some(40),
-                ..opts.clone()
-            };
-            let (v, _) = engine.run(&Problem::system(&p.sys), &o, &mut |_| {});
-            let v = p.carry_back(&ms.sys, v);
-            let checked = witness::check_bit_level(&ms.sys, v, Backend::Cadical, &opts);
-            match (&checked.verdict, expected, engine) {
-                (Verdict::Unsafe(_), true, _) => unsafe_ += 1,
-                (Verdict::Safe(_), false, _) => safe += 1,
-                (Verdict::Unknown(u), false, EngineKind::Bmc)
-                    if u.cause == Cause::Bound || u.cause == Cause::Incomplete => {}
-                (got, _, _) => failures.push(format!(
-                    "case {case} ({}): {got:?}, explicit search says reachable = {expected}\n{m:?}",
-                    engine.name()
-                )),
-            }
-        }
+        let (s, u) =
+            agree_after_preprocessing(&m, &ms.sys, &p, &format!("case {case}"), &mut failures);
+        safe += s;
+        unsafe_ += u;
     }
     assert!(
         failures.is_empty(),
@@ -339,5 +358,89 @@ fn preprocessed_systems_keep_functions_and_verdicts() {
         merged > 300 && after < before,
         "sweeping merged too little to be tested"
     );
+    assert!(safe > 50 && unsafe_ > 50);
+}
+
+/// `m` with latches that mirror others (the same next-state function, complemented or not,
+/// and the reset value to match, or on purpose not), a latch that can never leave 0 (or, on
+/// purpose, starts at 1), and a bad literal that reads them.
+fn with_mirrors(rng: &mut Rng, mut m: Model) -> Model {
+    let mut added = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let j = rng.below(m.latches.len() as u64) as usize;
+        let (next, reset) = (m.latches[j].next, m.latches[j].reset);
+        let flip = rng.below(2) == 0;
+        let decoy = rng.below(4) == 0;
+        let node = m.aig.input();
+        m.latches.push(ModelLatch {
+            node,
+            next: next.xor_sign(flip),
+            reset: Some(reset.unwrap_or(false) ^ flip ^ decoy),
+            name: None,
+        });
+        added.push(node);
+    }
+    let node = m.aig.input();
+    let other = m.latches[rng.below(m.latches.len() as u64) as usize].node;
+    m.latches.push(ModelLatch {
+        node,
+        next: m.aig.and(node, other),
+        reset: Some(rng.below(4) == 0),
+        name: None,
+    });
+    added.push(node);
+    for n in added {
+        let other = m.latches[rng.below(m.latches.len() as u64) as usize].node;
+        let g = m.aig.and(n.xor_sign(rng.below(2) == 0), other);
+        m.bad = m.aig.or(m.bad, g);
+    }
+    m
+}
+
+/// Latch correspondence merges only latches equal (or complementary, or constant) in every
+/// reachable state: PDR and BMC on the merged system, carried back to the original one (an
+/// invariant with the equivalences added, a plan re-stepped) and checked there, agree with
+/// explicit search on models with mirrored latches, decoys and latches stuck at 0.
+#[test]
+fn latch_correspondence_keeps_verdicts() {
+    let mut rng = Rng(0x6a09_e667_f3bc_c908, Vec::new());
+    let (mut merged, mut constants, mut runs) = (0, 0, 0);
+    let (mut safe, mut unsafe_) = (0, 0);
+    let mut failures = Vec::new();
+    for case in 0..300 {
+        let m = random_model(&mut rng);
+        let m = with_mirrors(&mut rng, m);
+        let ms = m.to_system();
+        let orig = Original {
+            model: &m,
+            sys: &ms.sys,
+            latch_var: &ms.latch_var,
+            input_var: &ms.input_var,
+            words: Default::default(),
+        };
+        let intr = Interrupter::new();
+        let mode = Preprocess::Correspond;
+        let Some(p) = Preprocessed::new(orig, mode, Backend::Cadical, &intr) else {
+            continue;
+        };
+        if let Some(c) = &p.correspond {
+            assert!(!c.stopped, "case {case}: correspondence stopped");
+            merged += c.merged;
+            constants += c.constants;
+            runs += usize::from(c.merged + c.constants > 0);
+        }
+        let (s, u) =
+            agree_after_preprocessing(&m, &ms.sys, &p, &format!("case {case}"), &mut failures);
+        safe += s;
+        unsafe_ += u;
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!("latch correspondence: {merged} latches merged, {constants} constant in {runs} models; {safe} SAFE, {unsafe_} UNSAFE agreed");
+    assert!(merged > 100 && constants > 50 && runs > 150);
     assert!(safe > 50 && unsafe_ > 50);
 }

@@ -315,8 +315,14 @@ fn verdicts_on_the_preprocessed_system_are_checked_on_the_plain_one() {
             input_var: &ms.input_var,
             words: Default::default(),
         };
-        let pre = Preprocessed::new(orig, Backend::Cadical, &bitmc::sat::Interrupter::new())
-            .expect("sweeping merges the second shape of each carry");
+        let sweep = bitmc::engine::preprocess::Preprocess::Sweep;
+        let pre = Preprocessed::new(
+            orig,
+            sweep,
+            Backend::Cadical,
+            &bitmc::sat::Interrupter::new(),
+        )
+        .expect("sweeping merges the second shape of each carry");
         assert!(pre.sweep.merged > 0, "nothing merged");
         assert!(pre.sys.num_vars < ms.sys.num_vars);
         let prepare = |_: &bitmc::sat::Interrupter| Some(&pre);

@@ -209,13 +209,15 @@ pub struct EngineArgs {
     /// The largest depth to explore (unrolling bound of bmc/kind, frame count of pdr).
     #[arg(long, value_name = "K", help_heading = "Engines")]
     pub max_depth: Option<usize>,
-    /// How the bit-level system is simplified before PDR and BMC run on it: sweep merges AND
+    /// How the bit-level system is simplified before PDR and BMC run on it: lcorr merges
+    /// latches that are equal, complementary or constant in every reachable state (latch
+    /// correspondence, proved by induction, at most 2 s), then sweeps; sweep only merges AND
     /// gates that compute the same function of the latches and inputs (SAT sweeping, at most
     /// 2 s); none runs them on the system as built.
     ///
     /// Their verdicts are carried back to the
     /// system as built and checked there.
-    #[arg(long, value_enum, default_value_t = PreprocessArg::Sweep, help_heading = "Tuning")]
+    #[arg(long, value_enum, default_value_t = PreprocessArg::Lcorr, help_heading = "Tuning")]
     pub preprocess: PreprocessArg,
     #[command(flatten)]
     pub bmc: Flags<BmcOptions>,
@@ -229,8 +231,13 @@ pub struct EngineArgs {
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum PreprocessArg {
+    /// The engines run on the system as it was built.
     None,
+    /// SAT sweeping: gates equal as functions of the latches and inputs are merged.
     Sweep,
+    /// Latch correspondence (latches equal, complementary or constant in every reachable
+    /// state, proved by induction, are merged), then SAT sweeping.
+    Lcorr,
 }
 
 impl PreprocessArg {
@@ -238,6 +245,7 @@ impl PreprocessArg {
         match self {
             PreprocessArg::None => bitmc::engine::preprocess::Preprocess::None,
             PreprocessArg::Sweep => bitmc::engine::preprocess::Preprocess::Sweep,
+            PreprocessArg::Lcorr => bitmc::engine::preprocess::Preprocess::Correspond,
         }
     }
 }

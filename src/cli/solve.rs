@@ -7,7 +7,7 @@ use super::{EXIT_SAFE, EXIT_UNSAFE};
 use anyhow::Context;
 use bitmc::aig::aiger;
 use bitmc::engine::portfolio::{Member, PortfolioResult, Strategy, Systems};
-use bitmc::engine::preprocess::{Preprocess, Preprocessed};
+use bitmc::engine::preprocess::Preprocessed;
 use bitmc::engine::{Options, Stats, Unknown, Verdict};
 use bitmc::ts::aiger::{from_aiger, AigerSystem, AigerTrace};
 use bitmc::ts::{dimspec as ts_dimspec, Plan, System};
@@ -165,9 +165,9 @@ fn search(
     let prepare = |intr: &bitmc::sat::Interrupter| {
         preprocessed
             .get_or_init(|| match (input, args.engine.preprocess.preprocess()) {
-                (_, Preprocess::None) | (Input::Dimspec(_), _) => None,
-                (Input::Aiger(a, _), Preprocess::Sweep) => {
-                    Preprocessed::new(a.original(), bitmc::sat::Backend::Cadical, intr)
+                (Input::Dimspec(_), _) => None,
+                (Input::Aiger(a, _), mode) => {
+                    Preprocessed::new(a.original(), mode, bitmc::sat::Backend::Cadical, intr)
                 }
             })
             .as_ref()

@@ -2,18 +2,24 @@
 //! verdicts about the preprocessed system become verdicts about the original one, which the
 //! caller then checks there as it checks any other verdict.
 //!
-//! Today the one step is SAT sweeping ([`crate::ts::sweep`]): the preprocessed model has the
-//! original's latches and inputs (same indices) and functions equal to the original's, so
+//! Two steps, as [`Preprocess`] says: latch correspondence ([`crate::ts::lcorr`], latches
+//! equal, complementary or constant in every reachable state, proved by induction, read as
+//! their representative), then SAT sweeping ([`crate::ts::sweep`], gates equal as functions of
+//! the latches and inputs merged). The preprocessed model has the original's latches and
+//! inputs (same indices; a merged latch drops out of its cone), and its functions equal the
+//! original's wherever the proved equivalences `E` hold, which is in every reachable state, so
 //!
 //! - a **plan** carries back by stepping the original system from the plan's first state with
 //!   the plan's inputs (latches and inputs outside the preprocessed system's cone take their
-//!   reset value, or `false`; their values cannot change whether the goal is reached, and the
-//!   checker re-simulates the result anyway);
+//!   reset value, or `false`; a merged latch has a reset value that agrees with `E`, and the
+//!   others cannot change whether the goal is reached; the checker re-simulates the result
+//!   anyway);
 //! - an **inductive invariant** over latches carries back by renaming each preprocessed latch
-//!   variable to the original latch variable of the same index: the conditions it satisfies
-//!   (initiation, consecution, safety) only speak of latch and input valuations, on which the
-//!   two systems agree;
-//! - a **trivial** certificate (no goal state satisfies the constraints) carries back as it is.
+//!   variable to the original latch variable of the same index and adding `E` as clauses:
+//!   the conditions it satisfies (initiation, consecution, safety) only speak of latch and
+//!   input valuations, on which the two systems agree under `E`, and `E` is inductive itself;
+//! - a **trivial** certificate (no goal state satisfies the constraints) carries back as it is,
+//!   or as the invariant `E` when latches were merged.
 //!
 //! Certificates of other forms (k-induction, diameter, circuits) are not carried back: the
 //! engines that produce them do not run on the preprocessed system, and if one did, its verdict
@@ -22,6 +28,7 @@
 use super::{Certificate, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Backend, Interrupter, Var};
+use crate::ts::lcorr::{self, CorrStats, Repr};
 use crate::ts::model::Original;
 use crate::ts::step::Stepper;
 use crate::ts::sweep::{self, SweepStats};
@@ -34,12 +41,16 @@ pub enum Preprocess {
     /// The engines run on the system as it was built.
     None,
     /// SAT sweeping of the combinational logic, for at most the given time.
-    #[default]
     Sweep,
+    /// Latch correspondence ([`crate::ts::lcorr`]), then SAT sweeping.
+    #[default]
+    Correspond,
 }
 
 /// The time SAT sweeping may take at most.
 pub const SWEEP_BUDGET: Duration = Duration::from_secs(2);
+/// The time latch correspondence may take at most.
+pub const CORRESPOND_BUDGET: Duration = Duration::from_secs(2);
 
 /// The preprocessed system and what is needed to carry its verdicts back.
 pub struct Preprocessed {
@@ -52,7 +63,11 @@ pub struct Preprocessed {
     /// The original system's variable, and reset value, of each latch; the same of each input.
     orig_latches: Vec<(Option<Var>, Option<bool>)>,
     orig_inputs: Vec<Option<Var>>,
+    /// The equivalences latch correspondence proved, as clauses over the original system's
+    /// latch variables (an invariant of it).
+    equivalences: Vec<Vec<crate::sat::Lit>>,
     pub sweep: SweepStats,
+    pub correspond: Option<CorrStats>,
 }
 
 impl Preprocessed {
@@ -62,17 +77,34 @@ impl Preprocessed {
     /// logic, or when sweeping merged nothing (the engines then run on the original itself).
     pub fn new(
         orig: Original<'_>,
+        mode: Preprocess,
         backend: Backend,
         interrupter: &Interrupter,
     ) -> Option<Preprocessed> {
-        if super::unroll::too_large(orig.sys, 0, 3) {
+        if mode == Preprocess::None || super::unroll::too_large(orig.sys, 0, 3) {
             return None;
         }
-        let (model, sweep) =
-            sweep::sweep(orig.model, &orig.words, backend, SWEEP_BUDGET, interrupter);
-        if sweep.merged == 0 || interrupter.is_interrupted() {
+        let (corr, corr_stats) = match mode {
+            Preprocess::Correspond => {
+                let eligible = |j: usize| orig.latch_var[j].is_some();
+                let (c, s) = lcorr::correspond(
+                    orig.model,
+                    &orig.words,
+                    &eligible,
+                    backend,
+                    CORRESPOND_BUDGET,
+                    interrupter,
+                );
+                (c, Some(s))
+            }
+            _ => (None, None),
+        };
+        let base = corr.as_ref().map_or(orig.model, |c| &c.model);
+        let (model, sweep) = sweep::sweep(base, &orig.words, backend, SWEEP_BUDGET, interrupter);
+        if (sweep.merged == 0 && corr.is_none()) || interrupter.is_interrupted() {
             return None;
         }
+        let equivalences = corr.map_or_else(Vec::new, |c| equivalences(&c.repr, orig.latch_var));
         let ms = model.to_system();
         let mut to_original = vec![None; ms.sys.n()];
         for (j, v) in ms.latch_var.iter().enumerate() {
@@ -92,7 +124,9 @@ impl Preprocessed {
                 .map(|(&v, l)| (v, l.reset))
                 .collect(),
             orig_inputs: orig.input_var.to_vec(),
+            equivalences,
             sweep,
+            correspond: corr_stats,
         })
     }
 
@@ -106,6 +140,13 @@ impl Preprocessed {
         let s = &self.sweep;
         let count = |v: &[Option<Var>]| v.iter().flatten().count();
         let mut out = Stats::new();
+        if let Some(c) = &self.correspond {
+            out.time("latch correspondence time", c.time)
+                .flag("latch correspondence stopped early", c.stopped)
+                .counter("latch correspondence SAT calls", c.sat_calls)
+                .counter("latches merged into another", c.merged)
+                .counter("latches found constant", c.constants);
+        }
         out.time("preprocessing time", s.time)
             .flag("preprocessing stopped early", s.stopped)
             .change("preprocessing AND gates", s.ands_before, s.ands_after)
@@ -135,6 +176,10 @@ impl Preprocessed {
     pub fn carry_back(&self, orig: &System, v: Verdict) -> Verdict {
         let carried = match v {
             Verdict::Unsafe(plan) => self.plan(orig, &plan).map(Verdict::Unsafe),
+            // No goal state of the preprocessed system: none of the original satisfies `E`.
+            Verdict::Safe(Certificate::Trivial) if !self.equivalences.is_empty() => self
+                .invariant(&Cnf::new(), orig.num_vars)
+                .map(|c| Verdict::Safe(Certificate::Invariant(c))),
             Verdict::Safe(Certificate::Trivial) => Ok(Verdict::Safe(Certificate::Trivial)),
             // A path at rest in the preprocessed system may still move in the original (on
             // latches the preprocessed system left out), so its diameter is not the
@@ -203,6 +248,31 @@ impl Preprocessed {
                 .collect::<Result<Vec<_>, String>>()?;
             out.push(&clause);
         }
+        for c in &self.equivalences {
+            out.push(c);
+        }
         Ok(out)
     }
+}
+
+/// The clauses over the original latch variables that say what latch correspondence proved:
+/// each merged latch equal to its representative (two clauses) or to its constant (one).
+fn equivalences(repr: &[Option<Repr>], latch_var: &[Option<Var>]) -> Vec<Vec<crate::sat::Lit>> {
+    let mut out = Vec::new();
+    for (j, r) in repr.iter().enumerate() {
+        // Only latches of the original system take part (`eligible` above).
+        let (Some(r), Some(x)) = (r, latch_var[j]) else {
+            continue;
+        };
+        match *r {
+            Repr::Const(b) => out.push(vec![x.pos().xor_sign(!b)]),
+            Repr::Latch(h, flip) => {
+                let Some(y) = latch_var[h] else { continue };
+                let y = y.pos().xor_sign(flip);
+                out.push(vec![x.neg(), y]);
+                out.push(vec![x.pos(), !y]);
+            }
+        }
+    }
+    out
 }

@@ -5,7 +5,8 @@
 //!
 //! What is written: one `sort bitvec w` per width used (`bool` is `bitvec 1`); a `state` per
 //! program-counter term, with an `init` to the initial location, and per state variable
-//! (uninitialised: every initial value, as in the AIGER export); an `input` per slot; a `next`
+//! (uninitialised: every initial value; the bit-level system starts them at 0, the same runs
+//! since the CFA writes every variable before reading it); an `input` per slot; a `next`
 //! per state; the program counter's range as a `constraint`; the error location as the one
 //! `bad` property. Terms are written once each, in the arena's order (arguments first).
 //! The operators are BTOR2's own with the same semantics (SMT-LIB's division by zero and

@@ -17,6 +17,7 @@ pub mod aiger;
 pub mod btor2;
 pub mod dimspec;
 pub mod invariants;
+pub mod lcorr;
 pub mod lockstep;
 pub mod model;
 pub mod poly;

@@ -25,8 +25,10 @@
 //!   only if some guard depends on it, directly or through the next-state functions of other
 //!   state variables (a cone of influence of the control flow); everything else is dropped.
 //!   Values read only after being written within the same edge are expanded inline.
-//! - **Initial state.** The program counter is at the initial location; program variables are
-//!   uninitialised latches, since the CFA writes every variable before reading it.
+//! - **Initial state.** The program counter is at the initial location; program variables
+//!   start at 0, since the CFA writes every variable before reading it (a declaration without
+//!   an initialiser is a havoc); one that some path may read first stays uninitialised
+//!   ([`circuit`]).
 //! - **Overflow checks** are edges of the CFA to the error location (built by the front end
 //!   from sign bits and double-width products); `main`'s return value is not checked.
 //! - **Bad states**: the program counter at the error location, or (as a separate goal) at an
@@ -144,7 +146,8 @@ pub struct ProgramSystem {
 /// The system at word level, over `ProgramSystem::tm`, before bit-blasting (what the BTOR2
 /// export writes, [`super::btor2`]): the state is the program counter's terms
 /// (`ProgramSystem::pc_terms`, reset to the initial location) and the state variables'
-/// terms (`ProgramSystem::state`, uninitialised); the inputs are the slots.
+/// terms (`ProgramSystem::state`, uninitialised here; the blasted system starts them at 0,
+/// [`circuit`]); the inputs are the slots.
 #[derive(Clone, Debug)]
 pub struct WordLevel {
     /// The next-state term of each program-counter term, in order.

@@ -58,7 +58,7 @@ pub struct SweepStats {
 }
 
 /// The roots whose cones matter: next-state functions, constraints, the bad literal.
-fn roots(model: &Model) -> Vec<AigLit> {
+pub(super) fn roots(model: &Model) -> Vec<AigLit> {
     let mut r: Vec<AigLit> = model.latches.iter().map(|l| l.next).collect();
     r.extend(model.constraints.iter().copied());
     r.push(model.bad);
@@ -346,7 +346,7 @@ pub fn sweep(
 
 /// The model over a fresh graph in which each merged node is replaced by its representative;
 /// `cone` is the cone of the model's roots, in topological order.
-fn rebuild(model: &Model, cone: &[u32], rep: &[Option<AigLit>]) -> Model {
+pub(super) fn rebuild(model: &Model, cone: &[u32], rep: &[Option<AigLit>]) -> Model {
     let old = &model.aig;
     let mut aig = Aig::new();
     let mut map: Vec<AigLit> = vec![AigLit::FALSE; old.num_vars() as usize];

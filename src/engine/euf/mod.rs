@@ -64,7 +64,7 @@ mod tests;
 
 use super::optable::{Opt, OptionTable};
 use super::pdr::{Kept, PdrOptions};
-use super::preprocess::Preprocessed;
+use super::preprocess::{Preprocess, Preprocessed};
 use super::problem::{Problem, Program};
 use super::{Certificate, Engine, Options, ProgressFn, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
@@ -312,7 +312,7 @@ fn reach(
         },
     };
     let pdr = PdrOptions::default();
-    let pre = Preprocessed::new(original, opts.backend, &opts.interrupter);
+    let pre = Preprocessed::new(original, Preprocess::Sweep, opts.backend, &opts.interrupter);
     let (sys, latch_var) = match &pre {
         Some(pre) => (&pre.sys, pre.latch_var()),
         None => (&ms.sys, &ms.latch_var[..]),

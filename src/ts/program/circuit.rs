@@ -1,12 +1,20 @@
 //! Bit-blasting a program's word-level system ([`WordLevel`]) into a circuit [`Model`].
 //!
 //! The latches are the program counter's bits (reset to the initial location) and the state
-//! variables' bits (uninitialised), the inputs the slots' bits, in that order; the next-state
+//! variables' bits (reset to 0, see below), the inputs the slots' bits, in that order; the next-state
 //! functions, the constraints and the bad literal are the word-level terms blasted. The same
 //! blasting serves the program's own system ([`super::encode`]) and systems over the same state
 //! with other next-state terms, further inputs and further constraints, such as the abstract
 //! systems of the `euf` engine: their latches are the program's, in the same order, so that a
 //! formula over the latches of one means the same over the latches of the other.
+//!
+//! **Initial values.** A program variable that every path from the initial location writes
+//! before it reads it ([`crate::cfa::uninitialized_reads`] does not list it: a declaration
+//! without an initialiser is a havoc) has no behaviour that depends on its initial value, so
+//! its latches start at 0 instead of being free: the same runs, from fewer initial states. A
+//! fully initialised state is what ternary simulation, signal correspondence and latch
+//! merging need (and a cube now excludes the initial states by any literal that disagrees
+//! with 0). A variable that may be read before it is written stays uninitialised.
 
 use super::{PcEncoding, Slot, WordLevel};
 use crate::aig::blast::Blaster;
@@ -67,10 +75,14 @@ impl Layout<'_> {
             c.constraints.push(lit);
         }
         let pc_latches = self.pc_latches(&mut c, tm);
+        let read_first = crate::cfa::uninitialized_reads(self.cfa);
         let state: Vec<(PVar, Vec<usize>)> = self
             .state
             .iter()
-            .map(|&v| (v, c.state_latches(self.cfa, tm, v)))
+            .map(|&v| {
+                let reset = (!read_first.contains(&v)).then_some(false);
+                (v, c.state_latches(self.cfa, tm, v, reset))
+            })
             .collect();
         let slots: Vec<Slot> = (self.slots.iter().enumerate())
             .map(|(k, &t)| {
@@ -150,8 +162,15 @@ impl Layout<'_> {
 }
 
 impl Circuit {
-    /// The latches of a program variable's bits (uninitialised).
-    fn state_latches(&mut self, cfa: &Cfa, tm: &TermManager, v: PVar) -> Vec<usize> {
+    /// The latches of a program variable's bits, each starting at `reset` (`None`:
+    /// uninitialised).
+    fn state_latches(
+        &mut self,
+        cfa: &Cfa,
+        tm: &TermManager,
+        v: PVar,
+        reset: Option<bool>,
+    ) -> Vec<usize> {
         let info = &cfa.vars[v.index()];
         let bits = self.bl.var_bits_or_fresh(tm, &mut self.aig, v.var_id());
         let mut idx = Vec::with_capacity(bits.len());
@@ -160,7 +179,7 @@ impl Circuit {
             self.latches.push(ModelLatch {
                 node: bit,
                 next: AigLit::FALSE,
-                reset: None,
+                reset,
                 name: Some(format!("{}[{b}]", info.name)),
             });
         }
