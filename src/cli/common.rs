@@ -211,7 +211,7 @@ pub struct EngineArgs {
     pub max_depth: Option<usize>,
     /// How the bit-level system is simplified before PDR and BMC run on it: lcorr merges
     /// latches that are equal, complementary or constant in every reachable state (latch
-    /// correspondence, proved by induction, at most 2 s), then sweeps; sweep only merges AND
+    /// correspondence, proved by induction, at most 1 s), then sweeps for the rest of 2 s; sweep only merges AND
     /// gates that compute the same function of the latches and inputs (SAT sweeping, at most
     /// 2 s); none runs them on the system as built.
     ///

@@ -47,10 +47,11 @@ pub enum Preprocess {
     Correspond,
 }
 
-/// The time SAT sweeping may take at most.
+/// The time preprocessing may take at most: latch correspondence, then SAT sweeping for the
+/// rest of it (at least half).
 pub const SWEEP_BUDGET: Duration = Duration::from_secs(2);
 /// The time latch correspondence may take at most.
-pub const CORRESPOND_BUDGET: Duration = Duration::from_secs(2);
+pub const CORRESPOND_BUDGET: Duration = Duration::from_secs(1);
 
 /// The preprocessed system and what is needed to carry its verdicts back.
 pub struct Preprocessed {
@@ -100,7 +101,9 @@ impl Preprocessed {
             _ => (None, None),
         };
         let base = corr.as_ref().map_or(orig.model, |c| &c.model);
-        let (model, sweep) = sweep::sweep(base, &orig.words, backend, SWEEP_BUDGET, interrupter);
+        let spent = corr_stats.as_ref().map_or(Duration::ZERO, |c| c.time);
+        let budget = SWEEP_BUDGET.saturating_sub(spent).max(SWEEP_BUDGET / 2);
+        let (model, sweep) = sweep::sweep(base, &orig.words, backend, budget, interrupter);
         if (sweep.merged == 0 && corr.is_none()) || interrupter.is_interrupted() {
             return None;
         }
