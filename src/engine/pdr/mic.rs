@@ -58,20 +58,37 @@ impl Pdr<'_> {
         if level == 0 || self.intersects_init(s)? {
             return Ok(false);
         }
+        let Some(core) = self.lifted_core(c, s, vals, level - 1)? else {
+            return Ok(false);
+        };
+        self.ctps += 1;
+        let g = self.mic(core, level, self.opts.ctg_depth)?;
+        self.add_lemma(g, level, 1);
+        Ok(true)
+    }
+}
+
+impl Pdr<'_> {
+    /// A state `s` (with the model's values `vals`) lifted toward `c` (a smaller cube to
+    /// block, kept only when it excludes the initial states), and the core of its relative
+    /// induction at `below` when that holds: what CTG and CTP blocking start from.
+    fn lifted_core(
+        &mut self,
+        c: &[Lit],
+        s: &Cube,
+        vals: &[bool],
+        below: usize,
+    ) -> Result<Option<Cube>, Interrupted> {
         let g = self.state_cube(vals, Some(c))?;
         let g = if self.intersects_init(&g)? {
             s.clone()
         } else {
             g
         };
-        let RelInd::Holds(core) = self.relind(&g, level - 1)? else {
-            return Ok(false);
+        let RelInd::Holds(core) = self.relind(&g, below)? else {
+            return Ok(None);
         };
-        self.ctps += 1;
-        let core = self.core_or(core, &g)?;
-        let g = self.mic(core, level, self.opts.ctg_depth)?;
-        self.add_lemma(g, level, 1);
-        Ok(true)
+        self.core_or(core, &g).map(Some)
     }
 }
 
@@ -112,18 +129,10 @@ impl Mic for Pdr<'_> {
         if !self.opts.ctg || depth == 0 || level <= 1 || self.intersects_init(s)? {
             return Ok(false);
         }
-        // The CTG is lifted toward the candidate (a smaller cube to block).
-        let g = self.state_cube(vals, Some(c))?;
-        let g = if self.intersects_init(&g)? {
-            s.clone()
-        } else {
-            g
-        };
-        let RelInd::Holds(core) = self.relind(&g, level - 2)? else {
+        let Some(core) = self.lifted_core(c, s, vals, level - 2)? else {
             return Ok(false);
         };
         self.ctgs += 1;
-        let core = self.core_or(core, &g)?;
         let g = self.mic(core, level - 1, depth - 1)?;
         self.push_and_add(g, level - 1)?;
         Ok(true)
