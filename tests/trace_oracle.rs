@@ -19,9 +19,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use trace_probe::{printed, probe};
 
-/// The time limit of each `bitmc verify` run, in seconds.
-const VERIFY_SECS: &str = "20";
-
 /// What one comparison found.
 enum Case {
     /// The trace's lines are the binary's.
@@ -85,17 +82,23 @@ fn gcc_builds(dm: DataModel, dir: &Path) -> bool {
 /// binary's run on the values the trace prints.
 fn compare(source: &Path, property: Property, dm: DataModel, probed: &probe::Probed) -> Case {
     let file = source.to_str().expect("UTF-8 path");
-    let r = support::bitmc(&[
-        "verify",
-        file,
-        "--property",
-        property.name(),
-        "--data-model",
-        dm.name(),
-        "--timeout",
-        VERIFY_SECS,
-    ]);
     let want = format!("FALSE({property})");
+    let r = common::run_for_false(
+        file,
+        |secs| {
+            support::bitmc(&[
+                "verify",
+                file,
+                "--property",
+                property.name(),
+                "--data-model",
+                dm.name(),
+                "--timeout",
+                secs,
+            ])
+        },
+        |r| r.last_line() == "UNKNOWN",
+    );
     if r.last_line() != want {
         return Case::NotFalse(format!(
             "{} ({})",
