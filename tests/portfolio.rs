@@ -279,8 +279,12 @@ fn verdicts_on_the_preprocessed_system_are_checked_on_the_plain_one() {
         for &b in &bits[1..] {
             next.push(aig.xor(b, carry));
             let c1 = aig.and(b, carry);
-            // b ∧ (b ∧ carry): the same function, a node of its own for structural hashing.
-            carry = aig.and(b, c1);
+            // (b ∨ carry) ∧ (b ↔ carry): the same function in a shape of its own, which
+            // sweeping merges with `c1` (and `c1 ∨ c2` with it).
+            let either = aig.or(b, carry);
+            let same = aig.xnor(b, carry);
+            let c2 = aig.and(either, same);
+            carry = aig.or(c1, c2);
         }
         let hit: Vec<_> = bits
             .iter()

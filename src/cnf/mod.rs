@@ -8,9 +8,13 @@
 //!
 //! Encoding: an AND node `g = a ∧ b` gives the three clauses `¬g ∨ a`, `¬g ∨ b`, `g ∨ ¬a ∨ ¬b`.
 //! The constant node is a variable fixed by a unit clause the first time it is needed.
+//! - [`compact::encode_cones`] encodes whole cones at once with multi-input ANDs and
+//!   multiplexers as one gate each (transition systems, which encode their circuit once).
 
 use crate::aig::{Aig, AigLit, AigNode};
 use crate::sat::{Lit, Solver, Var};
+
+pub mod compact;
 
 /// Something clauses can be written into.
 pub trait ClauseSink {

@@ -5,7 +5,7 @@
 //!
 //! **Model → system.** The latches and inputs in the cone of influence of the bad literal and
 //! the constraints become the first variables (latches, then inputs), and the circuit is
-//! Tseitin-encoded on top: every gate definition goes into `U` (definitions hold in every state
+//! encoded on top (multi-input ANDs and multiplexers as one gate each, [`compact`]): every gate definition goes into `U` (definitions hold in every state
 //! and restrict nothing, since gates are functions of latches and inputs), each constraint is a
 //! unit of `U`, `T` says `x'_j ↔ next_j(x)` for each latch, `I` fixes the latches with a reset
 //! value, and `G` is the unit of the bad literal. This matches AIGER 1.9's semantics:
@@ -14,7 +14,7 @@
 use super::{Lifting, System};
 use crate::aig::aiger::{AigerFile, AndGate, Latch, Symbol, SymbolKind};
 use crate::aig::{Aig, AigLit, AigNode};
-use crate::cnf::{Cnf, Tseitin};
+use crate::cnf::{compact, Cnf, Tseitin};
 use crate::sat::{Lit, Var};
 use std::collections::HashMap;
 
@@ -136,18 +136,19 @@ impl Model {
             }
         }
         defs.reserve_vars(n);
-        let mut next = Vec::new();
-        for (j, l) in self.latches.iter().enumerate() {
-            if let Some(v) = latch_var[j] {
-                next.push((v, ts.encode(&self.aig, &mut defs, l.next)));
-            }
-        }
-        let constraints: Vec<Lit> = self
-            .constraints
-            .iter()
-            .map(|&c| ts.encode(&self.aig, &mut defs, c))
+        let mut roots: Vec<AigLit> = (self.latches.iter().enumerate())
+            .filter(|&(j, _)| latch_var[j].is_some())
+            .map(|(_, l)| l.next)
             .collect();
-        let bad = ts.encode(&self.aig, &mut defs, self.bad);
+        let num_next = roots.len();
+        roots.extend_from_slice(&self.constraints);
+        roots.push(self.bad);
+        let lits = compact::encode_cones(&self.aig, &mut ts, &mut defs, &roots);
+        let next: Vec<(Var, Lit)> = (latch_var.iter().flatten().copied())
+            .zip(lits[..num_next].iter().copied())
+            .collect();
+        let constraints: Vec<Lit> = lits[num_next..lits.len() - 1].to_vec();
+        let bad = lits[lits.len() - 1];
         let n = defs.num_vars();
         let mut sys = System {
             num_vars: n,

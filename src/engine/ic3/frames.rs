@@ -5,22 +5,36 @@
 //! is stored at exactly `i`. Each lemma is stored once. Adding `¬c` at level `j` removes the
 //! lemmas `¬d` of the same place at levels `≤ j` with `c ⊆ d`: they are implied by the new one in
 //! every frame where they held. Lemmas of a level keep the order they were added in.
+//!
+//! Each stored cube has a signature, one bit per literal (by hash, of 64), so that most pairs
+//! in the subset tests of subsumption and [`Frames::excludes`] are told apart by one word: `c`
+//! is a subset of `d` only if every bit of `c`'s signature is in `d`'s.
 
 use super::cube::is_subset;
+use std::hash::{BuildHasher, Hash};
+
+/// The signature of a cube (see the module doc).
+fn signature<L: Hash>(cube: &[L]) -> u64 {
+    let h = std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default();
+    cube.iter().fold(0, |s, l| s | 1u64 << (h.hash_one(l) & 63))
+}
 
 /// The lemmas of a number of places (see the module doc), as cubes of `L`.
 #[derive(Clone, Debug)]
 pub struct Frames<L> {
     /// `places[p][j]`: the cubes of the lemmas of place `p` stored at level `j`.
     places: Vec<Vec<Vec<Vec<L>>>>,
+    /// The signature of each cube of `places`, at the same indices.
+    sigs: Vec<Vec<Vec<u64>>>,
     len: usize,
 }
 
-impl<L: Ord + Clone> Frames<L> {
+impl<L: Ord + Clone + Hash> Frames<L> {
     /// Frames without lemmas for `places` places.
     pub fn new(places: usize) -> Self {
         Frames {
             places: vec![Vec::new(); places],
+            sigs: vec![Vec::new(); places],
             len: 0,
         }
     }
@@ -28,17 +42,29 @@ impl<L: Ord + Clone> Frames<L> {
     /// Adds the lemma `¬cube` at `place` and `level`, removing the lemmas it subsumes; returns
     /// how many it removed.
     pub fn add(&mut self, place: usize, level: usize, cube: Vec<L>) -> usize {
-        let levels = &mut self.places[place];
+        let (levels, sigs) = (&mut self.places[place], &mut self.sigs[place]);
         if levels.len() <= level {
             levels.resize_with(level + 1, Vec::new);
+            sigs.resize_with(level + 1, Vec::new);
         }
+        let sig = signature(&cube);
         let mut removed = 0;
-        for delta in &mut levels[..=level] {
-            let before = delta.len();
-            delta.retain(|old| !is_subset(&cube, old));
-            removed += before - delta.len();
+        for (delta, dsigs) in levels[..=level].iter_mut().zip(&mut sigs[..=level]) {
+            let mut kept = 0;
+            for i in 0..delta.len() {
+                if sig & !dsigs[i] == 0 && is_subset(&cube, &delta[i]) {
+                    continue;
+                }
+                delta.swap(kept, i);
+                dsigs[kept] = dsigs[i];
+                kept += 1;
+            }
+            removed += delta.len() - kept;
+            delta.truncate(kept);
+            dsigs.truncate(kept);
         }
         levels[level].push(cube);
+        sigs[level].push(sig);
         self.len = self.len + 1 - removed;
         removed
     }
@@ -50,9 +76,12 @@ impl<L: Ord + Clone> Frames<L> {
 
     /// A lemma of `place` at `level` or above that excludes `cube`, if there is one.
     pub fn excluding(&self, place: usize, level: usize, cube: &[L]) -> Option<&[L]> {
-        self.from(place, level)
-            .map(|(_, c)| c)
-            .find(|c| is_subset(c, cube))
+        let sig = signature(cube);
+        let levels = self.places[place].iter().zip(&self.sigs[place]).skip(level);
+        levels
+            .flat_map(|(d, s)| d.iter().zip(s))
+            .find(|&(c, &s)| s & !sig == 0 && is_subset(c, cube))
+            .map(|(c, _)| c.as_slice())
     }
 
     /// The lemmas stored at exactly `level` at `place`, in the order they were added.

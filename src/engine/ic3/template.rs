@@ -74,7 +74,7 @@ pub struct Retry {
 /// refinement.
 pub trait Ic3 {
     /// A literal of a cube.
-    type Lit: Ord + Clone;
+    type Lit: Ord + Clone + std::hash::Hash;
     /// A proof obligation (its cube, and what else the variant tracks).
     type Ob;
     /// What a passing relative-induction query gives the generalisation.

@@ -203,6 +203,11 @@ impl Ic3 for Run<'_, '_, '_> {
         }
         if let Some(w) = p.push_witness.get(&c) {
             if w.level == i && p.witness_stands(w, i) {
+                // It stands against every lemma of `F_i` so far: the next look starts after them.
+                let since = p.strengthened[i].len();
+                if let Some(w) = p.push_witness.get_mut(&c) {
+                    w.since = since;
+                }
                 p.pushes_skipped += 1;
                 return Ok(());
             }
