@@ -238,7 +238,7 @@ mod tests {
             let ins: Vec<AigLit> = (0..4).map(|_| g.input()).collect();
             let mut pool = ins.clone();
             for _ in 0..12 {
-                let pick = |k: usize, p: &[AigLit]| p[k % p.len()].xor_sign(k % 3 == 0);
+                let pick = |k: usize, p: &[AigLit]| p[k % p.len()].xor_sign(k.is_multiple_of(3));
                 let (a, b, c) = (next(64), next(64), next(64));
                 let (a, b, c) = (pick(a, &pool), pick(b, &pool), pick(c, &pool));
                 let n = match next(3) {
