@@ -29,8 +29,18 @@ use crate::sat::Lit;
 enum Gate {
     /// The conjunction of the leaves.
     And(Vec<AigLit>),
-    /// `¬ite(s, t, e)`.
-    NotMux(AigLit, AigLit, AigLit),
+    /// `¬ite(s, t, e)`, as `[s, t, e]`.
+    NotMux([AigLit; 3]),
+}
+
+impl Gate {
+    /// The literals the gate is a function of.
+    fn leaves(&self) -> &[AigLit] {
+        match self {
+            Gate::And(ls) => ls,
+            Gate::NotMux(ste) => ste,
+        }
+    }
 }
 
 /// The cones of `roots` that `ts` has not encoded yet, encoded into `sink` with multi-input ANDs
@@ -43,14 +53,13 @@ pub fn encode_cones(
     sink: &mut (impl ClauseSink + ?Sized),
     roots: &[AigLit],
 ) -> Vec<Lit> {
-    let nodes = aig.nodes();
-    let (uses, in_cone) = uses_in_cone(aig, ts, roots);
-    let (keep, mut gates) = choose_gates(aig, ts, roots, &uses, &in_cone);
+    let cone = Cone::new(aig, ts, roots);
+    let mut gates = cone.gates(roots);
     // In the AIG's order, a variable and the clauses of each kept node.
-    for v in 0..nodes.len() {
-        if !keep[v] || !in_cone[v] {
+    for (v, gate) in gates.iter_mut().enumerate() {
+        let Some(gate) = gate.take() else {
             continue;
-        }
+        };
         let g = sink.new_var().pos();
         ts.bind(v as u32, g);
         let lit = |l: AigLit| {
@@ -58,17 +67,16 @@ pub fn encode_cones(
                 .expect("leaf before its gate")
                 .xor_sign(l.is_negated())
         };
-        match (&nodes[v], gates[v].take()) {
+        match (aig.node(v as u32), gate) {
             (AigNode::Const, _) => sink.add_clause(&[!g]),
             (AigNode::Input, _) => {}
-            (_, Some(Gate::And(leaves))) => {
+            (AigNode::And(..), Gate::And(leaves)) => {
                 let ls: Vec<Lit> = leaves.iter().map(|&l| lit(l)).collect();
                 add_and(sink, g, &ls);
             }
-            (_, Some(Gate::NotMux(s, t, e))) => {
+            (AigNode::And(..), Gate::NotMux([s, t, e])) => {
                 add_not_mux(sink, g, lit(s), lit(t), lit(e));
             }
-            (AigNode::And(..), None) => unreachable!("every kept AND node has a gate"),
         }
     }
     roots
@@ -81,107 +89,104 @@ pub fn encode_cones(
         .collect()
 }
 
-/// How often each node is used by the AND nodes of the cones of `roots` (and by the roots), and
-/// which nodes are in those cones (stopping at nodes `ts` knows).
-fn uses_in_cone(aig: &Aig, ts: &Tseitin, roots: &[AigLit]) -> (Vec<u32>, Vec<bool>) {
-    let nodes = aig.nodes();
-    let known = |ts: &Tseitin, v: u32| ts.lookup(v).is_some();
-    // Uses of each node from the cone's AND nodes and from the roots.
-    let mut uses = vec![0u32; nodes.len()];
-    let mut in_cone = vec![false; nodes.len()];
-    let mut stack: Vec<u32> = roots.iter().map(|r| r.var()).collect();
-    for r in roots {
-        uses[r.var() as usize] += 1;
-    }
-    while let Some(v) = stack.pop() {
-        if in_cone[v as usize] || known(ts, v) {
-            continue;
-        }
-        in_cone[v as usize] = true;
-        if let AigNode::And(a, b) = nodes[v as usize] {
-            for x in [a, b] {
-                uses[x.var() as usize] += 1;
-                stack.push(x.var());
-            }
-        }
-    }
-    (uses, in_cone)
+/// The part of an AIG to encode: the cones of the roots, stopping at nodes already encoded.
+struct Cone<'a> {
+    aig: &'a Aig,
+    /// How often each node is used by the cone's AND nodes and by the roots.
+    uses: Vec<u32>,
+    /// Which nodes are in the cone (and not encoded yet).
+    inside: Vec<bool>,
 }
 
-/// The nodes that keep a variable, and the gate of each kept AND node, from the roots down.
-fn choose_gates(
-    aig: &Aig,
-    ts: &Tseitin,
-    roots: &[AigLit],
-    uses: &[u32],
-    in_cone: &[bool],
-) -> (Vec<bool>, Vec<Option<Gate>>) {
-    let nodes = aig.nodes();
-    let known = |ts: &Tseitin, v: u32| ts.lookup(v).is_some();
-    let folds = |ts: &Tseitin, l: AigLit| {
-        !l.is_negated()
-            && uses[l.var() as usize] == 1
-            && !known(ts, l.var())
-            && matches!(nodes[l.var() as usize], AigNode::And(..))
-    };
-    // From the roots down, the gate of each node that keeps its variable.
-    let mut keep = vec![false; nodes.len()];
-    for r in roots {
-        keep[r.var() as usize] = true;
-    }
-    let mut gates: Vec<Option<Gate>> = (0..nodes.len()).map(|_| None).collect();
-    for v in (0..nodes.len()).rev() {
-        if !keep[v] || !in_cone[v] {
-            continue;
+impl<'a> Cone<'a> {
+    fn new(aig: &'a Aig, ts: &Tseitin, roots: &[AigLit]) -> Cone<'a> {
+        let n = aig.nodes().len();
+        let mut uses = vec![0u32; n];
+        let mut inside = vec![false; n];
+        let mut stack: Vec<u32> = roots.iter().map(|r| r.var()).collect();
+        for r in roots {
+            uses[r.var() as usize] += 1;
         }
-        let AigNode::And(a, b) = nodes[v] else {
-            continue;
-        };
-        let gate = mux(aig, uses, ts, a, b).unwrap_or_else(|| {
-            let mut leaves = Vec::new();
-            let mut todo = vec![a, b];
-            while let Some(l) = todo.pop() {
-                match nodes[l.var() as usize] {
-                    AigNode::And(x, y) if folds(ts, l) => todo.extend([x, y]),
-                    _ => leaves.push(l),
+        while let Some(v) = stack.pop() {
+            if inside[v as usize] || ts.lookup(v).is_some() {
+                continue;
+            }
+            inside[v as usize] = true;
+            if let AigNode::And(a, b) = aig.node(v) {
+                for x in [a, b] {
+                    uses[x.var() as usize] += 1;
+                    stack.push(x.var());
                 }
             }
-            leaves.sort();
-            leaves.dedup();
-            Gate::And(leaves)
-        });
-        let leaves = match &gate {
-            Gate::And(ls) => ls.clone(),
-            Gate::NotMux(s, t, e) => vec![*s, *t, *e],
-        };
-        for l in leaves {
-            keep[l.var() as usize] = true;
         }
-        gates[v] = Some(gate);
+        Cone { aig, uses, inside }
     }
-    (keep, gates)
-}
 
-/// `¬(s ∧ t) ∧ ¬(¬s ∧ e)` as `(s, t, e)`, when `a` and `b` are the complemented inner ANDs and
-/// used only here.
-fn mux(aig: &Aig, uses: &[u32], ts: &Tseitin, a: AigLit, b: AigLit) -> Option<Gate> {
-    let inner = |l: AigLit| match aig.node(l.var()) {
-        AigNode::And(x, y)
-            if l.is_negated() && uses[l.var() as usize] == 1 && ts.lookup(l.var()).is_none() =>
-        {
-            Some((x, y))
+    /// The fanins of `l`'s node when it is an AND node of the cone used only once and `l` has
+    /// the polarity `negated`: a node its user may fold into its own gate.
+    fn private_and(&self, l: AigLit, negated: bool) -> Option<(AigLit, AigLit)> {
+        let v = l.var() as usize;
+        match self.aig.node(l.var()) {
+            AigNode::And(x, y)
+                if l.is_negated() == negated && self.uses[v] == 1 && self.inside[v] =>
+            {
+                Some((x, y))
+            }
+            _ => None,
         }
-        _ => None,
-    };
-    let (x, y) = (inner(a)?, inner(b)?);
-    for (s, t) in [(x.0, x.1), (x.1, x.0)] {
-        for (ns, e) in [(y.0, y.1), (y.1, y.0)] {
-            if ns == !s {
-                return Some(Gate::NotMux(s, t, e));
+    }
+
+    /// The gate of each node of the cone that keeps its variable (`None` for the others), from
+    /// the roots down.
+    fn gates(&self, roots: &[AigLit]) -> Vec<Option<Gate>> {
+        let n = self.inside.len();
+        let mut keep = vec![false; n];
+        for r in roots {
+            keep[r.var() as usize] = true;
+        }
+        let mut gates: Vec<Option<Gate>> = (0..n).map(|_| None).collect();
+        for v in (0..n).rev() {
+            if !keep[v] || !self.inside[v] {
+                continue;
+            }
+            let gate = match self.aig.node(v as u32) {
+                AigNode::And(a, b) => self.mux(a, b).unwrap_or_else(|| self.and_tree(a, b)),
+                _ => Gate::And(Vec::new()),
+            };
+            for l in gate.leaves() {
+                keep[l.var() as usize] = true;
+            }
+            gates[v] = Some(gate);
+        }
+        gates
+    }
+
+    /// `¬(s ∧ t) ∧ ¬(¬s ∧ e)` as `[s, t, e]`, when `a` and `b` are the complemented inner ANDs
+    /// and used only here.
+    fn mux(&self, a: AigLit, b: AigLit) -> Option<Gate> {
+        let (x, y) = (self.private_and(a, true)?, self.private_and(b, true)?);
+        for (s, t) in [(x.0, x.1), (x.1, x.0)] {
+            for (ns, e) in [(y.0, y.1), (y.1, y.0)] {
+                if ns == !s {
+                    return Some(Gate::NotMux([s, t, e]));
+                }
             }
         }
+        None
     }
-    None
+
+    /// `a ∧ b` over the leaves of the tree of uncomplemented, once-used AND nodes below it.
+    fn and_tree(&self, a: AigLit, b: AigLit) -> Gate {
+        let mut leaves = Vec::new();
+        let mut todo = vec![a, b];
+        while let Some(l) = todo.pop() {
+            match self.private_and(l, false) {
+                Some((x, y)) => todo.extend([x, y]),
+                None => leaves.push(l),
+            }
+        }
+        Gate::And(leaves)
+    }
 }
 
 /// `g ↔ ⋀ ls`; `g` false when `ls` holds a literal and its complement.

@@ -5,8 +5,9 @@
 //!
 //! **Model → system.** The latches and inputs in the cone of influence of the bad literal and
 //! the constraints become the first variables (latches, then inputs), and the circuit is
-//! encoded on top (multi-input ANDs and multiplexers as one gate each, [`compact`]): every gate definition goes into `U` (definitions hold in every state
-//! and restrict nothing, since gates are functions of latches and inputs), each constraint is a
+//! encoded on top (multi-input ANDs and multiplexers as one gate each, [`compact`]): every gate
+//! definition goes into `U` (definitions hold in every state and restrict nothing, since gates
+//! are functions of latches and inputs), each constraint is a
 //! unit of `U`, `T` says `x'_j ↔ next_j(x)` for each latch, `I` fixes the latches with a reset
 //! value, and `G` is the unit of the bad literal. This matches AIGER 1.9's semantics:
 //! constraints hold in every state up to and including the bad one.
