@@ -5,7 +5,9 @@
 //! Two steps, as [`Preprocess`] says: latch correspondence ([`crate::ts::lcorr`], latches
 //! equal, complementary or constant in every reachable state, proved by induction, read as
 //! their representative), then SAT sweeping ([`crate::ts::sweep`], gates equal as functions of
-//! the latches and inputs merged). The preprocessed model has the original's latches and
+//! the latches and inputs merged). The swept model's system then has gates eliminated by
+//! resolution ([`crate::ts::eliminate`]), which keeps every latch and input variable and what
+//! they can do, so nothing below changes for it. The preprocessed model has the original's latches and
 //! inputs (same indices; a merged latch drops out of its cone), and its functions equal the
 //! original's wherever the proved equivalences `E` hold, which is in every reachable state, so
 //!
@@ -28,6 +30,7 @@
 use super::{Certificate, Stats, Unknown, Verdict};
 use crate::cnf::Cnf;
 use crate::sat::{Backend, Interrupter, Var};
+use crate::ts::eliminate::{self, EliminateStats};
 use crate::ts::lcorr::{self, CorrStats, Repr};
 use crate::ts::model::Original;
 use crate::ts::step::Stepper;
@@ -69,6 +72,8 @@ pub struct Preprocessed {
     equivalences: Vec<Vec<crate::sat::Lit>>,
     pub sweep: SweepStats,
     pub correspond: Option<CorrStats>,
+    /// What gate elimination did ([`crate::ts::eliminate`]).
+    pub eliminated: Option<EliminateStats>,
 }
 
 impl Preprocessed {
@@ -109,14 +114,18 @@ impl Preprocessed {
         }
         let equivalences = corr.map_or_else(Vec::new, |c| equivalences(&c.repr, orig.latch_var));
         let ms = model.to_system();
-        let mut to_original = vec![None; ms.sys.n()];
+        let (sys, eliminated) = match eliminate::eliminate(&ms.sys) {
+            Some((sys, stats)) => (sys, Some(stats)),
+            None => (ms.sys, None),
+        };
+        let mut to_original = vec![None; sys.n()];
         for (j, v) in ms.latch_var.iter().enumerate() {
             if let (Some(v), Some(o)) = (v, orig.latch_var[j]) {
                 to_original[v.index()] = Some(o);
             }
         }
         Some(Preprocessed {
-            sys: ms.sys,
+            sys,
             to_original,
             latch_var: ms.latch_var,
             input_var: ms.input_var,
@@ -130,6 +139,7 @@ impl Preprocessed {
             equivalences,
             sweep,
             correspond: corr_stats,
+            eliminated,
         })
     }
 
@@ -169,6 +179,12 @@ impl Preprocessed {
                 self.sys.num_vars,
             )
             .counter("preprocessing SAT calls", s.sat_calls)
+            .counter("gates eliminated", self.eliminated.map_or(0, |e| e.gates))
+            .change(
+                "clauses of U and T (definitions)",
+                self.eliminated.map_or(0, |e| e.clauses_before),
+                self.eliminated.map_or(0, |e| e.clauses_after),
+            )
             .counter("preprocessing merges", s.merged)
             .counter("preprocessing SAT calls refuting a merge", s.refuted);
         out

@@ -16,6 +16,7 @@
 pub mod aiger;
 pub mod btor2;
 pub mod dimspec;
+pub mod eliminate;
 pub mod invariants;
 pub mod lcorr;
 pub mod lockstep;
