@@ -5,13 +5,15 @@
 //! queries, and each way of generalising must agree with explicit-state search, and every
 //! verdict must pass the independent checks. Models with redundant gates are swept
 //! ([`bitmc::ts::sweep`]): every function must stay the same, and PDR and BMC on the swept
-//! system, carried back to the original one, must agree with explicit search there too.
+//! system, carried back to the original one, must agree with explicit search there too, and
+//! gate elimination must keep every step.
 
 use bitmc::aig::{Aig, AigLit};
+use bitmc::cnf::Cnf;
 use bitmc::engine::pdr::PdrOptions;
 use bitmc::engine::preprocess::{Preprocess, Preprocessed};
 use bitmc::engine::{Cause, EngineKind, Options, Problem, SystemEngine, Verdict};
-use bitmc::sat::{Backend, Interrupter};
+use bitmc::sat::{Backend, Interrupter, Lit, SolveResult, Var};
 use bitmc::ts::model::{Model, ModelInput, ModelLatch, Original};
 use bitmc::ts::sweep;
 use bitmc::ts::System;
@@ -443,4 +445,86 @@ fn latch_correspondence_keeps_verdicts() {
     eprintln!("latch correspondence: {merged} latches merged, {constants} constant in {runs} models; {safe} SAFE, {unsafe_} UNSAFE agreed");
     assert!(merged > 100 && constants > 50 && runs > 150);
     assert!(safe > 50 && unsafe_ > 50);
+}
+
+/// Whether `cnf ∧ assumptions` is satisfiable.
+fn satisfiable(cnf: &Cnf, assumptions: &[Lit]) -> bool {
+    let mut s = Backend::Cadical.create(&Interrupter::new());
+    for c in cnf.iter() {
+        s.add_clause(c);
+    }
+    s.solve(assumptions) == SolveResult::Sat
+}
+
+/// `U ∧ T` of a system, the clauses of one step.
+fn step_clauses(sys: &System) -> Cnf {
+    let mut c = sys.constraints.clone();
+    c.extend(&sys.trans);
+    c
+}
+
+/// Gate elimination ([`bitmc::ts::eliminate`]) on random models with constraints: for random
+/// valuations of the latches and inputs, each next-state latch is forced to the same value
+/// (both polarities asked) and the goal and the constraints hold alike before and after, PDR
+/// still loads the transition relation cone by cone (the structure it checks is kept), and
+/// most models lose gates. The verdicts after elimination are checked against explicit search
+/// by `preprocessed_systems_keep_functions_and_verdicts`, whose preprocessing includes it.
+#[test]
+fn gate_elimination_keeps_each_step() {
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d, Vec::new());
+    let (mut cases, mut with_gates_eliminated) = (0, 0);
+    for case in 0..200 {
+        let m = random_model(&mut rng);
+        let sys = m.to_system().sys;
+        let (out, stats) = bitmc::ts::eliminate::eliminate(&sys).expect("a circuit's system");
+        assert!(stats.clauses_after <= stats.clauses_before, "case {case}");
+        cases += 1;
+        with_gates_eliminated += (stats.gates > 0) as usize;
+        let n = sys.n() as u32;
+        let latches = sys.latch_vars();
+        let inputs = sys.lifting.as_ref().unwrap().inputs.clone();
+        let (before, after) = (step_clauses(&sys), step_clauses(&out));
+        let goal = |s: &System| {
+            let mut c = s.bad.clone();
+            c.extend(&s.constraints);
+            c
+        };
+        for _ in 0..8 {
+            let assume: Vec<Lit> = latches
+                .iter()
+                .chain(&inputs)
+                .map(|&v| Lit::new(v, rng.below(2) == 1))
+                .collect();
+            for &l in &latches {
+                for next in [Var(l.0 + n).pos(), Var(l.0 + n).neg()] {
+                    let with: Vec<Lit> = assume.iter().copied().chain([next]).collect();
+                    assert_eq!(
+                        satisfiable(&before, &with),
+                        satisfiable(&after, &with),
+                        "case {case}: next state of {l:?} under {assume:?}\n{m:?}"
+                    );
+                }
+            }
+            assert_eq!(
+                satisfiable(&goal(&sys), &assume),
+                satisfiable(&goal(&out), &assume),
+                "case {case}: the goal under {assume:?}\n{m:?}"
+            );
+        }
+        let loading = |s: &System| {
+            let opts = Options {
+                max_depth: Some(2),
+                ..Options::default()
+            };
+            let (_, stats) = PdrOptions::default().run_on(s, &opts, &mut |_| {});
+            stats
+                .get("transition relation in the solvers")
+                .map(|v| v.to_string())
+        };
+        assert_eq!(loading(&sys), loading(&out), "case {case}\n{m:?}");
+    }
+    assert!(
+        with_gates_eliminated * 2 > cases,
+        "gates eliminated in {with_gates_eliminated} of {cases} models"
+    );
 }

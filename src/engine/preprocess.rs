@@ -179,14 +179,15 @@ impl Preprocessed {
                 self.sys.num_vars,
             )
             .counter("preprocessing SAT calls", s.sat_calls)
-            .counter("gates eliminated", self.eliminated.map_or(0, |e| e.gates))
-            .change(
-                "clauses of U and T (definitions)",
-                self.eliminated.map_or(0, |e| e.clauses_before),
-                self.eliminated.map_or(0, |e| e.clauses_after),
-            )
             .counter("preprocessing merges", s.merged)
             .counter("preprocessing SAT calls refuting a merge", s.refuted);
+        if let Some(e) = self.eliminated {
+            out.counter("gates eliminated", e.gates).change(
+                "clauses of U and T (definitions)",
+                e.clauses_before,
+                e.clauses_after,
+            );
+        }
         out
     }
 

@@ -70,12 +70,21 @@ pub struct Lifting {
 }
 
 impl System {
+    /// How many clauses at the start of `U` are gate definitions (the rest are the unit
+    /// clauses of [`Lifting::constraints`]); `None` without [`System::lifting`], or when `U`
+    /// is shorter than its constraints.
+    pub fn definitions_len(&self) -> Option<usize> {
+        let lifting = self.lifting.as_ref()?;
+        self.constraints
+            .len()
+            .checked_sub(lifting.constraints.len())
+    }
+
     /// The system with `U` cut down to its gate definitions (the unit clauses of
     /// [`Lifting::constraints`] left out), for a lifting query that must force the constraints
     /// itself; `None` without [`System::lifting`].
     pub fn definitions_only(&self) -> Option<System> {
-        let lifting = self.lifting.as_ref()?;
-        let keep = self.constraints.len() - lifting.constraints.len();
+        let keep = self.definitions_len()?;
         let mut defs = Cnf::new();
         defs.reserve_vars(self.constraints.num_vars());
         for c in self.constraints.iter().take(keep) {

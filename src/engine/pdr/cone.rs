@@ -43,10 +43,7 @@ impl ConeIndex {
     pub fn new(sys: &System) -> Option<ConeIndex> {
         let lifting = sys.lifting.as_ref()?;
         let n = sys.n();
-        let defs_len = sys
-            .constraints
-            .len()
-            .checked_sub(lifting.constraints.len())?;
+        let defs_len = sys.definitions_len()?;
         let mut u = Cnf::new();
         u.reserve_vars(sys.constraints.num_vars());
         // Latches are the variables whose next-state copy `T` mentions.
@@ -71,8 +68,9 @@ impl ConeIndex {
                 continue;
             }
             let top = c.iter().map(|l| l.var().index()).max()?;
-            // A clause defining a latch or input would constrain it: not a definition.
-            if input[top] || latch[top] {
+            // A clause of `U` over a next-state variable is no definition of a state's gate,
+            // and one defining a latch or input would constrain it.
+            if top >= n || input[top] || latch[top] {
                 return None;
             }
             u_defs[top].push(u.len() as u32);

@@ -35,7 +35,7 @@
 //! it; while no lemma that entered that frame since excludes this state, the query would be
 //! satisfiable again and is skipped.
 
-pub(crate) mod cone;
+mod cone;
 mod hooks;
 mod mic;
 mod options;
