@@ -12,93 +12,31 @@ use common::{fixture_files, header, Rng};
 
 const RUNS: usize = 30;
 
+/// What the random executions of one fixture found.
+#[derive(Default)]
+struct Found {
+    failures: Vec<String>,
+    expected_false: usize,
+    found: usize,
+    witnessed: usize,
+}
+
 #[test]
 fn random_executions_respect_expected_verdicts() {
-    let mut failures = Vec::new();
-    let (mut expected_false, mut found, mut witnessed) = (0usize, 0usize, 0usize);
-    for (fi, f) in fixture_files().iter().enumerate() {
-        let Ok(text) = std::fs::read_to_string(f) else {
-            continue;
-        };
-        let h = header(&text);
-        if h.unsupported {
-            continue;
-        }
-        let pool = common::literal_pool(&text);
-        for dm in [DataModel::Ilp32, DataModel::Lp64] {
-            let Ok(pre) = preprocess(f, dm) else {
-                failures.push(format!("{}: cannot preprocess", f.display()));
-                continue;
-            };
-            for prop in Property::ALL {
-                let Some(holds) = h.verdict(prop, dm) else {
-                    continue;
-                };
-                let opts = FrontendOptions {
-                    property: prop,
-                    data_model: dm,
-                    ..Default::default()
-                };
-                let cfa = match lower_preprocessed(pre.clone(), &f.display().to_string(), &opts) {
-                    Ok(l) => l.cfa,
-                    Err(e) => {
-                        failures.push(format!("{}: {e}", f.display()));
-                        continue;
-                    }
-                };
-                let mut rng = Rng(
-                    (fi as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ prop as u64,
-                    pool.clone(),
-                );
-                let mut violated = false;
-                if let (false, Some(w)) = (holds, h.witness(prop, dm)) {
-                    let seq: Vec<u128> = w.iter().map(|&v| u128::from(v)).collect();
-                    let ro = RunOptions {
-                        step_limit: 200_000,
-                        uninit_zero: true,
-                        record: false,
-                    };
-                    let (o, _) = run_with(&cfa, &seq, ro);
-                    witnessed += 1;
-                    if !matches!(o, Outcome::Error { .. }) {
-                        failures.push(format!(
-                            "{} [{prop}, {dm}]: the witness {w:?} gives {o:?}",
-                            f.display()
-                        ));
-                    }
-                }
-                for _ in 0..RUNS {
-                    let seq: Vec<u128> = rng.sequence(24).into_iter().map(u128::from).collect();
-                    let ro = RunOptions {
-                        step_limit: 20_000,
-                        uninit_zero: false,
-                        record: false,
-                    };
-                    let (o, _) = run_with(&cfa, &seq, ro);
-                    let bad = match &o {
-                        Outcome::Error { .. } => true,
-                        Outcome::Sink { reason, .. } => !h.sink_allowed(reason, dm),
-                        _ => false,
-                    };
-                    if bad && holds {
-                        failures.push(format!(
-                            "{} [{prop}, {dm}]: expected to hold, but nondet {seq:?} gives {o:?}",
-                            f.display()
-                        ));
-                        break;
-                    }
-                    violated |= matches!(o, Outcome::Error { .. });
-                }
-                if !holds {
-                    expected_false += 1;
-                    found += usize::from(violated);
-                    if !violated && std::env::var("BITMC_SHOW_MISSED").is_ok() {
-                        eprintln!("not found: {} [{prop}, {dm}]", f.display());
-                    }
-                }
-            }
-        }
+    let files = fixture_files();
+    let mut all = Found::default();
+    for r in common::parallel(&files, |fi, f| executions_of(fi, f)) {
+        all.failures.extend(r.failures);
+        all.expected_false += r.expected_false;
+        all.found += r.found;
+        all.witnessed += r.witnessed;
     }
+    let Found {
+        failures,
+        expected_false,
+        found,
+        witnessed,
+    } = all;
     eprintln!(
         "expectations: {witnessed} witnesses replayed; {found} of {expected_false} expected \
          violations also found by random runs"
@@ -109,6 +47,95 @@ fn random_executions_respect_expected_verdicts() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The witness and the random executions of fixture number `fi` under both data models and
+/// every property its header gives a verdict for.
+fn executions_of(fi: usize, f: &std::path::Path) -> Found {
+    let mut out = Found::default();
+    let Ok(text) = std::fs::read_to_string(f) else {
+        return out;
+    };
+    let h = header(&text);
+    if h.unsupported {
+        return out;
+    }
+    let pool = common::literal_pool(&text);
+    for dm in [DataModel::Ilp32, DataModel::Lp64] {
+        let Ok(pre) = preprocess(f, dm) else {
+            out.failures
+                .push(format!("{}: cannot preprocess", f.display()));
+            continue;
+        };
+        for prop in Property::ALL {
+            let Some(holds) = h.verdict(prop, dm) else {
+                continue;
+            };
+            let opts = FrontendOptions {
+                property: prop,
+                data_model: dm,
+                ..Default::default()
+            };
+            let cfa = match lower_preprocessed(pre.clone(), &f.display().to_string(), &opts) {
+                Ok(l) => l.cfa,
+                Err(e) => {
+                    out.failures.push(format!("{}: {e}", f.display()));
+                    continue;
+                }
+            };
+            let mut rng = Rng(
+                (fi as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ prop as u64,
+                pool.clone(),
+            );
+            if let (false, Some(w)) = (holds, h.witness(prop, dm)) {
+                let seq: Vec<u128> = w.iter().map(|&v| u128::from(v)).collect();
+                let ro = RunOptions {
+                    step_limit: 200_000,
+                    uninit_zero: true,
+                    record: false,
+                };
+                let (o, _) = run_with(&cfa, &seq, ro);
+                out.witnessed += 1;
+                if !matches!(o, Outcome::Error { .. }) {
+                    out.failures.push(format!(
+                        "{} [{prop}, {dm}]: the witness {w:?} gives {o:?}",
+                        f.display()
+                    ));
+                }
+            }
+            let mut violated = false;
+            for _ in 0..RUNS {
+                let seq: Vec<u128> = rng.sequence(24).into_iter().map(u128::from).collect();
+                let ro = RunOptions {
+                    step_limit: 20_000,
+                    uninit_zero: false,
+                    record: false,
+                };
+                let (o, _) = run_with(&cfa, &seq, ro);
+                let bad = match &o {
+                    Outcome::Error { .. } => true,
+                    Outcome::Sink { reason, .. } => !h.sink_allowed(reason, dm),
+                    _ => false,
+                };
+                if bad && holds {
+                    out.failures.push(format!(
+                        "{} [{prop}, {dm}]: expected to hold, but nondet {seq:?} gives {o:?}",
+                        f.display()
+                    ));
+                    break;
+                }
+                violated |= matches!(o, Outcome::Error { .. });
+            }
+            if !holds {
+                out.expected_false += 1;
+                out.found += usize::from(violated);
+                if !violated && std::env::var("BITMC_SHOW_MISSED").is_ok() {
+                    eprintln!("not found: {} [{prop}, {dm}]", f.display());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The header parser is strict: a malformed item panics instead of being dropped, and every

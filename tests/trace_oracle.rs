@@ -152,8 +152,7 @@ fn traces_of_false_fixtures_show_the_lines_gcc_executes() {
         return;
     }
     let harness = common::harness();
-    let mut tally = Tally::default();
-    let mut cases = 0;
+    let mut jobs: Vec<(PathBuf, Vec<Property>)> = Vec::new();
     for f in common::fixture_files() {
         if f.components().any(|c| c.as_os_str() == "errors") {
             continue;
@@ -164,23 +163,31 @@ fn traces_of_false_fixtures_show_the_lines_gcc_executes() {
             .into_iter()
             .filter(|&p| h.verdict(p, DataModel::Ilp32) == Some(false))
             .collect();
-        if false_props.is_empty() {
-            continue;
+        if !false_props.is_empty() {
+            jobs.push((f, false_props));
         }
+    }
+    let cases: usize = jobs.iter().map(|(_, ps)| ps.len()).sum();
+    // Each fixture's build in its own directory: two fixtures may share a file name.
+    let results = common::parallel(&jobs, |k, (f, props)| {
         let name = f.display().to_string();
-        let probed = match probe::build(&f, &dir, &common::gcc_flags(DataModel::Ilp32), &harness) {
-            Ok(p) => p,
-            Err(e) => {
-                tally.mismatches.push(format!("{name}: {e}"));
-                continue;
-            }
-        };
-        for p in false_props {
-            cases += 1;
-            tally.add(
-                &format!("{name} ({p})"),
-                compare(&f, p, DataModel::Ilp32, &probed),
-            );
+        let flags = common::gcc_flags(DataModel::Ilp32);
+        match probe::build(f, &dir.join(k.to_string()), &flags, &harness) {
+            Ok(probed) => Ok(props
+                .iter()
+                .map(|&p| {
+                    let case = compare(f, p, DataModel::Ilp32, &probed);
+                    (format!("{name} ({p})"), case)
+                })
+                .collect::<Vec<_>>()),
+            Err(e) => Err(format!("{name}: {e}")),
+        }
+    });
+    let mut tally = Tally::default();
+    for r in results {
+        match r {
+            Ok(cases) => cases.into_iter().for_each(|(n, c)| tally.add(&n, c)),
+            Err(e) => tally.mismatches.push(e),
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
