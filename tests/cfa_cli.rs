@@ -58,12 +58,11 @@ fn cfa_command_on_every_fixture() {
     if !has_dot {
         common::oracle_missing("Graphviz `dot` is not installed: DOT output is not rendered");
     }
-    let (mut with_lbe, mut without) = (0usize, 0usize);
-    let mut n = 0;
-    for f in fixture_files() {
-        let Ok(text) = std::fs::read_to_string(&f) else {
-            continue;
-        };
+    // Per fixture: `None` for an unsupported one, else its location counts with and without
+    // large-block encoding. Two fixtures at a time.
+    let files = fixture_files();
+    let counts = common::parallel(&files, |_, f| {
+        let text = std::fs::read_to_string(f).ok()?;
         let h = header(&text);
         let path = f.to_string_lossy().to_string();
         if h.unsupported {
@@ -75,19 +74,18 @@ fn cfa_command_on_every_fixture() {
                 err.contains(": error: unsupported: ") && err.matches("error:").count() == 1,
                 "{path}: {err}"
             );
-            continue;
+            return None;
         }
-        n += 1;
         let out = bitmc(&["cfa", &path]);
         assert!(
             out.status.success(),
             "{path}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        with_lbe += locations(&String::from_utf8_lossy(&out.stdout)).expect("location count");
+        let with_lbe = locations(&String::from_utf8_lossy(&out.stdout)).expect("location count");
         let out = bitmc(&["cfa", "--no-lbe", &path]);
         assert!(out.status.success(), "{path}");
-        without += locations(&String::from_utf8_lossy(&out.stdout)).expect("location count");
+        let without = locations(&String::from_utf8_lossy(&out.stdout)).expect("location count");
         for prop in ["unreach-call", "valid-index"] {
             let out = bitmc(&["cfa", "--dot", "--property", prop, &path]);
             assert!(out.status.success(), "{path} {prop}");
@@ -98,7 +96,12 @@ fn cfa_command_on_every_fixture() {
                 }
             }
         }
-    }
+        Some((with_lbe, without))
+    });
+    let counts: Vec<(usize, usize)> = counts.into_iter().flatten().collect();
+    let n = counts.len();
+    let with_lbe: usize = counts.iter().map(|c| c.0).sum();
+    let without: usize = counts.iter().map(|c| c.1).sum();
     eprintln!("{n} fixtures: {with_lbe} locations with large-block encoding, {without} without");
     assert!(n == 0 || with_lbe < without);
 }
