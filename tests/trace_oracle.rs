@@ -186,7 +186,7 @@ fn traces_of_false_fixtures_show_the_lines_gcc_executes() {
     let mut tally = Tally::default();
     for r in results {
         match r {
-            Ok(cases) => cases.into_iter().for_each(|(n, c)| tally.add(&n, c)),
+            Ok(compared) => compared.into_iter().for_each(|(n, c)| tally.add(&n, c)),
             Err(e) => tally.mismatches.push(e),
         }
     }
